@@ -1,0 +1,979 @@
+//! Phase 3: [`Rules`] + one map -> [`Model`], a transition system over packed
+//! states, laid out as flat tables indexed by position.
+//!
+//! Invariant of [`Model`]: a state is one word `W`; each mover's position is
+//! an index into that mover's own position domain (the cells it can ever stand
+//! on), stored in its own bit field; each flag value is one bit. Every table
+//! is indexed by a mover's position index, so the search never looks at the
+//! grid or the rules again.
+
+use crate::ast::{Dir, Mode, Relation, Verb};
+use crate::error::InputError;
+use crate::input::RawCase;
+use crate::resolve::{
+    Action, AgentId, Expr, Glyph, IndexRef, Members, PlaceRef, Rules, SizeRef, TileId, ValueSel,
+};
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
+
+/// A packed state: `u64` when it fits, `u128` otherwise.
+pub trait Word:
+    Copy
+    + Eq
+    + Hash
+    + Default
+    + Debug
+    + Send
+    + Sync
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    const BITS: u32;
+    const ZERO: Self;
+    const ONE: Self;
+    fn from_u64(x: u64) -> Self;
+    /// The low 64 bits.
+    fn low(self) -> u64;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            const BITS: u32 = <$t>::BITS;
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline(always)]
+            fn from_u64(x: u64) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn low(self) -> u64 {
+                self as u64
+            }
+        }
+    };
+}
+word!(u64);
+word!(u128);
+
+/// No position: a move off the board, into a wall, or out of the domain.
+pub const NONE: u32 = u32::MAX;
+
+/// The widest state the engine packs.
+pub const MAX_BITS: u32 = 128;
+
+/// One field of the packed state, for `explain` and error messages.
+#[derive(Debug, Clone)]
+pub struct Part {
+    pub name: String,
+    pub offset: u32,
+    pub bits: u32,
+    /// How many values the field can take.
+    pub values: u64,
+}
+
+/// The packed-state layout of a model.
+#[derive(Debug, Clone, Default)]
+pub struct Layout {
+    pub parts: Vec<Part>,
+    pub bits: u32,
+}
+
+impl Layout {
+    /// The number of states the layout can describe (product of the parts'
+    /// value counts), saturating.
+    pub fn bound(&self) -> u128 {
+        self.parts
+            .iter()
+            .fold(1u128, |a, p| a.saturating_mul(p.values as u128))
+    }
+}
+
+/// What a step does to the flag bits: `((s | set) & !clear) ^ toggle`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Effect<W> {
+    pub set: W,
+    pub clear: W,
+    pub toggle: W,
+}
+
+impl<W: Word> Effect<W> {
+    #[inline(always)]
+    pub fn apply(&self, s: W) -> W {
+        ((s | self.set) & !self.clear) ^ self.toggle
+    }
+
+    pub fn is_noop(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// `self` then `next`, as one effect.
+    pub fn then(self, next: Self) -> Self {
+        let fixed = next.set | next.clear;
+        // Bits `next` fixes take its value; the others keep ours, toggled.
+        let value = (next.set & !next.clear) ^ next.toggle;
+        let keep = !fixed;
+        Effect {
+            set: (self.set & keep) | (value & fixed),
+            clear: (self.clear & keep) | (!value & fixed),
+            toggle: (self.toggle ^ next.toggle) & keep,
+        }
+    }
+}
+
+/// A predicate over a packed state, as a fast form or an expression node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cond<W> {
+    Always,
+    Never,
+    /// `s & mask == value`.
+    Masked {
+        mask: W,
+        value: W,
+    },
+    Expr(NodeId),
+}
+
+/// Index into [`Model::nodes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeId(pub u32);
+
+/// A node of a compiled predicate.
+#[derive(Debug, Clone)]
+pub enum Node<W> {
+    Masked {
+        mask: W,
+        value: W,
+    },
+    /// `s & mask != 0`.
+    AnyBits(W),
+    /// Mover `mover` stands at one of these positions (a bitmap by position).
+    At {
+        mover: u32,
+        set: Vec<u64>,
+    },
+    And(Vec<Cond<W>>),
+    Or(Vec<Cond<W>>),
+    Not(Cond<W>),
+}
+
+/// One moving (or standing) agent: a member of a family or a single agent.
+#[derive(Debug, Clone)]
+pub struct Mover<W> {
+    pub name: String,
+    pub agent: AgentId,
+    pub offset: u32,
+    pub bits: u32,
+    /// Position index -> grid cell.
+    pub cells: Vec<u32>,
+    /// `pos * dirs + d` -> position index, or [`NONE`].
+    pub nbr: Vec<u32>,
+    pub dirs: usize,
+    /// Position index -> condition to enter it.
+    pub entry: Vec<Cond<W>>,
+    /// Position index -> effect of entering it.
+    pub on_enter: Vec<Effect<W>>,
+    /// Position index -> effect of standing there after a step (`when` rules
+    /// that do not depend on other movers).
+    pub when_here: Vec<Effect<W>>,
+    /// Position index -> sight rays, when other movers can block sight.
+    pub rays: Vec<Vec<Vec<(u32, Effect<W>)>>>,
+    pub opaque: bool,
+    pub start: u32,
+    pub target: Option<u32>,
+}
+
+impl<W: Word> Mover<W> {
+    #[inline(always)]
+    pub fn pos(&self, s: W) -> u32 {
+        ((s >> self.offset).low() & ((1u64 << self.bits) - 1)) as u32
+    }
+
+    #[inline(always)]
+    pub fn field(&self) -> W {
+        (W::from_u64((1u64 << self.bits) - 1)) << self.offset
+    }
+}
+
+/// The transition system of one map.
+#[derive(Debug, Clone)]
+pub struct Model<W> {
+    pub rows: usize,
+    pub cols: usize,
+    pub layout: Layout,
+    pub movers: Vec<Mover<W>>,
+    pub mode: Mode,
+    pub forbid_same_cell: bool,
+    pub forbid_swap: bool,
+    pub nodes: Vec<Node<W>>,
+    pub start: W,
+    pub goal: Cond<W>,
+    pub limit: Option<u64>,
+    /// Some mover's `when ... sees` effects depend on where others stand.
+    pub dynamic_sight: bool,
+    /// Every bit that is a flag.
+    pub flag_bits: W,
+    /// Every move is undone by another move with the same conditions and no
+    /// effects: steps are reversible.
+    pub reversible: bool,
+}
+
+impl<W: Word> Model<W> {
+    #[inline]
+    pub fn holds(&self, c: Cond<W>, s: W) -> bool {
+        match c {
+            Cond::Always => true,
+            Cond::Never => false,
+            Cond::Masked { mask, value } => s & mask == value,
+            Cond::Expr(id) => self.eval(id, s),
+        }
+    }
+
+    fn eval(&self, id: NodeId, s: W) -> bool {
+        match &self.nodes[id.0 as usize] {
+            Node::Masked { mask, value } => s & *mask == *value,
+            Node::AnyBits(m) => s & *m != W::ZERO,
+            Node::At { mover, set } => {
+                let p = self.movers[*mover as usize].pos(s) as usize;
+                set[p / 64] >> (p % 64) & 1 == 1
+            }
+            Node::And(cs) => cs.iter().all(|c| self.holds(*c, s)),
+            Node::Or(cs) => cs.iter().any(|c| self.holds(*c, s)),
+            Node::Not(c) => !self.holds(*c, s),
+        }
+    }
+
+    /// The grid cell of every mover in a state.
+    pub fn cells_of(&self, s: W) -> Vec<u32> {
+        self.movers
+            .iter()
+            .map(|m| m.cells[m.pos(s) as usize])
+            .collect()
+    }
+}
+
+/// The static board of one map.
+struct Board {
+    rows: usize,
+    cols: usize,
+    tile: Vec<TileId>,
+    value: Vec<Option<u32>>,
+}
+
+/// Lays out the state of one map and builds the transition tables.
+/// `W` must be wide enough for [`layout_bits`].
+pub fn compile<W: Word>(rules: &Rules, case: &RawCase) -> Result<Model<W>, Vec<InputError>> {
+    Compiler::<W>::new(rules, case)?.build()
+}
+
+/// How many bits a map's state needs, to choose `W`.
+pub fn layout_bits(rules: &Rules, case: &RawCase) -> Result<(u32, Layout), Vec<InputError>> {
+    let c = Compiler::<u128>::new(rules, case)?;
+    let layout = c.layout();
+    Ok((layout.bits, layout))
+}
+
+struct Compiler<'a, W> {
+    rules: &'a Rules,
+    board: Board,
+    header: Vec<i64>,
+    /// (agent, member, start cell, target cell)
+    instances: Vec<(AgentId, u32, u32, Option<u32>)>,
+    /// Bit offset of each flag's first value.
+    flag_offset: Vec<u32>,
+    flag_base: u32,
+    /// Position domains: instance -> cells.
+    domains: Vec<Vec<u32>>,
+    entry_by_cell: Vec<Cond<W>>,
+    nodes: Vec<Node<W>>,
+    movers: Vec<Mover<W>>,
+}
+
+fn bits_for(n: usize) -> u32 {
+    if n <= 1 {
+        0
+    } else {
+        usize::BITS - (n - 1).leading_zeros()
+    }
+}
+
+impl<'a, W: Word> Compiler<'a, W> {
+    fn new(rules: &'a Rules, case: &RawCase) -> Result<Self, Vec<InputError>> {
+        let (board, instances) = read_board(rules, case)?;
+        let mut c = Compiler {
+            rules,
+            board,
+            header: case.header.clone(),
+            instances,
+            flag_offset: Vec::new(),
+            flag_base: 0,
+            domains: Vec::new(),
+            entry_by_cell: Vec::new(),
+            nodes: Vec::new(),
+            movers: Vec::new(),
+        };
+        // Conditions name flag bits, which go after the positions, whose
+        // widths depend on which cells are never enterable. A first pass with
+        // flags at 0 finds those; `build` compiles again with the real base.
+        c.set_flag_base(0);
+        c.entry_by_cell = c.entry_conditions();
+        c.domains = (0..c.instances.len()).map(|i| c.domain(i)).collect();
+        Ok(c)
+    }
+
+    fn layout(&self) -> Layout {
+        let mut parts = Vec::new();
+        let mut off = 0;
+        for (i, d) in self.domains.iter().enumerate() {
+            let b = bits_for(d.len());
+            parts.push(Part {
+                name: self.instance_name(i),
+                offset: off,
+                bits: b,
+                values: d.len() as u64,
+            });
+            off += b;
+        }
+        for f in &self.rules.flags {
+            let n = f
+                .domain
+                .map_or(1, |d| self.rules.domains[d.ix()].values.len());
+            for v in 0..n {
+                let name = match f.domain {
+                    Some(d) => format!("{}[{}]", f.name, self.rules.domains[d.ix()].values[v]),
+                    None => f.name.clone(),
+                };
+                parts.push(Part {
+                    name,
+                    offset: off,
+                    bits: 1,
+                    values: 2,
+                });
+                off += 1;
+            }
+        }
+        Layout { parts, bits: off }
+    }
+
+    fn instance_name(&self, i: usize) -> String {
+        let (a, m, _, _) = self.instances[i];
+        let agent = &self.rules.agents[a.ix()];
+        match agent.family {
+            Some(_) => format!("{}[{}]", agent.name, m + 1),
+            None => agent.name.clone(),
+        }
+    }
+
+    fn cell_matches(&self, cell: usize, tile: TileId, sel: ValueSel) -> bool {
+        self.board.tile[cell] == tile
+            && match sel {
+                ValueSel::Value(v) => self.board.value[cell] == Some(v),
+                _ => true,
+            }
+    }
+
+    /// The entry condition of every grid cell, from the `solid` property and
+    /// the `enter` rules (all rules matching a cell must hold).
+    fn entry_conditions(&mut self) -> Vec<Cond<W>> {
+        let n = self.board.tile.len();
+        let mut cache: hashbrown::HashMap<(TileId, Option<u32>), Cond<W>> =
+            hashbrown::HashMap::new();
+        let mut out = Vec::with_capacity(n);
+        for cell in 0..n {
+            let key = (self.board.tile[cell], self.board.value[cell]);
+            if let Some(c) = cache.get(&key) {
+                out.push(*c);
+                continue;
+            }
+            let c = self.entry_for(cell);
+            cache.insert(key, c);
+            out.push(c);
+        }
+        out
+    }
+
+    fn entry_for(&mut self, cell: usize) -> Cond<W> {
+        let tile = &self.rules.tiles[self.board.tile[cell].ix()];
+        if tile.solid {
+            return Cond::Never;
+        }
+        let mut parts = Vec::new();
+        for r in &self.rules.enter_rules {
+            if self.cell_matches(cell, r.tile, r.value) {
+                let bound = self.board.value[cell];
+                parts.push(self.expr(&r.cond, bound));
+            }
+        }
+        self.and(parts)
+    }
+
+    fn set_flag_base(&mut self, base: u32) {
+        self.flag_base = base;
+        self.flag_offset.clear();
+        let mut off = base;
+        for f in &self.rules.flags {
+            self.flag_offset.push(off);
+            off += f
+                .domain
+                .map_or(1, |d| self.rules.domains[d.ix()].values.len() as u32);
+        }
+    }
+
+    /// The cells instance `i` can ever stand on: reachable from its start by
+    /// its moves through cells that are not always closed.
+    fn domain(&self, i: usize) -> Vec<u32> {
+        let (a, _, start, _) = self.instances[i];
+        let dirs = &self.rules.agents[a.ix()].moves;
+        let mut seen = vec![false; self.board.tile.len()];
+        let mut order = vec![start];
+        seen[start as usize] = true;
+        let mut k = 0;
+        while k < order.len() {
+            let c = order[k] as usize;
+            k += 1;
+            for d in dirs {
+                if let Some(t) = self.step(c, *d) {
+                    if !seen[t] && self.entry_by_cell[t] != Cond::Never {
+                        seen[t] = true;
+                        order.push(t as u32);
+                    }
+                }
+            }
+        }
+        // Grid order, so position indexes follow the map.
+        order.sort_unstable();
+        order
+    }
+
+    fn step(&self, cell: usize, d: Dir) -> Option<usize> {
+        let (r, c) = (
+            (cell / self.board.cols) as i64,
+            (cell % self.board.cols) as i64,
+        );
+        let (nr, nc) = (r + d.dr as i64, c + d.dc as i64);
+        if nr < 0 || nc < 0 || nr >= self.board.rows as i64 || nc >= self.board.cols as i64 {
+            return None;
+        }
+        Some(nr as usize * self.board.cols + nc as usize)
+    }
+
+    fn build(mut self) -> Result<Model<W>, Vec<InputError>> {
+        let layout = self.layout();
+        assert!(
+            layout.bits <= W::BITS,
+            "the caller picks a word wide enough for the layout"
+        );
+        let pos_bits: u32 = self.domains.iter().map(|d| bits_for(d.len())).sum();
+        // Now that position widths are known, flags go after them.
+        self.set_flag_base(pos_bits);
+        self.nodes.clear();
+        self.entry_by_cell = self.entry_conditions();
+
+        let dynamic_sight = self.rules.when.iter().any(|w| w.relation == Relation::Sees)
+            && self
+                .instances
+                .iter()
+                .filter(|(a, ..)| self.rules.agents[a.ix()].opaque)
+                .count()
+                >= 1
+            && self.instances.len() > 1;
+        let mut offset = 0;
+        for i in 0..self.instances.len() {
+            let m = self.mover(i, offset, dynamic_sight);
+            offset += m.bits;
+            self.movers.push(m);
+        }
+        let mut start = W::ZERO;
+        for m in &self.movers {
+            start = start | (W::from_u64(m.start as u64) << m.offset);
+        }
+        let flag_bits = mask_ones::<W>(layout.bits - pos_bits) << pos_bits;
+        let goal = self.expr(&self.rules.goal, None);
+        let limit = self.rules.limit.map(|l| match l {
+            SizeRef::Lit(n) => n,
+            SizeRef::Field(f) => self.header.get(f).copied().unwrap_or(0).max(0) as u64,
+        });
+        let reversible = self.reversible();
+        let mut model = Model {
+            rows: self.board.rows,
+            cols: self.board.cols,
+            layout,
+            movers: self.movers,
+            mode: self.rules.mode,
+            forbid_same_cell: self.rules.forbid_same_cell,
+            forbid_swap: self.rules.forbid_swap,
+            nodes: self.nodes,
+            start,
+            goal,
+            limit,
+            dynamic_sight,
+            flag_bits,
+            reversible,
+        };
+        model.start = crate::search::settle(&model, model.start);
+        Ok(model)
+    }
+
+    /// The tables of instance `i`.
+    fn mover(&mut self, i: usize, offset: u32, dynamic_sight: bool) -> Mover<W> {
+        let (agent_id, _, start, target) = self.instances[i];
+        let agent = &self.rules.agents[agent_id.ix()];
+        let cells = self.domains[i].clone();
+        let index: hashbrown::HashMap<u32, u32> = cells
+            .iter()
+            .enumerate()
+            .map(|(p, c)| (*c, p as u32))
+            .collect();
+        // Every mover can stay: in turn, staying is no step; at once, a
+        // mover without `stay` must move, so `stay` is only added for movers
+        // that never move.
+        let mut dirs = agent.moves.clone();
+        if dirs.is_empty() {
+            dirs.push(Dir { dr: 0, dc: 0 });
+        }
+        let mut nbr = Vec::with_capacity(cells.len() * dirs.len());
+        for &c in &cells {
+            for d in &dirs {
+                let t = self
+                    .step(c as usize, *d)
+                    .and_then(|t| index.get(&(t as u32)).copied());
+                nbr.push(t.unwrap_or(NONE));
+            }
+        }
+        let entry = cells
+            .iter()
+            .map(|&c| self.entry_by_cell[c as usize])
+            .collect();
+        let mut on_enter = Vec::with_capacity(cells.len());
+        let mut when_here = Vec::with_capacity(cells.len());
+        let mut rays = Vec::new();
+        for &c in &cells {
+            let c = c as usize;
+            let mut eff = Effect::default();
+            for r in &self.rules.on_enter {
+                if r.agent.is_none_or(|a| a == agent_id) && self.cell_matches(c, r.tile, r.value) {
+                    eff = eff.then(self.actions(&r.actions, self.board.value[c]));
+                }
+            }
+            on_enter.push(eff);
+            let mut here = Effect::default();
+            let mut my_rays = Vec::new();
+            for w in self.rules.when.iter().filter(|w| w.agent == agent_id) {
+                match w.relation {
+                    Relation::On => {
+                        if self.cell_matches(c, w.tile, w.value) {
+                            here = here.then(self.actions(&w.actions, self.board.value[c]));
+                        }
+                    }
+                    Relation::Sees => {
+                        for d in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                            let mut ray = Vec::new();
+                            let mut at = c;
+                            while let Some(t) = self.step(at, Dir { dr: d.0, dc: d.1 }) {
+                                at = t;
+                                let e = if self.cell_matches(t, w.tile, w.value) {
+                                    self.actions(&w.actions, self.board.value[t])
+                                } else {
+                                    Effect::default()
+                                };
+                                ray.push((t as u32, e));
+                                if self.rules.tiles[self.board.tile[t].ix()].opaque {
+                                    break;
+                                }
+                            }
+                            if dynamic_sight {
+                                my_rays.push(ray);
+                            } else {
+                                for (_, e) in ray {
+                                    here = here.then(e);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            when_here.push(here);
+            rays.push(my_rays);
+        }
+        let pos = |cell: u32| index.get(&cell).copied();
+        Mover {
+            name: self.instance_name(i),
+            agent: agent_id,
+            offset,
+            bits: bits_for(cells.len()),
+            start: pos(start).expect("a start is in its own domain"),
+            target: target.and_then(pos),
+            cells,
+            nbr,
+            dirs: dirs.len(),
+            entry,
+            on_enter,
+            when_here,
+            rays: if dynamic_sight { rays } else { Vec::new() },
+            opaque: agent.opaque,
+        }
+    }
+
+    fn flag_bit(&self, flag: crate::resolve::FlagId, index: IndexRef, bound: Option<u32>) -> W {
+        let v = match index {
+            IndexRef::None => 0,
+            IndexRef::Value(v) => v,
+            IndexRef::Bound => bound.expect("a bound index has a value"),
+        };
+        W::ONE << (self.flag_offset[flag.ix()] + v)
+    }
+
+    fn flag_all(&self, flag: crate::resolve::FlagId) -> W {
+        let f = &self.rules.flags[flag.ix()];
+        let n = f
+            .domain
+            .map_or(1, |d| self.rules.domains[d.ix()].values.len() as u32);
+        mask_ones::<W>(n) << self.flag_offset[flag.ix()]
+    }
+
+    fn actions(&self, acts: &[Action], bound: Option<u32>) -> Effect<W> {
+        let mut e = Effect::default();
+        for a in acts {
+            let bit = self.flag_bit(a.flag, a.index, bound);
+            let one = match a.verb {
+                Verb::Set => Effect {
+                    set: bit,
+                    ..Default::default()
+                },
+                Verb::Clear => Effect {
+                    clear: bit,
+                    ..Default::default()
+                },
+                Verb::Toggle => Effect {
+                    toggle: bit,
+                    ..Default::default()
+                },
+            };
+            e = e.then(one);
+        }
+        e
+    }
+
+    fn push(&mut self, n: Node<W>) -> Cond<W> {
+        self.nodes.push(n);
+        Cond::Expr(NodeId(self.nodes.len() as u32 - 1))
+    }
+
+    /// The positions of instance `i` where it stands on `place`.
+    fn positions(&self, i: usize, place: PlaceRef) -> Vec<bool> {
+        let target = self.instances[i].3;
+        let cells = &self.domains[i];
+        cells
+            .iter()
+            .map(|&c| match place {
+                PlaceRef::Target => Some(c) == target,
+                PlaceRef::Tile(t, sel) => self.cell_matches(c as usize, t, sel),
+            })
+            .collect()
+    }
+
+    fn at(&mut self, i: usize, place: PlaceRef) -> Cond<W> {
+        let set = self.positions(i, place);
+        let count = set.iter().filter(|b| **b).count();
+        if count == 0 {
+            return Cond::Never;
+        }
+        if count == set.len() {
+            return Cond::Always;
+        }
+        let offset: u32 = self.domains[..i].iter().map(|d| bits_for(d.len())).sum();
+        if count == 1 {
+            let p = set.iter().position(|b| *b).unwrap() as u64;
+            let bits = bits_for(set.len());
+            return Cond::Masked {
+                mask: mask_ones::<W>(bits) << offset,
+                value: W::from_u64(p) << offset,
+            };
+        }
+        let mut words = vec![0u64; set.len().div_ceil(64)];
+        for (p, b) in set.iter().enumerate() {
+            if *b {
+                words[p / 64] |= 1 << (p % 64);
+            }
+        }
+        self.push(Node::At {
+            mover: i as u32,
+            set: words,
+        })
+    }
+
+    /// Compiles a checked expression; `bound` is the value of the rule's
+    /// pattern variable at the cell the rule is compiled for.
+    fn expr(&mut self, e: &Expr, bound: Option<u32>) -> Cond<W> {
+        match e {
+            Expr::Flag { flag, index } => {
+                let b = self.flag_bit(*flag, *index, bound);
+                Cond::Masked { mask: b, value: b }
+            }
+            Expr::AllFlags(f) => {
+                let m = self.flag_all(*f);
+                Cond::Masked { mask: m, value: m }
+            }
+            Expr::AnyFlag(f) => {
+                let m = self.flag_all(*f);
+                self.push(Node::AnyBits(m))
+            }
+            Expr::On {
+                agent,
+                members,
+                place,
+            } => {
+                let inst: Vec<usize> = (0..self.instances.len())
+                    .filter(|i| self.instances[*i].0 == *agent)
+                    .collect();
+                let parts: Vec<Cond<W>> = inst.iter().map(|i| self.at(*i, *place)).collect();
+                match members {
+                    Members::Any => self.or(parts),
+                    _ => self.and(parts),
+                }
+            }
+            Expr::And(es) => {
+                let parts = es.iter().map(|e| self.expr(e, bound)).collect();
+                self.and(parts)
+            }
+            Expr::Or(es) => {
+                let parts = es.iter().map(|e| self.expr(e, bound)).collect();
+                self.or(parts)
+            }
+            Expr::Not(e) => match self.expr(e, bound) {
+                Cond::Always => Cond::Never,
+                Cond::Never => Cond::Always,
+                c => self.push(Node::Not(c)),
+            },
+        }
+    }
+
+    /// A conjunction, folding constants and merging masks.
+    fn and(&mut self, parts: Vec<Cond<W>>) -> Cond<W> {
+        let (mut mask, mut value) = (W::ZERO, W::ZERO);
+        let mut rest = Vec::new();
+        for p in parts {
+            match p {
+                Cond::Always => {}
+                Cond::Never => return Cond::Never,
+                Cond::Masked { mask: m, value: v } => {
+                    if (mask & m) & (value ^ v) != W::ZERO {
+                        return Cond::Never;
+                    }
+                    mask = mask | m;
+                    value = value | v;
+                }
+                c => rest.push(c),
+            }
+        }
+        let masked = (mask != W::ZERO).then_some(Cond::Masked { mask, value });
+        match (masked, rest.len()) {
+            (None, 0) => Cond::Always,
+            (Some(m), 0) => m,
+            (None, 1) => rest[0],
+            (m, _) => {
+                rest.extend(m);
+                self.push(Node::And(rest))
+            }
+        }
+    }
+
+    fn or(&mut self, parts: Vec<Cond<W>>) -> Cond<W> {
+        let mut rest = Vec::new();
+        for p in parts {
+            match p {
+                Cond::Always => return Cond::Always,
+                Cond::Never => {}
+                c => rest.push(c),
+            }
+        }
+        match rest.len() {
+            0 => Cond::Never,
+            1 => rest[0],
+            _ => self.push(Node::Or(rest)),
+        }
+    }
+
+    /// Steps are reversible when no rule has effects, entry conditions do
+    /// not depend on anything, and every direction has its opposite.
+    fn reversible(&self) -> bool {
+        let r = self.rules;
+        r.on_enter.is_empty()
+            && r.when.is_empty()
+            && r.enter_rules.is_empty()
+            && r.agents.iter().all(|a| {
+                a.moves.iter().all(|d| {
+                    a.moves.contains(&Dir {
+                        dr: -d.dr,
+                        dc: -d.dc,
+                    })
+                })
+            })
+    }
+}
+
+fn mask_ones<W: Word>(n: u32) -> W {
+    if n == 0 {
+        W::ZERO
+    } else if n >= W::BITS {
+        !W::ZERO
+    } else {
+        !W::ZERO >> (W::BITS - n)
+    }
+}
+
+/// Reads the grid into a board and finds each agent instance's start and
+/// target. Reports every problem in the map at once.
+fn read_board(
+    rules: &Rules,
+    case: &RawCase,
+) -> Result<(Board, Vec<(AgentId, u32, u32, Option<u32>)>), Vec<InputError>> {
+    let mut errors = Vec::new();
+    let n = case.cells.len();
+    let mut tile = vec![TileId(0); n];
+    let mut value = vec![None; n];
+    // Family sizes.
+    let sizes: Vec<u32> = rules
+        .agents
+        .iter()
+        .map(|a| match a.family {
+            None => 1,
+            Some(SizeRef::Lit(k)) => k.min(u32::MAX as u64) as u32,
+            Some(SizeRef::Field(f)) => case
+                .header
+                .get(f)
+                .copied()
+                .unwrap_or(0)
+                .clamp(0, u32::MAX as i64) as u32,
+        })
+        .collect();
+    for (a, agent) in rules.agents.iter().enumerate() {
+        if sizes[a] > agent.max_members || (agent.family.is_some() && sizes[a] == 0) {
+            errors.push(InputError::Marker {
+                message: format!(
+                    "case {} asks for {} members of `{}`, but its markers allow 1 to {}",
+                    case.number, sizes[a], agent.name, agent.max_members
+                ),
+                span: case.span(),
+                label: "in this case".into(),
+                help: "check the header's family size".into(),
+            });
+        }
+    }
+    let mut starts: Vec<Vec<Vec<u32>>> = sizes
+        .iter()
+        .map(|&k| vec![Vec::new(); k.min(4096) as usize])
+        .collect();
+    let mut targets = starts.clone();
+    let mut unknown: Vec<(usize, char)> = Vec::new();
+    for (cell, ch) in case.cells.iter().enumerate() {
+        match rules.legend.get(ch) {
+            None => unknown.push((cell, *ch)),
+            Some(Glyph::Tile(t, v)) => {
+                tile[cell] = *t;
+                value[cell] = *v;
+            }
+            Some(g @ (Glyph::Start(a, m) | Glyph::Target(a, m))) => {
+                tile[cell] = rules.agents[a.ix()].on;
+                let list = if matches!(g, Glyph::Start(..)) {
+                    &mut starts
+                } else {
+                    &mut targets
+                };
+                match list[a.ix()].get_mut(*m as usize) {
+                    Some(v) => v.push(cell as u32),
+                    None => errors.push(InputError::Marker {
+                        message: format!(
+                            "{ch:?} marks member {} of `{}`, but case {} has {} members",
+                            m + 1,
+                            rules.agents[a.ix()].name,
+                            case.number,
+                            sizes[a.ix()]
+                        ),
+                        span: case.cell_span(cell),
+                        label: "no such member".into(),
+                        help: "the header's family size and the markers in the map must agree"
+                            .into(),
+                    }),
+                }
+            }
+        }
+    }
+    if !unknown.is_empty() {
+        let mut legend: Vec<char> = rules.legend.keys().copied().collect();
+        legend.sort_unstable();
+        let legend: Vec<String> = legend.iter().map(|c| format!("{c:?}")).collect();
+        // One report per distinct character: the first place it appears.
+        let mut seen = Vec::new();
+        for (cell, ch) in unknown {
+            if !seen.contains(&ch) {
+                seen.push(ch);
+                errors.push(InputError::UnknownChar {
+                    ch,
+                    span: case.cell_span(cell),
+                    legend: legend.join(" "),
+                });
+            }
+        }
+    }
+    let mut instances = Vec::new();
+    for (a, agent) in rules.agents.iter().enumerate() {
+        for m in 0..starts[a].len() {
+            let marker = |kind: &str, cells: &[u32]| -> Option<InputError> {
+                let who = match agent.family {
+                    Some(_) => format!("member {} of `{}`", m + 1, agent.name),
+                    None => format!("`{}`", agent.name),
+                };
+                match cells.len() {
+                    1 => None,
+                    0 => Some(InputError::Marker {
+                        message: format!("case {} has no {kind} for {who}", case.number),
+                        span: case.span(),
+                        label: "in this map".into(),
+                        help: format!("put exactly one {kind} marker for {who} on the map"),
+                    }),
+                    k => Some(InputError::Marker {
+                        message: format!("case {} has {k} {kind}s for {who}", case.number),
+                        span: case.cell_span(cells[1] as usize),
+                        label: format!("another {kind}"),
+                        help: format!("put exactly one {kind} marker for {who} on the map"),
+                    }),
+                }
+            };
+            let mut ok = true;
+            if let Some(e) = marker("start", &starts[a][m]) {
+                errors.push(e);
+                ok = false;
+            }
+            if agent.has_targets {
+                if let Some(e) = marker("target", &targets[a][m]) {
+                    errors.push(e);
+                    ok = false;
+                }
+            }
+            if ok {
+                instances.push((
+                    AgentId(a as u32),
+                    m as u32,
+                    starts[a][m][0],
+                    targets[a][m].first().copied(),
+                ));
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let board = Board {
+        rows: case.rows,
+        cols: case.cols,
+        tile,
+        value,
+    };
+    Ok((board, instances))
+}

@@ -1,0 +1,299 @@
+//! The catalogue of diagnostics. Every problem the tool can report about a
+//! rule file or an input is one variant here, with a stable code
+//! (`puzzle::<phase>::<what>`), a one-sentence message, labelled spans and,
+//! where it helps, a hint. Codes never change meaning once published.
+//!
+//! Diagnostics are collected, not thrown: a phase returns all it found at
+//! once, wrapped in [`Diagnostics`] with the source they point into.
+
+use miette::{Diagnostic, NamedSource, SourceSpan};
+use thiserror::Error;
+
+/// Problems in a rule file (`.puz`).
+#[derive(Debug, Error, Diagnostic, Clone)]
+pub enum RuleError {
+    #[error("syntax error: {expected}")]
+    #[diagnostic(code(puzzle::parse::syntax), help("{hint}"))]
+    Syntax {
+        expected: String,
+        #[label("{found}")]
+        span: SourceSpan,
+        found: String,
+        hint: String,
+    },
+
+    #[error("unknown tile `{name}`")]
+    #[diagnostic(code(puzzle::resolve::unknown_tile), help("{help}"))]
+    UnknownTile {
+        name: String,
+        #[label("no tile is called this")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("unknown agent `{name}`")]
+    #[diagnostic(code(puzzle::resolve::unknown_agent), help("{help}"))]
+    UnknownAgent {
+        name: String,
+        #[label("no agent is called this")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("unknown flag `{name}`")]
+    #[diagnostic(code(puzzle::resolve::unknown_flag), help("{help}"))]
+    UnknownFlag {
+        name: String,
+        #[label("no flag is called this")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("unknown domain `{name}`")]
+    #[diagnostic(code(puzzle::resolve::unknown_domain), help("{help}"))]
+    UnknownDomain {
+        name: String,
+        #[label("no domain is called this")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("`{name}` is neither a bound parameter nor a value of domain `{domain}`")]
+    #[diagnostic(code(puzzle::resolve::unknown_parameter), help("{help}"))]
+    UnknownParameter {
+        name: String,
+        domain: String,
+        #[label("unknown parameter")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("unknown header field `{name}`")]
+    #[diagnostic(code(puzzle::resolve::unknown_field), help("{help}"))]
+    UnknownField {
+        name: String,
+        #[label("not a header field")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("unknown placeholder `{{{name}}}`")]
+    #[diagnostic(code(puzzle::resolve::unknown_placeholder), help("{help}"))]
+    UnknownPlaceholder {
+        name: String,
+        #[label("no value is called this")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("{kind} `{name}` is defined twice")]
+    #[diagnostic(
+        code(puzzle::resolve::duplicate),
+        help("names of tiles, agents, flags and domains share one namespace; rename one of them")
+    )]
+    Duplicate {
+        kind: &'static str,
+        name: String,
+        #[label("defined again here")]
+        span: SourceSpan,
+        #[label("first defined here")]
+        first: SourceSpan,
+    },
+
+    #[error("the character {ch:?} is given twice in the legend")]
+    #[diagnostic(
+        code(puzzle::resolve::legend_conflict),
+        help("each map character must stand for one thing: a tile, an agent's start or a target")
+    )]
+    LegendConflict {
+        ch: char,
+        #[label("given to {what} here")]
+        span: SourceSpan,
+        what: String,
+        #[label("first given to {first_what} here")]
+        first: SourceSpan,
+        first_what: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(puzzle::resolve::domain_mismatch), help("{help}"))]
+    DomainMismatch {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(puzzle::resolve::wrong_kind), help("{help}"))]
+    WrongKind {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+
+    #[error("the rule file has no {what}")]
+    #[diagnostic(code(puzzle::resolve::missing), help("{help}"))]
+    Missing { what: &'static str, help: String },
+
+    #[error("{what} is given more than once")]
+    #[diagnostic(code(puzzle::resolve::repeated), help("keep one of them"))]
+    Repeated {
+        what: &'static str,
+        #[label("given again here")]
+        span: SourceSpan,
+        #[label("first given here")]
+        first: SourceSpan,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(puzzle::resolve::invalid), help("{help}"))]
+    Invalid {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(puzzle::check::never), severity(Warning), help("{help}"))]
+    Never {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+}
+
+impl RuleError {
+    /// Whether this is only a warning (the file still runs).
+    pub fn is_warning(&self) -> bool {
+        matches!(self, RuleError::Never { .. })
+    }
+}
+
+/// Problems in an input file, or in a map that the rules cannot run on.
+#[derive(Debug, Error, Diagnostic, Clone)]
+pub enum InputError {
+    #[error("{message}")]
+    #[diagnostic(code(puzzle::input::header), help("{help}"))]
+    Header {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+
+    #[error("the input ended inside case {case}: {missing}")]
+    #[diagnostic(code(puzzle::input::truncated), help("{help}"))]
+    Truncated {
+        case: usize,
+        missing: String,
+        #[label("input ends here")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("row {row} of case {case} is {got} characters wide, expected {want}")]
+    #[diagnostic(code(puzzle::input::row_width), help("{help}"))]
+    RowWidth {
+        case: usize,
+        row: usize,
+        got: usize,
+        want: usize,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+
+    #[error("the character {ch:?} is not in the legend")]
+    #[diagnostic(code(puzzle::input::unknown_char), help("the legend defines {legend}"))]
+    UnknownChar {
+        ch: char,
+        #[label("unknown map character")]
+        span: SourceSpan,
+        legend: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(puzzle::input::marker), help("{help}"))]
+    Marker {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(puzzle::input::too_wide), help("{help}"))]
+    TooWide {
+        message: String,
+        #[label("in this case")]
+        span: SourceSpan,
+        help: String,
+    },
+}
+
+/// All diagnostics of one phase, with the source they point into.
+#[derive(Debug, Error, Diagnostic)]
+#[error("{summary}")]
+pub struct Diagnostics<E: Diagnostic + Send + Sync + 'static> {
+    pub summary: String,
+    #[source_code]
+    pub src: NamedSource<String>,
+    #[related]
+    pub errors: Vec<E>,
+}
+
+impl<E: Diagnostic + Send + Sync + 'static> Diagnostics<E> {
+    pub fn new(src: NamedSource<String>, errors: Vec<E>, what: &str) -> Self {
+        let n = errors.len();
+        let summary = if n == 1 {
+            format!("1 problem in {what}")
+        } else {
+            format!("{n} problems in {what}")
+        };
+        Diagnostics {
+            summary,
+            src,
+            errors,
+        }
+    }
+}
+
+/// A did-you-mean hint: the closest of `candidates` to `name`, if any is close.
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    what: &str,
+) -> String {
+    let all: Vec<&str> = candidates.into_iter().collect();
+    let best = all
+        .iter()
+        .map(|c| (strsim::jaro_winkler(name, c), *c))
+        .filter(|(score, _)| *score > 0.75)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match best {
+        Some((_, c)) => format!("did you mean `{c}`?"),
+        None if all.is_empty() => format!("no {what} is declared"),
+        None => format!("the {what} declared are: {}", quote_list(&all)),
+    }
+}
+
+/// `a`, `b` and `c`.
+pub fn quote_list(items: &[&str]) -> String {
+    let q: Vec<String> = items.iter().map(|s| format!("`{s}`")).collect();
+    match q.len() {
+        0 => String::new(),
+        1 => q[0].clone(),
+        n => format!("{} and {}", q[..n - 1].join(", "), q[n - 1]),
+    }
+}

@@ -1,0 +1,423 @@
+//! Reading an input file: cut it into cases as the rules' `input` block says.
+//! Each case is a header of named integers and a grid of characters; nothing
+//! here knows what the characters mean beyond whether a space can be a cell.
+//!
+//! Invariant of [`RawCase`]: the header has exactly one value per header
+//! field, and every row of the grid has exactly `cols` characters.
+
+use crate::ast::Cases;
+use crate::error::InputError;
+use crate::resolve::{Io, SizeRef};
+
+/// The largest grid side accepted: larger values are taken as a broken header.
+pub const MAX_SIDE: i64 = 10_000;
+
+/// One case of an input file.
+#[derive(Debug, Clone)]
+pub struct RawCase {
+    /// 1-based.
+    pub number: usize,
+    pub header: Vec<i64>,
+    pub rows: usize,
+    pub cols: usize,
+    /// `rows * cols` characters, row by row.
+    pub cells: Vec<char>,
+    /// Byte offset in the input of each row's first character.
+    pub row_offsets: Vec<usize>,
+    /// Byte offset of each row's characters, for pointing at one cell.
+    row_texts: Vec<String>,
+    /// Where the case starts in the input.
+    pub offset: usize,
+}
+
+impl RawCase {
+    /// The span of one cell in the input file.
+    pub fn cell_span(&self, cell: usize) -> miette::SourceSpan {
+        let (r, c) = (cell / self.cols, cell % self.cols);
+        let text = &self.row_texts[r];
+        let (b, ch) = text.char_indices().nth(c).unwrap_or((0, ' '));
+        (self.row_offsets[r] + b, ch.len_utf8()).into()
+    }
+
+    /// The span of the whole case's header and grid.
+    pub fn span(&self) -> miette::SourceSpan {
+        let end = self.row_offsets.last().copied().unwrap_or(self.offset);
+        (self.offset, end.saturating_sub(self.offset).max(1)).into()
+    }
+}
+
+/// Cuts an input text into cases, one at a time, so that the answers of the
+/// cases before a broken one can still be printed.
+pub struct Reader<'a> {
+    io: &'a Io,
+    src: &'a str,
+    /// Byte offset of the next unread line.
+    pos: usize,
+    /// Cases read so far.
+    read: usize,
+    /// Cases announced by a counted input's first line.
+    announced: Option<(usize, miette::SourceSpan)>,
+    space_is_cell: bool,
+    done: bool,
+    /// `Some`: the input is one bare grid, and these are the header values
+    /// given outside it (`--set n=2`), one per header field.
+    bare: Option<Vec<Option<i64>>>,
+}
+
+struct Line<'a> {
+    text: &'a str,
+    offset: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// `bare`: the input is one grid with no header; header fields come from
+    /// there, and grid sizes not given there are taken from the grid.
+    pub fn new(
+        io: &'a Io,
+        src: &'a str,
+        space_is_cell: bool,
+        bare: Option<Vec<Option<i64>>>,
+    ) -> Self {
+        Reader {
+            io,
+            src,
+            pos: 0,
+            read: 0,
+            announced: None,
+            space_is_cell,
+            done: false,
+            bare,
+        }
+    }
+
+    fn next_line(&mut self) -> Option<Line<'a>> {
+        if self.pos >= self.src.len() {
+            return None;
+        }
+        let rest = &self.src[self.pos..];
+        let (text, len) = match rest.find('\n') {
+            Some(i) => (&rest[..i], i + 1),
+            None => (rest, rest.len()),
+        };
+        let line = Line {
+            text: text.strip_suffix('\r').unwrap_or(text),
+            offset: self.pos,
+        };
+        self.pos += len;
+        Some(line)
+    }
+
+    fn peek_line(&mut self) -> Option<Line<'a>> {
+        let save = self.pos;
+        let l = self.next_line();
+        self.pos = save;
+        l
+    }
+
+    /// The next line with something other than blanks on it.
+    fn next_nonblank(&mut self) -> Option<Line<'a>> {
+        loop {
+            let l = self.next_line()?;
+            if !l.text.trim().is_empty() {
+                return Some(l);
+            }
+        }
+    }
+
+    fn eof_span(&self) -> miette::SourceSpan {
+        (self.src.len(), 0).into()
+    }
+
+    fn ints(&self, line: &Line<'_>, want: usize, what: &str) -> Result<Vec<i64>, InputError> {
+        let mut vals = Vec::new();
+        let mut search = 0;
+        for tok in line.text.split_whitespace() {
+            let at = line.text[search..].find(tok).unwrap() + search;
+            search = at + tok.len();
+            let span: miette::SourceSpan = (line.offset + at, tok.len()).into();
+            match tok.parse::<i64>() {
+                Ok(v) => vals.push(v),
+                Err(_) => {
+                    return Err(InputError::Header {
+                        message: format!("{what} holds `{tok}`, which is not an integer"),
+                        span,
+                        label: "not an integer".into(),
+                        help: format!("{what} is {}", self.describe_header(want)),
+                    });
+                }
+            }
+        }
+        if vals.len() != want {
+            let few = vals.len() < want;
+            return Err(InputError::Header {
+                message: format!("{what} has {} values, expected {want}", vals.len()),
+                span: (line.offset, line.text.len().max(1)).into(),
+                label: if few {
+                    "too few values"
+                } else {
+                    "too many values"
+                }
+                .into(),
+                help: format!("{what} is {}", self.describe_header(want)),
+            });
+        }
+        Ok(vals)
+    }
+
+    fn describe_header(&self, want: usize) -> String {
+        if want == self.io.header.len() && want > 0 {
+            format!("the integers `{}` on one line", self.io.header.join(" "))
+        } else {
+            "one integer: the number of cases".to_string()
+        }
+    }
+
+    /// The next case, `None` at the end of the input, or the problem that
+    /// stops reading (after which the reader returns `None`).
+    pub fn next_case(&mut self) -> Option<Result<RawCase, InputError>> {
+        if self.done {
+            return None;
+        }
+        let r = self.read_case();
+        if !matches!(r, Some(Ok(_))) {
+            self.done = true;
+        }
+        r
+    }
+
+    fn read_case(&mut self) -> Option<Result<RawCase, InputError>> {
+        if let Some(given) = self.bare.clone() {
+            if self.read > 0 {
+                return None;
+            }
+            return Some(self.read_grid_case(given, 0));
+        }
+        if self.io.cases == Cases::Counted && self.announced.is_none() {
+            let Some(line) = self.next_nonblank() else {
+                return Some(Err(InputError::Truncated {
+                    case: 1,
+                    missing: "the number of cases".into(),
+                    span: self.eof_span(),
+                    help: "a counted input starts with a line holding the number of cases".into(),
+                }));
+            };
+            let n = match self.ints(&line, 1, "the first line") {
+                Ok(v) => v[0],
+                Err(e) => return Some(Err(e)),
+            };
+            let span: miette::SourceSpan = (line.offset, line.text.len()).into();
+            if !(0..=1_000_000).contains(&n) {
+                return Some(Err(InputError::Header {
+                    message: format!("the number of cases, {n}, is out of range"),
+                    span,
+                    label: "number of cases".into(),
+                    help: "expected a count from 0 to 1000000".into(),
+                }));
+            }
+            self.announced = Some((n as usize, span));
+        }
+        let at_end = self.peek_nonblank_is_none();
+        match self.io.cases {
+            Cases::Counted => {
+                let (n, span) = self.announced.unwrap();
+                if self.read == n {
+                    return None;
+                }
+                if at_end {
+                    return Some(Err(InputError::Truncated {
+                        case: self.read + 1,
+                        missing: format!("{n} cases were announced, {} given", self.read),
+                        span: self.eof_span(),
+                        help: format!(
+                            "the first line (at offset {}) announces {n} cases",
+                            span.offset()
+                        ),
+                    }));
+                }
+            }
+            Cases::Single if self.read == 1 => return None,
+            Cases::UntilEof | Cases::UntilValues(_) if at_end => {
+                // A missing end marker is forgiven: the input simply ends.
+                return None;
+            }
+            _ => {}
+        }
+        let header_len = self.io.header.len();
+        let start = self.pos;
+        let header = if header_len == 0 {
+            Vec::new()
+        } else {
+            let Some(line) = self.next_nonblank() else {
+                return Some(Err(InputError::Truncated {
+                    case: self.read + 1,
+                    missing: "the header line".into(),
+                    span: self.eof_span(),
+                    help: self.describe_header(header_len),
+                }));
+            };
+            match self.ints(&line, header_len, "the header line") {
+                Ok(v) => v.into_iter().map(Some).collect(),
+                Err(e) => return Some(Err(e)),
+            }
+        };
+        if let Cases::UntilValues(end) = &self.io.cases {
+            if end.len() == header.len()
+                && end
+                    .iter()
+                    .zip(&header)
+                    .all(|(a, b)| Some(a.value as i64) == *b)
+            {
+                return None;
+            }
+        }
+        Some(self.read_grid_case(header, start))
+    }
+
+    fn peek_nonblank_is_none(&mut self) -> bool {
+        let save = self.pos;
+        let r = self.next_nonblank().is_none();
+        self.pos = save;
+        r
+    }
+
+    fn resolve_size(&self, s: Option<SizeRef>, header: &[Option<i64>]) -> Option<i64> {
+        match s? {
+            SizeRef::Lit(n) => Some(n.min(i64::MAX as u64) as i64),
+            SizeRef::Field(i) => header.get(i).copied().flatten(),
+        }
+    }
+
+    /// Reads a grid. Header values still unknown (`None`, only in a bare
+    /// map) are grid sizes taken from the grid itself.
+    fn read_grid_case(
+        &mut self,
+        mut header: Vec<Option<i64>>,
+        start: usize,
+    ) -> Result<RawCase, InputError> {
+        let number = self.read + 1;
+        let header_span: miette::SourceSpan = (start, self.pos.saturating_sub(start).max(1)).into();
+        let rows = self.resolve_size(self.io.rows, &header);
+        let cols = self.resolve_size(self.io.cols, &header);
+        for (v, what) in [(rows, "rows"), (cols, "columns")] {
+            if let Some(v) = v {
+                if !(1..=MAX_SIDE).contains(&v) {
+                    return Err(InputError::Header {
+                        message: format!("case {number} asks for {v} {what}"),
+                        span: header_span,
+                        label: format!("{what} out of range"),
+                        help: format!("a grid has from 1 to {MAX_SIDE} {what}"),
+                    });
+                }
+            }
+        }
+        // Blank lines before the grid separate cases; they are not rows,
+        // unless a space is a cell and the row is made of spaces.
+        let mut lines: Vec<Line<'a>> = Vec::new();
+        loop {
+            match self.peek_line() {
+                Some(l) if lines.is_empty() && self.is_separator(&l, cols) => {
+                    self.next_line();
+                }
+                _ => break,
+            }
+        }
+        let want_rows = rows.map(|r| r as usize);
+        loop {
+            if want_rows.is_some_and(|r| lines.len() == r) {
+                break;
+            }
+            match self.peek_line() {
+                None => break,
+                Some(l) if want_rows.is_none() && l.text.trim().is_empty() => break,
+                Some(_) => lines.push(self.next_line().unwrap()),
+            }
+        }
+        if let Some(r) = want_rows {
+            if lines.len() < r {
+                return Err(InputError::Truncated {
+                    case: number,
+                    missing: format!("{} of its {r} grid rows are missing", r - lines.len()),
+                    span: self.eof_span(),
+                    help: "each case's grid has as many lines as the header says".into(),
+                });
+            }
+        }
+        if lines.is_empty() {
+            return Err(InputError::Truncated {
+                case: number,
+                missing: "the grid is missing".into(),
+                span: self.eof_span(),
+                help: "a case needs at least one grid row".into(),
+            });
+        }
+        let cols = match cols {
+            Some(c) => c as usize,
+            None => self.trimmed(lines[0].text).chars().count(),
+        };
+        let mut cells = Vec::with_capacity(lines.len() * cols);
+        let mut row_offsets = Vec::new();
+        let mut row_texts = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            let n = l.text.chars().count();
+            let kept = self.trimmed(l.text);
+            if n < cols || kept.chars().count() > cols {
+                let got = if n < cols { n } else { kept.chars().count() };
+                let short = got < cols;
+                return Err(InputError::RowWidth {
+                    case: number,
+                    row: i + 1,
+                    got,
+                    want: cols,
+                    span: (l.offset, l.text.len().max(1)).into(),
+                    label: if short {
+                        "row too short"
+                    } else {
+                        "row too long"
+                    }
+                    .into(),
+                    help: if self.space_is_cell && short {
+                        "a space is a cell in this puzzle: keep trailing spaces in the row".into()
+                    } else {
+                        format!("every row of this case has {cols} characters")
+                    },
+                });
+            }
+            cells.extend(l.text.chars().take(cols));
+            row_offsets.push(l.offset);
+            row_texts.push(l.text.to_string());
+        }
+        self.read += 1;
+        for (size, n) in [(self.io.rows, lines.len()), (self.io.cols, cols)] {
+            if let Some(SizeRef::Field(i)) = size {
+                header[i].get_or_insert(n as i64);
+            }
+        }
+        Ok(RawCase {
+            number,
+            header: header.into_iter().map(|v| v.unwrap_or(0)).collect(),
+            rows: lines.len(),
+            cols,
+            cells,
+            row_offsets,
+            row_texts,
+            offset: start,
+        })
+    }
+
+    /// A row without the trailing blanks that cannot be cells.
+    fn trimmed<'t>(&self, text: &'t str) -> &'t str {
+        if self.space_is_cell {
+            text.trim_end_matches(['\t', '\r'])
+        } else {
+            text.trim_end()
+        }
+    }
+
+    fn is_separator(&self, l: &Line<'_>, cols: Option<i64>) -> bool {
+        if l.text.is_empty() {
+            return true;
+        }
+        let blank = l.text.trim().is_empty();
+        blank && (!self.space_is_cell || cols.is_some_and(|c| (l.text.chars().count() as i64) < c))
+    }
+}

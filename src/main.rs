@@ -1,0 +1,140 @@
+//! The `puzzle` command line. It only parses arguments and dispatches to the
+//! library; all the work, and every diagnostic, lives there.
+
+use clap::{Parser, Subcommand};
+use miette::Report;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Exit codes, documented in `--help` and README.md.
+mod exit {
+    pub const OK: u8 = 0;
+    /// The rule file or the input is malformed.
+    pub const BAD_INPUT: u8 = 1;
+    /// The command line is wrong (clap exits with 2 itself).
+    pub const USAGE: u8 = 2;
+}
+
+#[derive(Parser)]
+#[command(
+    name = "puzzle",
+    version,
+    about = "Solve grid puzzles described in a declarative rule file (.puz)",
+    long_about = "Solve grid puzzles described in a declarative rule file (.puz).\n\n\
+        A rule file says what the tiles of a map are, how agents move, what flags they \
+        collect, what is forbidden, and what the goal is. `puzzle run` reads maps and \
+        prints the fewest steps to the goal for each, in the output format the rule file \
+        gives. See README.md for the language.",
+    after_help = "Exit codes: 0 success; 1 malformed rule file or input (a report is printed); \
+        2 wrong command line.\n\n\
+        Examples:\n  puzzle run puzzles/keytask.puz puzzles/keytask.in\n  \
+        puzzle run puzzles/halloween.puz map.txt --map --set n=2\n  \
+        puzzle check puzzles/hideseek.puz"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Solve every case of an input file and print the answers.
+    Run {
+        /// The rule file.
+        rules: PathBuf,
+        /// The input file, as the rule file's `input` block describes it; `-` reads stdin.
+        input: PathBuf,
+        /// Read INPUT as one bare map (no header lines). Header values come from
+        /// `--set`; grid sizes not given are taken from the map itself.
+        #[arg(long)]
+        map: bool,
+        /// A header value for a bare map, as NAME=VALUE (implies --map). Repeatable.
+        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+        set: Vec<(String, i64)>,
+    },
+    /// Parse and check a rule file; report errors and warnings.
+    Check {
+        /// The rule file.
+        rules: PathBuf,
+    },
+}
+
+fn parse_set(s: &str) -> Result<(String, i64), String> {
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    let v = v
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{v}` is not an integer"))?;
+    Ok((k.trim().to_string(), v))
+}
+
+fn read(path: &Path) -> Result<(String, String), Report> {
+    let name = path.display().to_string();
+    let mut text = String::new();
+    let r = if name == "-" {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(path).map(|t| text = t)
+    };
+    r.map_err(|e| miette::miette!(code = "puzzle::io::read", "cannot read {name}: {e}"))?;
+    Ok((if name == "-" { "<stdin>".into() } else { name }, text))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(report) => {
+            eprintln!("{report:?}");
+            ExitCode::from(exit::BAD_INPUT)
+        }
+    }
+}
+
+fn load(path: &Path) -> Result<puzzle::Loaded, Report> {
+    let (name, text) = read(path)?;
+    let loaded = puzzle::load(&name, &text)?;
+    for w in &loaded.warnings {
+        let r = Report::new(w.clone()).with_source_code(loaded.src.clone());
+        eprintln!("{r:?}");
+    }
+    Ok(loaded)
+}
+
+fn dispatch(cli: Cli) -> Result<u8, Report> {
+    match cli.cmd {
+        Cmd::Run {
+            rules,
+            input,
+            map,
+            set,
+        } => {
+            let loaded = load(&rules)?;
+            let (name, text) = read(&input)?;
+            let opts = puzzle::run::Options {
+                bare: (map || !set.is_empty()).then_some(set),
+            };
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            puzzle::run(&loaded.rules, &name, &text, &opts, &mut out)?;
+            Ok(exit::OK)
+        }
+        Cmd::Check { rules } => {
+            let loaded = load(&rules)?;
+            let r = &loaded.rules;
+            println!(
+                "{}: ok ({} tiles, {} agents, {} flags, {} warnings)",
+                rules.display(),
+                r.tiles.len(),
+                r.agents.len(),
+                r.flags.len(),
+                loaded.warnings.len()
+            );
+            let _ = exit::USAGE;
+            Ok(exit::OK)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! Driving a whole input file: read each case, solve it, print its answer
+//! with the rules' output templates. The answers of the cases before a bad
+//! one are printed (and flushed) before the error is returned.
+
+use crate::compile::Layout;
+use crate::error::{Diagnostics, InputError};
+use crate::input::{RawCase, Reader};
+use crate::resolve::Rules;
+use miette::NamedSource;
+use std::io::Write;
+
+/// Why a run stopped early.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum RunError {
+    /// The input (or a map in it) is malformed.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Input(#[from] Diagnostics<InputError>),
+    /// Writing the answers failed.
+    #[error("cannot write the answers: {0}")]
+    #[diagnostic(code(puzzle::io::write))]
+    Write(#[from] std::io::Error),
+}
+
+/// Options of a run.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The input is one bare grid; header values are given here by name.
+    /// Grid sizes not given are taken from the grid.
+    pub bare: Option<Vec<(String, i64)>>,
+}
+
+/// Whether a space is a map character of these rules (then trailing spaces
+/// in a row are cells, not padding).
+pub fn space_is_cell(rules: &Rules) -> bool {
+    rules.legend.contains_key(&' ')
+}
+
+/// Reads `input`, solves each case and writes the answers to `out`.
+pub fn run(
+    rules: &Rules,
+    input_name: &str,
+    input: &str,
+    opts: &Options,
+    out: &mut impl Write,
+) -> Result<(), RunError> {
+    let src = || NamedSource::new(input_name, input.to_string());
+    let bare = match &opts.bare {
+        None => None,
+        Some(given) => Some(
+            header_from(rules, given).map_err(|e| Diagnostics::new(src(), vec![e], input_name))?,
+        ),
+    };
+    let mut reader = Reader::new(&rules.io, input, space_is_cell(rules), bare);
+    while let Some(case) = reader.next_case() {
+        let fail = |errors: Vec<InputError>, n: usize| {
+            let what = format!("{input_name} (case {n})");
+            RunError::Input(Diagnostics::new(src(), errors, &what))
+        };
+        let case = case.map_err(|e| {
+            let n = match &e {
+                InputError::Truncated { case, .. } | InputError::RowWidth { case, .. } => *case,
+                _ => 0,
+            };
+            fail(vec![e], n)
+        })?;
+        let outcome = crate::solve(rules, &case).map_err(|e| fail(e, case.number))?;
+        if let Some(b) = &rules.io.before {
+            writeln!(out, "{}", b.render(case.number, None, &case.header))?;
+        }
+        let line = match outcome.steps {
+            Some(n) => rules.io.solved.render(case.number, Some(n), &case.header),
+            None => rules.io.unsolved.render(case.number, None, &case.header),
+        };
+        writeln!(out, "{line}")?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// The header of a bare map, from `--set name=value` pairs.
+fn header_from(rules: &Rules, given: &[(String, i64)]) -> Result<Vec<Option<i64>>, InputError> {
+    let io = &rules.io;
+    let mut header = vec![None; io.header.len()];
+    for (name, v) in given {
+        match io.header.iter().position(|h| h == name) {
+            Some(i) => header[i] = Some(*v),
+            None => {
+                return Err(InputError::Header {
+                    message: format!("`--set {name}=...` names no header field"),
+                    span: (0, 0).into(),
+                    label: "this map".into(),
+                    help: crate::error::did_you_mean(
+                        name,
+                        io.header.iter().map(String::as_str),
+                        "header fields",
+                    ),
+                });
+            }
+        }
+    }
+    let dims: Vec<usize> = [io.rows, io.cols]
+        .into_iter()
+        .flatten()
+        .filter_map(|s| match s {
+            crate::resolve::SizeRef::Field(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    let missing: Vec<&str> = (0..header.len())
+        .filter(|i| header[*i].is_none() && !dims.contains(i))
+        .map(|i| io.header[i].as_str())
+        .collect();
+    if !missing.is_empty() {
+        return Err(InputError::Header {
+            message: format!(
+                "this bare map needs a value for {}",
+                crate::error::quote_list(&missing)
+            ),
+            span: (0, 0).into(),
+            label: "this map".into(),
+            help: format!(
+                "give it on the command line: {}",
+                missing
+                    .iter()
+                    .map(|m| format!("--set {m}=VALUE"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        });
+    }
+    Ok(header)
+}
+
+/// The error for a state that does not fit the widest word.
+pub fn too_wide(case: &RawCase, layout: &Layout) -> InputError {
+    let parts: Vec<String> = layout
+        .parts
+        .iter()
+        .filter(|p| p.bits > 0)
+        .map(|p| format!("{} {} bits", p.name, p.bits))
+        .collect();
+    InputError::TooWide {
+        message: format!(
+            "the state of case {} needs {} bits, more than the {} the engine packs",
+            case.number,
+            layout.bits,
+            crate::compile::MAX_BITS
+        ),
+        span: case.span(),
+        help: format!("bits per part: {}", parts.join(", ")),
+    }
+}
