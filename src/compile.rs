@@ -171,11 +171,14 @@ pub struct Mover<W> {
     pub bits: u32,
     /// Position index -> grid cell.
     pub cells: Vec<u32>,
-    /// `pos * dirs + d` -> position index, or [`NONE`].
-    pub nbr: Vec<u32>,
-    pub dirs: usize,
+    /// The positions one move reaches from `pos` (including `pos` itself
+    /// for `stay`) are `adj[adj_start[pos]..adj_start[pos + 1]]`.
+    pub adj: Vec<u32>,
+    pub adj_start: Vec<u32>,
     /// Position index -> condition to enter it.
     pub entry: Vec<Cond<W>>,
+    /// Every entry condition is `Always`.
+    pub free: bool,
     /// Position index -> effect of entering it.
     pub on_enter: Vec<Effect<W>>,
     /// Position index -> effect of standing there after a step (`when` rules
@@ -192,6 +195,12 @@ impl<W: Word> Mover<W> {
     #[inline(always)]
     pub fn pos(&self, s: W) -> u32 {
         ((s >> self.offset).low() & ((1u64 << self.bits) - 1)) as u32
+    }
+
+    /// The positions one move reaches from `p`.
+    #[inline(always)]
+    pub fn moves(&self, p: usize) -> &[u32] {
+        &self.adj[self.adj_start[p] as usize..self.adj_start[p + 1] as usize]
     }
 
     #[inline(always)]
@@ -216,6 +225,8 @@ pub struct Model<W> {
     pub limit: Option<u64>,
     /// Some mover's `when ... sees` effects depend on where others stand.
     pub dynamic_sight: bool,
+    /// Some step can change a flag (else the search skips effects).
+    pub effects: bool,
     /// Every bit that is a flag.
     pub flag_bits: W,
     /// Every move is undone by another move with the same conditions and no
@@ -224,7 +235,7 @@ pub struct Model<W> {
 }
 
 impl<W: Word> Model<W> {
-    #[inline]
+    #[inline(always)]
     pub fn holds(&self, c: Cond<W>, s: W) -> bool {
         match c {
             Cond::Always => true,
@@ -234,6 +245,7 @@ impl<W: Word> Model<W> {
         }
     }
 
+    #[inline(never)]
     fn eval(&self, id: NodeId, s: W) -> bool {
         match &self.nodes[id.0 as usize] {
             Node::Masked { mask, value } => s & *mask == *value,
@@ -265,30 +277,52 @@ struct Board {
     value: Vec<Option<u32>>,
 }
 
-/// Lays out the state of one map and builds the transition tables.
-/// `W` must be wide enough for [`layout_bits`].
-pub fn compile<W: Word>(rules: &Rules, case: &RawCase) -> Result<Model<W>, Vec<InputError>> {
-    Compiler::<W>::new(rules, case)?.build()
-}
-
-/// How many bits a map's state needs, to choose `W`.
-pub fn layout_bits(rules: &Rules, case: &RawCase) -> Result<(u32, Layout), Vec<InputError>> {
-    let c = Compiler::<u128>::new(rules, case)?;
-    let layout = c.layout();
-    Ok((layout.bits, layout))
-}
-
-struct Compiler<'a, W> {
-    rules: &'a Rules,
+/// A map read against the rules: the board, the agent instances, their
+/// position domains and the packed layout. Does not depend on the word type.
+pub struct Prepared<'a> {
+    pub rules: &'a Rules,
     board: Board,
     header: Vec<i64>,
     /// (agent, member, start cell, target cell)
     instances: Vec<(AgentId, u32, u32, Option<u32>)>,
+    /// Position domains: instance -> cells, in grid order.
+    domains: Vec<Vec<u32>>,
+    pub layout: Layout,
+}
+
+/// Reads a map against the rules and lays out its state.
+pub fn prepare<'a>(rules: &'a Rules, case: &RawCase) -> Result<Prepared<'a>, Vec<InputError>> {
+    let (board, instances) = read_board(rules, case)?;
+    let mut p = Prepared {
+        rules,
+        board,
+        header: case.header.clone(),
+        instances,
+        domains: Vec::new(),
+        layout: Layout::default(),
+    };
+    p.domains = (0..p.instances.len()).map(|i| p.domain(i)).collect();
+    p.layout = p.make_layout();
+    Ok(p)
+}
+
+/// Builds the transition tables of a prepared map. `W` must hold
+/// `p.layout.bits` bits.
+pub fn compile<W: Word>(p: &Prepared<'_>) -> Model<W> {
+    let c = Compiler {
+        p,
+        flag_offset: Vec::new(),
+        entry_by_cell: Vec::new(),
+        nodes: Vec::new(),
+        movers: Vec::new(),
+    };
+    c.build()
+}
+
+struct Compiler<'p, 'a, W> {
+    p: &'p Prepared<'a>,
     /// Bit offset of each flag's first value.
     flag_offset: Vec<u32>,
-    flag_base: u32,
-    /// Position domains: instance -> cells.
-    domains: Vec<Vec<u32>>,
     entry_by_cell: Vec<Cond<W>>,
     nodes: Vec<Node<W>>,
     movers: Vec<Mover<W>>,
@@ -302,31 +336,8 @@ fn bits_for(n: usize) -> u32 {
     }
 }
 
-impl<'a, W: Word> Compiler<'a, W> {
-    fn new(rules: &'a Rules, case: &RawCase) -> Result<Self, Vec<InputError>> {
-        let (board, instances) = read_board(rules, case)?;
-        let mut c = Compiler {
-            rules,
-            board,
-            header: case.header.clone(),
-            instances,
-            flag_offset: Vec::new(),
-            flag_base: 0,
-            domains: Vec::new(),
-            entry_by_cell: Vec::new(),
-            nodes: Vec::new(),
-            movers: Vec::new(),
-        };
-        // Conditions name flag bits, which go after the positions, whose
-        // widths depend on which cells are never enterable. A first pass with
-        // flags at 0 finds those; `build` compiles again with the real base.
-        c.set_flag_base(0);
-        c.entry_by_cell = c.entry_conditions();
-        c.domains = (0..c.instances.len()).map(|i| c.domain(i)).collect();
-        Ok(c)
-    }
-
-    fn layout(&self) -> Layout {
+impl Prepared<'_> {
+    fn make_layout(&self) -> Layout {
         let mut parts = Vec::new();
         let mut off = 0;
         for (i, d) in self.domains.iter().enumerate() {
@@ -377,55 +388,12 @@ impl<'a, W: Word> Compiler<'a, W> {
             }
     }
 
-    /// The entry condition of every grid cell, from the `solid` property and
-    /// the `enter` rules (all rules matching a cell must hold).
-    fn entry_conditions(&mut self) -> Vec<Cond<W>> {
-        let n = self.board.tile.len();
-        let mut cache: hashbrown::HashMap<(TileId, Option<u32>), Cond<W>> =
-            hashbrown::HashMap::new();
-        let mut out = Vec::with_capacity(n);
-        for cell in 0..n {
-            let key = (self.board.tile[cell], self.board.value[cell]);
-            if let Some(c) = cache.get(&key) {
-                out.push(*c);
-                continue;
-            }
-            let c = self.entry_for(cell);
-            cache.insert(key, c);
-            out.push(c);
-        }
-        out
-    }
-
-    fn entry_for(&mut self, cell: usize) -> Cond<W> {
-        let tile = &self.rules.tiles[self.board.tile[cell].ix()];
-        if tile.solid {
-            return Cond::Never;
-        }
-        let mut parts = Vec::new();
-        for r in &self.rules.enter_rules {
-            if self.cell_matches(cell, r.tile, r.value) {
-                let bound = self.board.value[cell];
-                parts.push(self.expr(&r.cond, bound));
-            }
-        }
-        self.and(parts)
-    }
-
-    fn set_flag_base(&mut self, base: u32) {
-        self.flag_base = base;
-        self.flag_offset.clear();
-        let mut off = base;
-        for f in &self.rules.flags {
-            self.flag_offset.push(off);
-            off += f
-                .domain
-                .map_or(1, |d| self.rules.domains[d.ix()].values.len() as u32);
-        }
+    fn opaque(&self, cell: usize) -> bool {
+        self.rules.tiles[self.board.tile[cell].ix()].opaque
     }
 
     /// The cells instance `i` can ever stand on: reachable from its start by
-    /// its moves through cells that are not always closed.
+    /// its moves through cells that are not solid.
     fn domain(&self, i: usize) -> Vec<u32> {
         let (a, _, start, _) = self.instances[i];
         let dirs = &self.rules.agents[a.ix()].moves;
@@ -438,7 +406,7 @@ impl<'a, W: Word> Compiler<'a, W> {
             k += 1;
             for d in dirs {
                 if let Some(t) = self.step(c, *d) {
-                    if !seen[t] && self.entry_by_cell[t] != Cond::Never {
+                    if !seen[t] && !self.rules.tiles[self.board.tile[t].ix()].solid {
                         seen[t] = true;
                         order.push(t as u32);
                     }
@@ -461,29 +429,78 @@ impl<'a, W: Word> Compiler<'a, W> {
         }
         Some(nr as usize * self.board.cols + nc as usize)
     }
+}
 
-    fn build(mut self) -> Result<Model<W>, Vec<InputError>> {
-        let layout = self.layout();
+impl<W: Word> Compiler<'_, '_, W> {
+    /// The entry condition of every grid cell, from the `solid` property and
+    /// the `enter` rules (all rules matching a cell must hold).
+    fn entry_conditions(&mut self) -> Vec<Cond<W>> {
+        let n = self.p.board.tile.len();
+        let mut cache: hashbrown::HashMap<(TileId, Option<u32>), Cond<W>> =
+            hashbrown::HashMap::new();
+        let mut out = Vec::with_capacity(n);
+        for cell in 0..n {
+            let key = (self.p.board.tile[cell], self.p.board.value[cell]);
+            if let Some(c) = cache.get(&key) {
+                out.push(*c);
+                continue;
+            }
+            let c = self.entry_for(cell);
+            cache.insert(key, c);
+            out.push(c);
+        }
+        out
+    }
+
+    fn entry_for(&mut self, cell: usize) -> Cond<W> {
+        let tile = &self.p.rules.tiles[self.p.board.tile[cell].ix()];
+        if tile.solid {
+            return Cond::Never;
+        }
+        let mut parts = Vec::new();
+        for r in &self.p.rules.enter_rules {
+            if self.p.cell_matches(cell, r.tile, r.value) {
+                let bound = self.p.board.value[cell];
+                parts.push(self.expr(&r.cond, bound));
+            }
+        }
+        self.and(parts)
+    }
+
+    fn set_flag_base(&mut self, base: u32) {
+        self.flag_offset.clear();
+        let mut off = base;
+        for f in &self.p.rules.flags {
+            self.flag_offset.push(off);
+            off += f
+                .domain
+                .map_or(1, |d| self.p.rules.domains[d.ix()].values.len() as u32);
+        }
+    }
+
+    fn build(mut self) -> Model<W> {
+        let layout = self.p.layout.clone();
         assert!(
             layout.bits <= W::BITS,
             "the caller picks a word wide enough for the layout"
         );
-        let pos_bits: u32 = self.domains.iter().map(|d| bits_for(d.len())).sum();
-        // Now that position widths are known, flags go after them.
+        let pos_bits: u32 = self.p.domains.iter().map(|d| bits_for(d.len())).sum();
+        // Flags go after the positions.
         self.set_flag_base(pos_bits);
-        self.nodes.clear();
         self.entry_by_cell = self.entry_conditions();
 
-        let dynamic_sight = self.rules.when.iter().any(|w| w.relation == Relation::Sees)
+        // Sight depends on where the others stand only if some agent is
+        // opaque and there is someone else to look past it.
+        let rules = self.p.rules;
+        let dynamic_sight = rules.when.iter().any(|w| w.relation == Relation::Sees)
+            && self.p.instances.len() > 1
             && self
+                .p
                 .instances
                 .iter()
-                .filter(|(a, ..)| self.rules.agents[a.ix()].opaque)
-                .count()
-                >= 1
-            && self.instances.len() > 1;
+                .any(|(a, ..)| rules.agents[a.ix()].opaque);
         let mut offset = 0;
-        for i in 0..self.instances.len() {
+        for i in 0..self.p.instances.len() {
             let m = self.mover(i, offset, dynamic_sight);
             offset += m.bits;
             self.movers.push(m);
@@ -493,128 +510,156 @@ impl<'a, W: Word> Compiler<'a, W> {
             start = start | (W::from_u64(m.start as u64) << m.offset);
         }
         let flag_bits = mask_ones::<W>(layout.bits - pos_bits) << pos_bits;
-        let goal = self.expr(&self.rules.goal, None);
-        let limit = self.rules.limit.map(|l| match l {
+        let goal = self.expr(&self.p.rules.goal, None);
+        let limit = self.p.rules.limit.map(|l| match l {
             SizeRef::Lit(n) => n,
-            SizeRef::Field(f) => self.header.get(f).copied().unwrap_or(0).max(0) as u64,
+            SizeRef::Field(f) => self.p.header.get(f).copied().unwrap_or(0).max(0) as u64,
         });
         let reversible = self.reversible();
+        let effects = dynamic_sight
+            || self
+                .movers
+                .iter()
+                .any(|m| m.on_enter.iter().chain(&m.when_here).any(|e| !e.is_noop()));
         let mut model = Model {
-            rows: self.board.rows,
-            cols: self.board.cols,
+            rows: self.p.board.rows,
+            cols: self.p.board.cols,
             layout,
             movers: self.movers,
-            mode: self.rules.mode,
-            forbid_same_cell: self.rules.forbid_same_cell,
-            forbid_swap: self.rules.forbid_swap,
+            mode: self.p.rules.mode,
+            forbid_same_cell: self.p.rules.forbid_same_cell,
+            forbid_swap: self.p.rules.forbid_swap,
             nodes: self.nodes,
             start,
             goal,
             limit,
             dynamic_sight,
+            effects,
             flag_bits,
             reversible,
         };
         model.start = crate::search::settle(&model, model.start);
-        Ok(model)
+        model
     }
 
     /// The tables of instance `i`.
     fn mover(&mut self, i: usize, offset: u32, dynamic_sight: bool) -> Mover<W> {
-        let (agent_id, _, start, target) = self.instances[i];
-        let agent = &self.rules.agents[agent_id.ix()];
-        let cells = self.domains[i].clone();
-        let index: hashbrown::HashMap<u32, u32> = cells
-            .iter()
-            .enumerate()
-            .map(|(p, c)| (*c, p as u32))
-            .collect();
-        // Every mover can stay: in turn, staying is no step; at once, a
-        // mover without `stay` must move, so `stay` is only added for movers
-        // that never move.
+        let p = self.p;
+        let (agent_id, _, start, target) = p.instances[i];
+        let agent = &p.rules.agents[agent_id.ix()];
+        let cells = p.domains[i].clone();
+        let ncells = p.board.tile.len();
+        let mut index = vec![NONE; ncells];
+        for (k, c) in cells.iter().enumerate() {
+            index[*c as usize] = k as u32;
+        }
+        // A mover with no moves stands still: its only move is `stay`.
         let mut dirs = agent.moves.clone();
         if dirs.is_empty() {
             dirs.push(Dir { dr: 0, dc: 0 });
         }
-        let mut nbr = Vec::with_capacity(cells.len() * dirs.len());
+        let mut adj = Vec::with_capacity(cells.len() * dirs.len());
+        let mut adj_start = Vec::with_capacity(cells.len() + 1);
         for &c in &cells {
+            adj_start.push(adj.len() as u32);
             for d in &dirs {
-                let t = self
-                    .step(c as usize, *d)
-                    .and_then(|t| index.get(&(t as u32)).copied());
-                nbr.push(t.unwrap_or(NONE));
+                let t = p.step(c as usize, *d).map_or(NONE, |t| index[t]);
+                if t != NONE {
+                    adj.push(t);
+                }
             }
         }
-        let entry = cells
+        adj_start.push(adj.len() as u32);
+        let entry: Vec<Cond<W>> = cells
             .iter()
             .map(|&c| self.entry_by_cell[c as usize])
             .collect();
+        let free = entry.iter().all(|c| *c == Cond::Always);
+        let value = |c: usize| p.board.value[c];
         let mut on_enter = Vec::with_capacity(cells.len());
-        let mut when_here = Vec::with_capacity(cells.len());
-        let mut rays = Vec::new();
         for &c in &cells {
             let c = c as usize;
             let mut eff = Effect::default();
-            for r in &self.rules.on_enter {
-                if r.agent.is_none_or(|a| a == agent_id) && self.cell_matches(c, r.tile, r.value) {
-                    eff = eff.then(self.actions(&r.actions, self.board.value[c]));
+            for r in &p.rules.on_enter {
+                if r.agent.is_none_or(|a| a == agent_id) && p.cell_matches(c, r.tile, r.value) {
+                    eff = eff.then(self.actions(&r.actions, value(c)));
                 }
             }
             on_enter.push(eff);
-            let mut here = Effect::default();
-            let mut my_rays = Vec::new();
-            for w in self.rules.when.iter().filter(|w| w.agent == agent_id) {
+        }
+        // `when` effects by grid cell of the mover.
+        let mut here = vec![Effect::default(); ncells];
+        let mut rays: Vec<Vec<Vec<(u32, Effect<W>)>>> =
+            vec![Vec::new(); if dynamic_sight { ncells } else { 0 }];
+        for w in p.rules.when.iter().filter(|w| w.agent == agent_id) {
+            for t in (0..ncells).filter(|&t| p.cell_matches(t, w.tile, w.value)) {
+                let eff = self.actions(&w.actions, value(t));
                 match w.relation {
-                    Relation::On => {
-                        if self.cell_matches(c, w.tile, w.value) {
-                            here = here.then(self.actions(&w.actions, self.board.value[c]));
-                        }
-                    }
+                    Relation::On => here[t] = here[t].then(eff),
+                    Relation::Sees if dynamic_sight => {}
                     Relation::Sees => {
-                        for d in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
-                            let mut ray = Vec::new();
-                            let mut at = c;
-                            while let Some(t) = self.step(at, Dir { dr: d.0, dc: d.1 }) {
-                                at = t;
-                                let e = if self.cell_matches(t, w.tile, w.value) {
-                                    self.actions(&w.actions, self.board.value[t])
-                                } else {
-                                    Effect::default()
-                                };
-                                ray.push((t as u32, e));
-                                if self.rules.tiles[self.board.tile[t].ix()].opaque {
+                        // Walk outward from the seen cell: every cell reached
+                        // sees it, up to and including the first opaque one.
+                        for d in SIGHT {
+                            let mut at = t;
+                            while let Some(c) = p.step(at, d) {
+                                at = c;
+                                here[c] = here[c].then(eff);
+                                if p.opaque(c) {
                                     break;
-                                }
-                            }
-                            if dynamic_sight {
-                                my_rays.push(ray);
-                            } else {
-                                for (_, e) in ray {
-                                    here = here.then(e);
                                 }
                             }
                         }
                     }
                 }
             }
-            when_here.push(here);
-            rays.push(my_rays);
+            if dynamic_sight && w.relation == Relation::Sees {
+                for &c in &cells {
+                    for d in SIGHT {
+                        let mut ray = Vec::new();
+                        let mut at = c as usize;
+                        while let Some(t) = p.step(at, d) {
+                            at = t;
+                            let e = if p.cell_matches(t, w.tile, w.value) {
+                                self.actions(&w.actions, value(t))
+                            } else {
+                                Effect::default()
+                            };
+                            ray.push((t as u32, e));
+                            if p.opaque(t) {
+                                break;
+                            }
+                        }
+                        rays[c as usize].push(ray);
+                    }
+                }
+            }
         }
-        let pos = |cell: u32| index.get(&cell).copied();
+        let when_here = cells.iter().map(|&c| here[c as usize]).collect();
+        let rays = if dynamic_sight {
+            cells
+                .iter()
+                .map(|&c| std::mem::take(&mut rays[c as usize]))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let pos = |cell: u32| Some(index[cell as usize]).filter(|&k| k != NONE);
         Mover {
-            name: self.instance_name(i),
+            name: p.instance_name(i),
             agent: agent_id,
             offset,
             bits: bits_for(cells.len()),
             start: pos(start).expect("a start is in its own domain"),
             target: target.and_then(pos),
             cells,
-            nbr,
-            dirs: dirs.len(),
+            adj,
+            adj_start,
             entry,
+            free,
             on_enter,
             when_here,
-            rays: if dynamic_sight { rays } else { Vec::new() },
+            rays,
             opaque: agent.opaque,
         }
     }
@@ -629,10 +674,10 @@ impl<'a, W: Word> Compiler<'a, W> {
     }
 
     fn flag_all(&self, flag: crate::resolve::FlagId) -> W {
-        let f = &self.rules.flags[flag.ix()];
+        let f = &self.p.rules.flags[flag.ix()];
         let n = f
             .domain
-            .map_or(1, |d| self.rules.domains[d.ix()].values.len() as u32);
+            .map_or(1, |d| self.p.rules.domains[d.ix()].values.len() as u32);
         mask_ones::<W>(n) << self.flag_offset[flag.ix()]
     }
 
@@ -666,13 +711,13 @@ impl<'a, W: Word> Compiler<'a, W> {
 
     /// The positions of instance `i` where it stands on `place`.
     fn positions(&self, i: usize, place: PlaceRef) -> Vec<bool> {
-        let target = self.instances[i].3;
-        let cells = &self.domains[i];
+        let target = self.p.instances[i].3;
+        let cells = &self.p.domains[i];
         cells
             .iter()
             .map(|&c| match place {
                 PlaceRef::Target => Some(c) == target,
-                PlaceRef::Tile(t, sel) => self.cell_matches(c as usize, t, sel),
+                PlaceRef::Tile(t, sel) => self.p.cell_matches(c as usize, t, sel),
             })
             .collect()
     }
@@ -686,7 +731,7 @@ impl<'a, W: Word> Compiler<'a, W> {
         if count == set.len() {
             return Cond::Always;
         }
-        let offset: u32 = self.domains[..i].iter().map(|d| bits_for(d.len())).sum();
+        let offset: u32 = self.p.domains[..i].iter().map(|d| bits_for(d.len())).sum();
         if count == 1 {
             let p = set.iter().position(|b| *b).unwrap() as u64;
             let bits = bits_for(set.len());
@@ -728,8 +773,8 @@ impl<'a, W: Word> Compiler<'a, W> {
                 members,
                 place,
             } => {
-                let inst: Vec<usize> = (0..self.instances.len())
-                    .filter(|i| self.instances[*i].0 == *agent)
+                let inst: Vec<usize> = (0..self.p.instances.len())
+                    .filter(|i| self.p.instances[*i].0 == *agent)
                     .collect();
                 let parts: Vec<Cond<W>> = inst.iter().map(|i| self.at(*i, *place)).collect();
                 match members {
@@ -802,7 +847,7 @@ impl<'a, W: Word> Compiler<'a, W> {
     /// Steps are reversible when no rule has effects, entry conditions do
     /// not depend on anything, and every direction has its opposite.
     fn reversible(&self) -> bool {
-        let r = self.rules;
+        let r = self.p.rules;
         r.on_enter.is_empty()
             && r.when.is_empty()
             && r.enter_rules.is_empty()
@@ -816,6 +861,14 @@ impl<'a, W: Word> Compiler<'a, W> {
             })
     }
 }
+
+/// The directions of sight: along the row and the column.
+const SIGHT: [Dir; 4] = [
+    Dir { dr: -1, dc: 0 },
+    Dir { dr: 1, dc: 0 },
+    Dir { dr: 0, dc: -1 },
+    Dir { dr: 0, dc: 1 },
+];
 
 fn mask_ones<W: Word>(n: u32) -> W {
     if n == 0 {

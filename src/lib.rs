@@ -52,10 +52,10 @@ pub fn solve(
     rules: &resolve::Rules,
     case: &input::RawCase,
 ) -> Result<search::Outcome, Vec<InputError>> {
-    let (bits, layout) = compile::layout_bits(rules, case)?;
-    match bits {
-        0..=64 => Ok(search::bfs(&compile::compile::<u64>(rules, case)?)),
-        65..=compile::MAX_BITS => Ok(search::bfs(&compile::compile::<u128>(rules, case)?)),
-        _ => Err(vec![run::too_wide(case, &layout)]),
+    let prepared = compile::prepare(rules, case)?;
+    match prepared.layout.bits {
+        0..=64 => Ok(search::bfs(&compile::compile::<u64>(&prepared))),
+        65..=compile::MAX_BITS => Ok(search::bfs(&compile::compile::<u128>(&prepared))),
+        _ => Err(vec![run::too_wide(case, &prepared.layout)]),
     }
 }

@@ -52,6 +52,9 @@ enum Cmd {
         /// A header value for a bare map, as NAME=VALUE (implies --map). Repeatable.
         #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
         set: Vec<(String, i64)>,
+        /// Print per-case search statistics (states expanded, time) to stderr.
+        #[arg(long)]
+        stats: bool,
     },
     /// Parse and check a rule file; report errors and warnings.
     Check {
@@ -111,11 +114,13 @@ fn dispatch(cli: Cli) -> Result<u8, Report> {
             input,
             map,
             set,
+            stats,
         } => {
             let loaded = load(&rules)?;
             let (name, text) = read(&input)?;
             let opts = puzzle::run::Options {
                 bare: (map || !set.is_empty()).then_some(set),
+                stats,
             };
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());

@@ -28,6 +28,8 @@ pub struct Options {
     /// The input is one bare grid; header values are given here by name.
     /// Grid sizes not given are taken from the grid.
     pub bare: Option<Vec<(String, i64)>>,
+    /// Print search statistics for each case to stderr.
+    pub stats: bool,
 }
 
 /// Whether a space is a map character of these rules (then trailing spaces
@@ -64,7 +66,20 @@ pub fn run(
             };
             fail(vec![e], n)
         })?;
+        let clock = std::time::Instant::now();
         let outcome = crate::solve(rules, &case).map_err(|e| fail(e, case.number))?;
+        if opts.stats {
+            let secs = clock.elapsed().as_secs_f64();
+            eprintln!(
+                "case {}: steps {:?}, expanded {}, visited {}, {:.3} s, {:.2} M states/s",
+                case.number,
+                outcome.steps,
+                outcome.expanded,
+                outcome.visited,
+                secs,
+                outcome.expanded as f64 / secs.max(1e-9) / 1e6
+            );
+        }
         if let Some(b) = &rules.io.before {
             writeln!(out, "{}", b.render(case.number, None, &case.header))?;
         }

@@ -6,7 +6,7 @@
 //! flat tables without allocating.
 
 use crate::ast::Mode;
-use crate::compile::{Cond, Model, Mover, NONE, Word};
+use crate::compile::{Model, Mover, Word};
 use hashbrown::HashSet;
 
 /// The largest layout (in bits) whose visited set is a dense bitset:
@@ -191,8 +191,9 @@ impl<'m, W: Word> Successors<'m, W> {
         }
         match m.mode {
             Mode::InTurn => self.in_turn(s, &mut f),
+            Mode::AtOnce if m.movers.is_empty() => {}
             Mode::AtOnce => {
-                self.at_once(s, 0, &mut f);
+                self.at_once(s, s, 0, &mut f);
             }
         }
     }
@@ -201,11 +202,11 @@ impl<'m, W: Word> Successors<'m, W> {
         let m = self.m;
         for (i, mv) in m.movers.iter().enumerate() {
             let p = self.old_pos[i] as usize;
-            for &q in &mv.nbr[p * mv.dirs..(p + 1) * mv.dirs] {
-                if q == NONE || q as usize == p {
+            for &q in mv.moves(p) {
+                if q as usize == p {
                     continue;
                 }
-                if !m.holds(mv.entry[q as usize], s) {
+                if !mv.free && !m.holds(mv.entry[q as usize], s) {
                     continue;
                 }
                 let cell = mv.cells[q as usize];
@@ -218,58 +219,68 @@ impl<'m, W: Word> Successors<'m, W> {
                 {
                     continue;
                 }
-                let t = place(mv, s, q);
-                let t = mv.on_enter[q as usize].apply(t);
-                if !f(settle(m, t)) {
+                let mut t = place(mv, s, q);
+                if m.effects {
+                    t = settle(m, mv.on_enter[q as usize].apply(t));
+                }
+                if !f(t) {
                     return;
                 }
             }
         }
     }
 
-    /// Chooses a move for mover `i` and the ones after it; false to stop.
-    fn at_once(&mut self, s: W, i: usize, f: &mut impl FnMut(W) -> bool) -> bool {
+    /// Chooses a move for mover `i` and the ones after it, given the state
+    /// `t` with movers before `i` already placed; false to stop. The last
+    /// mover's moves are the leaves, handled in the loop without recursing.
+    fn at_once(&mut self, s: W, t: W, i: usize, f: &mut impl FnMut(W) -> bool) -> bool {
         let m = self.m;
-        if i == m.movers.len() {
-            let mut t = s;
-            for (j, mv) in m.movers.iter().enumerate() {
-                t = place(mv, t, self.new_pos[j]);
-            }
-            for (j, mv) in m.movers.iter().enumerate() {
-                if self.new_pos[j] != self.old_pos[j] {
-                    t = mv.on_enter[self.new_pos[j] as usize].apply(t);
-                }
-            }
-            return f(settle(m, t));
-        }
+        let n = m.movers.len();
+        let (same, swap) = (m.forbid_same_cell, m.forbid_swap);
         let mv = &m.movers[i];
         let p = self.old_pos[i] as usize;
-        for &q in &mv.nbr[p * mv.dirs..(p + 1) * mv.dirs] {
-            if q == NONE {
-                continue;
-            }
-            if q as usize != p && !m.holds(mv.entry[q as usize], s) {
+        let old = self.old_cell[i];
+        let cleared = t & !mv.field();
+        let last = i + 1 == n;
+        for &q in mv.moves(p) {
+            if !mv.free && q as usize != p && !m.holds(mv.entry[q as usize], s) {
                 continue;
             }
             let cell = mv.cells[q as usize];
-            let old = self.old_cell[i];
             let clash = (0..i).any(|j| {
-                (m.forbid_same_cell && self.new_cell[j] == cell)
-                    || (m.forbid_swap
-                        && self.new_cell[j] == old
-                        && self.old_cell[j] == cell
-                        && old != cell)
+                let nc = self.new_cell[j];
+                (same && nc == cell)
+                    || (swap && nc == old && self.old_cell[j] == cell && old != cell)
             });
             if clash {
                 continue;
             }
             self.new_pos[i] = q;
-            self.new_cell[i] = cell;
-            if !self.at_once(s, i + 1, f) {
-                return false;
+            let next = cleared | (W::from_u64(q as u64) << mv.offset);
+            if last {
+                let t = if m.effects { self.effects(next) } else { next };
+                if !f(t) {
+                    return false;
+                }
+            } else {
+                self.new_cell[i] = cell;
+                if !self.at_once(s, next, i + 1, f) {
+                    return false;
+                }
             }
         }
         true
+    }
+
+    /// The effects of a simultaneous step whose positions are in `new_pos`.
+    fn effects(&self, mut t: W) -> W {
+        let m = self.m;
+        for (j, mv) in m.movers.iter().enumerate() {
+            if self.new_pos[j] != self.old_pos[j] {
+                t = mv.on_enter[self.new_pos[j] as usize].apply(t);
+            }
+        }
+        settle(m, t)
     }
 }
 
@@ -277,9 +288,4 @@ impl<'m, W: Word> Successors<'m, W> {
 #[inline(always)]
 fn place<W: Word>(mv: &Mover<W>, s: W, q: u32) -> W {
     (s & !mv.field()) | (W::from_u64(q as u64) << mv.offset)
-}
-
-/// Whether a condition is the trivially-true one (for `explain`).
-pub fn is_always<W: Word>(c: Cond<W>) -> bool {
-    matches!(c, Cond::Always)
 }
