@@ -67,6 +67,10 @@ pub const NONE: u32 = u32::MAX;
 /// The widest state the engine packs.
 pub const MAX_BITS: u32 = 128;
 
+/// The most agents that can move at once (each step tries every
+/// combination of their moves, so more would never finish anyway).
+pub const MAX_AT_ONCE: usize = 16;
+
 /// One field of the packed state, for `explain` and error messages.
 #[derive(Debug, Clone)]
 pub struct Part {
@@ -162,6 +166,17 @@ pub enum Node<W> {
     Not(Cond<W>),
 }
 
+/// One move of a mover: where it ends, precomputed for the search.
+#[derive(Debug, Clone, Copy)]
+pub struct Step<W> {
+    /// The position index reached.
+    pub pos: u32,
+    /// Its grid cell.
+    pub cell: u32,
+    /// `pos` shifted into the mover's field.
+    pub bits: W,
+}
+
 /// One moving (or standing) agent: a member of a family or a single agent.
 #[derive(Debug, Clone)]
 pub struct Mover<W> {
@@ -169,11 +184,13 @@ pub struct Mover<W> {
     pub agent: AgentId,
     pub offset: u32,
     pub bits: u32,
+    /// `bits` ones at `offset`.
+    pub mask: W,
     /// Position index -> grid cell.
     pub cells: Vec<u32>,
-    /// The positions one move reaches from `pos` (including `pos` itself
-    /// for `stay`) are `adj[adj_start[pos]..adj_start[pos + 1]]`.
-    pub adj: Vec<u32>,
+    /// The moves from `pos` (including to `pos` itself for `stay`) are
+    /// `adj[adj_start[pos]..adj_start[pos + 1]]`.
+    pub adj: Vec<Step<W>>,
     pub adj_start: Vec<u32>,
     /// Position index -> condition to enter it.
     pub entry: Vec<Cond<W>>,
@@ -197,15 +214,16 @@ impl<W: Word> Mover<W> {
         ((s >> self.offset).low() & ((1u64 << self.bits) - 1)) as u32
     }
 
-    /// The positions one move reaches from `p`.
+    /// The moves from position `p`.
     #[inline(always)]
-    pub fn moves(&self, p: usize) -> &[u32] {
+    pub fn moves(&self, p: usize) -> &[Step<W>] {
         &self.adj[self.adj_start[p] as usize..self.adj_start[p + 1] as usize]
     }
 
+    /// The bits of this mover's position.
     #[inline(always)]
     pub fn field(&self) -> W {
-        (W::from_u64((1u64 << self.bits) - 1)) << self.offset
+        self.mask
     }
 }
 
@@ -301,6 +319,19 @@ pub fn prepare<'a>(rules: &'a Rules, case: &RawCase) -> Result<Prepared<'a>, Vec
         domains: Vec::new(),
         layout: Layout::default(),
     };
+    if rules.mode == Mode::AtOnce && p.instances.len() > MAX_AT_ONCE {
+        return Err(vec![InputError::TooWide {
+            message: format!(
+                "case {} has {} agents moving at once; at most {MAX_AT_ONCE} can",
+                case.number,
+                p.instances.len()
+            ),
+            span: case.span(),
+            help:
+                "every step tries every combination of their moves: use `in turn`, or fewer agents"
+                    .into(),
+        }]);
+    }
     p.domains = (0..p.instances.len()).map(|i| p.domain(i)).collect();
     p.layout = p.make_layout();
     Ok(p)
@@ -565,7 +596,11 @@ impl<W: Word> Compiler<'_, '_, W> {
             for d in &dirs {
                 let t = p.step(c as usize, *d).map_or(NONE, |t| index[t]);
                 if t != NONE {
-                    adj.push(t);
+                    adj.push(Step {
+                        pos: t,
+                        cell: cells[t as usize],
+                        bits: W::from_u64(t as u64) << offset,
+                    });
                 }
             }
         }
@@ -650,6 +685,7 @@ impl<W: Word> Compiler<'_, '_, W> {
             agent: agent_id,
             offset,
             bits: bits_for(cells.len()),
+            mask: mask_ones::<W>(bits_for(cells.len())) << offset,
             start: pos(start).expect("a start is in its own domain"),
             target: target.and_then(pos),
             cells,

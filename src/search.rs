@@ -6,7 +6,7 @@
 //! flat tables without allocating.
 
 use crate::ast::Mode;
-use crate::compile::{Model, Mover, Word};
+use crate::compile::{MAX_AT_ONCE, Model, Word};
 use hashbrown::HashSet;
 
 /// The largest layout (in bits) whose visited set is a dense bitset:
@@ -160,22 +160,35 @@ pub fn bfs<W: Word>(m: &Model<W>) -> Outcome {
 /// Generates the successors of a state, reusing its buffers.
 pub struct Successors<'m, W> {
     m: &'m Model<W>,
-    /// Per mover: old position, old cell, new position, new cell.
+    /// Per mover: old position, old cell (all movers, for `in turn`).
     old_pos: Vec<u32>,
     old_cell: Vec<u32>,
-    new_pos: Vec<u32>,
-    new_cell: Vec<u32>,
+    /// At once: the same, and the new position and cell chosen so far, in
+    /// fixed arrays so the product loop stays in registers and the stack.
+    at: [u32; MAX_AT_ONCE],
+    at_cell: [u32; MAX_AT_ONCE],
+    new_pos: [u32; MAX_AT_ONCE],
+    new_cell: [u32; MAX_AT_ONCE],
+    /// Per level, the cells its mover may not end on.
+    forbid: [[u32; 2 * MAX_AT_ONCE]; MAX_AT_ONCE],
 }
 
 impl<'m, W: Word> Successors<'m, W> {
     pub fn new(m: &'m Model<W>) -> Self {
         let n = m.movers.len();
+        assert!(
+            m.mode == Mode::InTurn || n <= MAX_AT_ONCE,
+            "compile rejects more simultaneous movers than MAX_AT_ONCE"
+        );
         Successors {
             m,
             old_pos: vec![0; n],
             old_cell: vec![0; n],
-            new_pos: vec![0; n],
-            new_cell: vec![0; n],
+            at: [0; MAX_AT_ONCE],
+            at_cell: [0; MAX_AT_ONCE],
+            new_pos: [0; MAX_AT_ONCE],
+            new_cell: [0; MAX_AT_ONCE],
+            forbid: [[0; 2 * MAX_AT_ONCE]; MAX_AT_ONCE],
         }
     }
 
@@ -184,16 +197,23 @@ impl<'m, W: Word> Successors<'m, W> {
     #[inline]
     pub fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
         let m = self.m;
-        for (i, mv) in m.movers.iter().enumerate() {
-            let p = mv.pos(s);
-            self.old_pos[i] = p;
-            self.old_cell[i] = mv.cells[p as usize];
-        }
         match m.mode {
-            Mode::InTurn => self.in_turn(s, &mut f),
+            Mode::InTurn => {
+                for (i, mv) in m.movers.iter().enumerate() {
+                    let p = mv.pos(s);
+                    self.old_pos[i] = p;
+                    self.old_cell[i] = mv.cells[p as usize];
+                }
+                self.in_turn(s, &mut f)
+            }
             Mode::AtOnce if m.movers.is_empty() => {}
             Mode::AtOnce => {
-                self.at_once(s, s, 0, &mut f);
+                for (i, mv) in m.movers.iter().enumerate() {
+                    let p = mv.pos(s);
+                    self.at[i] = p;
+                    self.at_cell[i] = mv.cells[p as usize];
+                }
+                self.at_once(s, &mut f);
             }
         }
     }
@@ -202,26 +222,26 @@ impl<'m, W: Word> Successors<'m, W> {
         let m = self.m;
         for (i, mv) in m.movers.iter().enumerate() {
             let p = self.old_pos[i] as usize;
-            for &q in mv.moves(p) {
-                if q as usize == p {
+            let cleared = s & !mv.field();
+            for st in mv.moves(p) {
+                if st.pos as usize == p {
                     continue;
                 }
-                if !mv.free && !m.holds(mv.entry[q as usize], s) {
+                if !mv.free && !m.holds(mv.entry[st.pos as usize], s) {
                     continue;
                 }
-                let cell = mv.cells[q as usize];
                 if m.forbid_same_cell
                     && self
                         .old_cell
                         .iter()
                         .enumerate()
-                        .any(|(j, &c)| j != i && c == cell)
+                        .any(|(j, &c)| j != i && c == st.cell)
                 {
                     continue;
                 }
-                let mut t = place(mv, s, q);
+                let mut t = cleared | st.bits;
                 if m.effects {
-                    t = settle(m, mv.on_enter[q as usize].apply(t));
+                    t = settle(m, mv.on_enter[st.pos as usize].apply(t));
                 }
                 if !f(t) {
                     return;
@@ -230,62 +250,95 @@ impl<'m, W: Word> Successors<'m, W> {
         }
     }
 
-    /// Chooses a move for mover `i` and the ones after it, given the state
-    /// `t` with movers before `i` already placed; false to stop. The last
-    /// mover's moves are the leaves, handled in the loop without recursing.
-    fn at_once(&mut self, s: W, t: W, i: usize, f: &mut impl FnMut(W) -> bool) -> bool {
+    /// Every combination of the movers' moves, as an odometer over their
+    /// move lists: level `i` is mover `i`; a level's candidates are checked
+    /// against the cells forbidden by the levels before it, computed once
+    /// when the level is entered. No recursion and no allocation.
+    fn at_once(&mut self, s: W, f: &mut impl FnMut(W) -> bool) {
         let m = self.m;
         let n = m.movers.len();
-        let (same, swap) = (m.forbid_same_cell, m.forbid_swap);
-        let mv = &m.movers[i];
-        let p = self.old_pos[i] as usize;
-        let old = self.old_cell[i];
-        let cleared = t & !mv.field();
-        let last = i + 1 == n;
-        for &q in mv.moves(p) {
-            if !mv.free && q as usize != p && !m.holds(mv.entry[q as usize], s) {
+        let mut idx = [0u32; MAX_AT_ONCE];
+        let mut end = [0u32; MAX_AT_ONCE];
+        let mut base = [W::ZERO; MAX_AT_ONCE];
+        let mut nf = [0usize; MAX_AT_ONCE];
+        let mut i = 0;
+        base[0] = s & !m.movers[0].field();
+        self.enter_level(0, &mut idx, &mut end, &mut nf);
+        loop {
+            if idx[i] == end[i] {
+                if i == 0 {
+                    return;
+                }
+                // Back to the level below; its index already points past
+                // the candidate that led here.
+                i -= 1;
                 continue;
             }
-            let cell = mv.cells[q as usize];
-            let clash = (0..i).any(|j| {
-                let nc = self.new_cell[j];
-                (same && nc == cell)
-                    || (swap && nc == old && self.old_cell[j] == cell && old != cell)
-            });
-            if clash {
+            let mv = &m.movers[i];
+            let st = mv.adj[idx[i] as usize];
+            idx[i] += 1;
+            if !mv.free && st.pos != self.at[i] && !m.holds(mv.entry[st.pos as usize], s) {
                 continue;
             }
-            self.new_pos[i] = q;
-            let next = cleared | (W::from_u64(q as u64) << mv.offset);
-            if last {
-                let t = if m.effects { self.effects(next) } else { next };
+            if self.forbid[i][..nf[i]].contains(&st.cell) {
+                continue;
+            }
+            let t = base[i] | st.bits;
+            self.new_pos[i] = st.pos;
+            if i + 1 == n {
+                let t = if m.effects { self.effects(t) } else { t };
                 if !f(t) {
-                    return false;
+                    return;
                 }
             } else {
-                self.new_cell[i] = cell;
-                if !self.at_once(s, next, i + 1, f) {
-                    return false;
-                }
+                self.new_cell[i] = st.cell;
+                i += 1;
+                base[i] = t & !m.movers[i].field();
+                self.enter_level(i, &mut idx, &mut end, &mut nf);
             }
         }
-        true
+    }
+
+    /// Starts level `i`: its move list and the cells it may not end on,
+    /// given the levels before it: theirs (no two on one cell), and the old
+    /// cell of any that moved into this one's old cell (no swaps).
+    #[inline(always)]
+    fn enter_level(
+        &mut self,
+        i: usize,
+        idx: &mut [u32; MAX_AT_ONCE],
+        end: &mut [u32; MAX_AT_ONCE],
+        nf: &mut [usize; MAX_AT_ONCE],
+    ) {
+        let m = self.m;
+        let mv = &m.movers[i];
+        let p = self.at[i] as usize;
+        idx[i] = mv.adj_start[p];
+        end[i] = mv.adj_start[p + 1];
+        let old = self.at_cell[i];
+        let mut k = 0;
+        for j in 0..i {
+            let (nc, oc) = (self.new_cell[j], self.at_cell[j]);
+            if m.forbid_same_cell {
+                self.forbid[i][k] = nc;
+                k += 1;
+            }
+            if m.forbid_swap && nc == old && oc != old {
+                self.forbid[i][k] = oc;
+                k += 1;
+            }
+        }
+        nf[i] = k;
     }
 
     /// The effects of a simultaneous step whose positions are in `new_pos`.
     fn effects(&self, mut t: W) -> W {
         let m = self.m;
         for (j, mv) in m.movers.iter().enumerate() {
-            if self.new_pos[j] != self.old_pos[j] {
+            if self.new_pos[j] != self.at[j] {
                 t = mv.on_enter[self.new_pos[j] as usize].apply(t);
             }
         }
         settle(m, t)
     }
-}
-
-/// `s` with mover `mv` at position `q`.
-#[inline(always)]
-fn place<W: Word>(mv: &Mover<W>, s: W, q: u32) -> W {
-    (s & !mv.field()) | (W::from_u64(q as u64) << mv.offset)
 }
