@@ -1,0 +1,68 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The project root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared` beside the checkout, if present. Tests that need it call
+/// this and skip, saying so loudly, when it is absent.
+pub fn shared() -> Option<PathBuf> {
+    let p = root().join("..").join("shared");
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!("SKIPPED: ../shared is absent; the tests that read it did not run");
+        None
+    }
+}
+
+/// Loads a shipped puzzle.
+pub fn puzzle(name: &str) -> puzzle::Loaded {
+    let path = root().join("puzzles").join(format!("{name}.puz"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    match puzzle::load(&path.display().to_string(), &text) {
+        Ok(l) => l,
+        Err(e) => panic!("{:?}", miette::Report::new(e)),
+    }
+}
+
+/// Runs rules on an input text through the library and returns stdout.
+pub fn run(rules: &puzzle::resolve::Rules, input: &str) -> String {
+    let mut out = Vec::new();
+    let opts = puzzle::run::Options::default();
+    if let Err(e) = puzzle::run(rules, "input", input, &opts, &mut out) {
+        panic!("{:?}\ninput:\n{input}", miette::Report::new(e));
+    }
+    String::from_utf8(out).unwrap()
+}
+
+pub fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Compares engine output with expected output case by case, printing the
+/// input of the first case that differs.
+pub fn assert_same(got: &str, want: &str, cases: &[String]) {
+    if got == want {
+        return;
+    }
+    let g: Vec<&str> = got.lines().collect();
+    let w: Vec<&str> = want.lines().collect();
+    let i = g
+        .iter()
+        .zip(&w)
+        .position(|(a, b)| a != b)
+        .unwrap_or(g.len().min(w.len()));
+    let per = (w.len() / cases.len().max(1)).max(1);
+    let case = cases.get(i / per).map(String::as_str).unwrap_or("?");
+    panic!(
+        "output line {} differs: engine {:?}, reference {:?}\nthe case:\n{case}",
+        i + 1,
+        g.get(i),
+        w.get(i)
+    );
+}
