@@ -166,6 +166,19 @@ pub enum Node<W> {
     Not(Cond<W>),
 }
 
+/// A line of sight: the cells it crosses, in order, each with the effect of
+/// seeing it. It ends at the first opaque tile.
+pub type Ray<W> = Vec<(u32, Effect<W>)>;
+
+/// One agent on one map: a single agent, or one member of a family.
+#[derive(Debug, Clone, Copy)]
+struct Instance {
+    agent: AgentId,
+    member: u32,
+    start: u32,
+    target: Option<u32>,
+}
+
 /// One move of a mover: where it ends, precomputed for the search.
 #[derive(Debug, Clone, Copy)]
 pub struct Step<W> {
@@ -202,7 +215,7 @@ pub struct Mover<W> {
     /// that do not depend on other movers).
     pub when_here: Vec<Effect<W>>,
     /// Position index -> sight rays, when other movers can block sight.
-    pub rays: Vec<Vec<Vec<(u32, Effect<W>)>>>,
+    pub rays: Vec<Vec<Ray<W>>>,
     pub opaque: bool,
     pub start: u32,
     pub target: Option<u32>,
@@ -301,8 +314,7 @@ pub struct Prepared<'a> {
     pub rules: &'a Rules,
     board: Board,
     header: Vec<i64>,
-    /// (agent, member, start cell, target cell)
-    instances: Vec<(AgentId, u32, u32, Option<u32>)>,
+    instances: Vec<Instance>,
     /// Position domains: instance -> cells, in grid order.
     domains: Vec<Vec<u32>>,
     pub layout: Layout,
@@ -403,7 +415,11 @@ impl Prepared<'_> {
     }
 
     fn instance_name(&self, i: usize) -> String {
-        let (a, m, _, _) = self.instances[i];
+        let Instance {
+            agent: a,
+            member: m,
+            ..
+        } = self.instances[i];
         let agent = &self.rules.agents[a.ix()];
         match agent.family {
             Some(_) => format!("{}[{}]", agent.name, m + 1),
@@ -426,7 +442,9 @@ impl Prepared<'_> {
     /// The cells instance `i` can ever stand on: reachable from its start by
     /// its moves through cells that are not solid.
     fn domain(&self, i: usize) -> Vec<u32> {
-        let (a, _, start, _) = self.instances[i];
+        let Instance {
+            agent: a, start, ..
+        } = self.instances[i];
         let dirs = &self.rules.agents[a.ix()].moves;
         let mut seen = vec![false; self.board.tile.len()];
         let mut order = vec![start];
@@ -436,11 +454,12 @@ impl Prepared<'_> {
             let c = order[k] as usize;
             k += 1;
             for d in dirs {
-                if let Some(t) = self.step(c, *d) {
-                    if !seen[t] && !self.rules.tiles[self.board.tile[t].ix()].solid {
-                        seen[t] = true;
-                        order.push(t as u32);
-                    }
+                if let Some(t) = self.step(c, *d)
+                    && !seen[t]
+                    && !self.rules.tiles[self.board.tile[t].ix()].solid
+                {
+                    seen[t] = true;
+                    order.push(t as u32);
                 }
             }
         }
@@ -529,7 +548,7 @@ impl<W: Word> Compiler<'_, '_, W> {
                 .p
                 .instances
                 .iter()
-                .any(|(a, ..)| rules.agents[a.ix()].opaque);
+                .any(|inst| rules.agents[inst.agent.ix()].opaque);
         let mut offset = 0;
         for i in 0..self.p.instances.len() {
             let m = self.mover(i, offset, dynamic_sight);
@@ -576,7 +595,12 @@ impl<W: Word> Compiler<'_, '_, W> {
     /// The tables of instance `i`.
     fn mover(&mut self, i: usize, offset: u32, dynamic_sight: bool) -> Mover<W> {
         let p = self.p;
-        let (agent_id, _, start, target) = p.instances[i];
+        let Instance {
+            agent: agent_id,
+            start,
+            target,
+            ..
+        } = p.instances[i];
         let agent = &p.rules.agents[agent_id.ix()];
         let cells = p.domains[i].clone();
         let ncells = p.board.tile.len();
@@ -624,8 +648,7 @@ impl<W: Word> Compiler<'_, '_, W> {
         }
         // `when` effects by grid cell of the mover.
         let mut here = vec![Effect::default(); ncells];
-        let mut rays: Vec<Vec<Vec<(u32, Effect<W>)>>> =
-            vec![Vec::new(); if dynamic_sight { ncells } else { 0 }];
+        let mut rays: Vec<Vec<Ray<W>>> = vec![Vec::new(); if dynamic_sight { ncells } else { 0 }];
         for w in p.rules.when.iter().filter(|w| w.agent == agent_id) {
             for t in (0..ncells).filter(|&t| p.cell_matches(t, w.tile, w.value)) {
                 let eff = self.actions(&w.actions, value(t));
@@ -747,7 +770,7 @@ impl<W: Word> Compiler<'_, '_, W> {
 
     /// The positions of instance `i` where it stands on `place`.
     fn positions(&self, i: usize, place: PlaceRef) -> Vec<bool> {
-        let target = self.p.instances[i].3;
+        let target = self.p.instances[i].target;
         let cells = &self.p.domains[i];
         cells
             .iter()
@@ -810,7 +833,7 @@ impl<W: Word> Compiler<'_, '_, W> {
                 place,
             } => {
                 let inst: Vec<usize> = (0..self.p.instances.len())
-                    .filter(|i| self.p.instances[*i].0 == *agent)
+                    .filter(|i| self.p.instances[*i].agent == *agent)
                     .collect();
                 let parts: Vec<Cond<W>> = inst.iter().map(|i| self.at(*i, *place)).collect();
                 match members {
@@ -918,10 +941,7 @@ fn mask_ones<W: Word>(n: u32) -> W {
 
 /// Reads the grid into a board and finds each agent instance's start and
 /// target. Reports every problem in the map at once.
-fn read_board(
-    rules: &Rules,
-    case: &RawCase,
-) -> Result<(Board, Vec<(AgentId, u32, u32, Option<u32>)>), Vec<InputError>> {
+fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), Vec<InputError>> {
     let mut errors = Vec::new();
     let n = case.cells.len();
     let mut tile = vec![TileId(0); n];
@@ -1039,19 +1059,19 @@ fn read_board(
                 errors.push(e);
                 ok = false;
             }
-            if agent.has_targets {
-                if let Some(e) = marker("target", &targets[a][m]) {
-                    errors.push(e);
-                    ok = false;
-                }
+            if agent.has_targets
+                && let Some(e) = marker("target", &targets[a][m])
+            {
+                errors.push(e);
+                ok = false;
             }
             if ok {
-                instances.push((
-                    AgentId(a as u32),
-                    m as u32,
-                    starts[a][m][0],
-                    targets[a][m].first().copied(),
-                ));
+                instances.push(Instance {
+                    agent: AgentId(a as u32),
+                    member: m as u32,
+                    start: starts[a][m][0],
+                    target: targets[a][m].first().copied(),
+                });
             }
         }
     }

@@ -260,15 +260,14 @@ impl<'a> Reader<'a> {
                 Err(e) => return Some(Err(e)),
             }
         };
-        if let Cases::UntilValues(end) = &self.io.cases {
-            if end.len() == header.len()
-                && end
-                    .iter()
-                    .zip(&header)
-                    .all(|(a, b)| Some(a.value as i64) == *b)
-            {
-                return None;
-            }
+        if let Cases::UntilValues(end) = &self.io.cases
+            && end.len() == header.len()
+            && end
+                .iter()
+                .zip(&header)
+                .all(|(a, b)| Some(a.value as i64) == *b)
+        {
+            return None;
         }
         Some(self.read_grid_case(header, start))
     }
@@ -299,15 +298,15 @@ impl<'a> Reader<'a> {
         let rows = self.resolve_size(self.io.rows, &header);
         let cols = self.resolve_size(self.io.cols, &header);
         for (v, what) in [(rows, "rows"), (cols, "columns")] {
-            if let Some(v) = v {
-                if !(1..=MAX_SIDE).contains(&v) {
-                    return Err(InputError::Header {
-                        message: format!("case {number} asks for {v} {what}"),
-                        span: header_span,
-                        label: format!("{what} out of range"),
-                        help: format!("a grid has from 1 to {MAX_SIDE} {what}"),
-                    });
-                }
+            if let Some(v) = v
+                && !(1..=MAX_SIDE).contains(&v)
+            {
+                return Err(InputError::Header {
+                    message: format!("case {number} asks for {v} {what}"),
+                    span: header_span,
+                    label: format!("{what} out of range"),
+                    help: format!("a grid has from 1 to {MAX_SIDE} {what}"),
+                });
             }
         }
         // Blank lines before the grid separate cases; they are not rows,
@@ -332,15 +331,15 @@ impl<'a> Reader<'a> {
                 Some(_) => lines.push(self.next_line().unwrap()),
             }
         }
-        if let Some(r) = want_rows {
-            if lines.len() < r {
-                return Err(InputError::Truncated {
-                    case: number,
-                    missing: format!("{} of its {r} grid rows are missing", r - lines.len()),
-                    span: self.eof_span(),
-                    help: "each case's grid has as many lines as the header says".into(),
-                });
-            }
+        if let Some(r) = want_rows
+            && lines.len() < r
+        {
+            return Err(InputError::Truncated {
+                case: number,
+                missing: format!("{} of its {r} grid rows are missing", r - lines.len()),
+                span: self.eof_span(),
+                help: "each case's grid has as many lines as the header says".into(),
+            });
         }
         if lines.is_empty() {
             return Err(InputError::Truncated {

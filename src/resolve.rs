@@ -552,7 +552,7 @@ impl Resolver {
         }
 
         // Pass 2: rules that use the names.
-        let mut mode: Option<Spanned<Mode>> = None;
+        let mut mode: Option<ast::Spanned<Mode>> = None;
         let mut forbid_same_cell = false;
         let mut forbid_swap = false;
         let mut enter_rules = Vec::new();
@@ -569,10 +569,10 @@ impl Resolver {
                     Forbid::Swap => forbid_swap = true,
                 },
                 D::Enter(e) => {
-                    if let Some((tile, value, scope)) = self.pattern(&e.pattern) {
-                        if let Some(cond) = self.expr(&e.cond, &scope) {
-                            enter_rules.push(EnterRule { tile, value, cond });
-                        }
+                    if let Some((tile, value, scope)) = self.pattern(&e.pattern)
+                        && let Some(cond) = self.expr(&e.cond, &scope)
+                    {
+                        enter_rules.push(EnterRule { tile, value, cond });
                     }
                 }
                 D::On(o) => {
@@ -732,7 +732,7 @@ impl Resolver {
                         a.name.name, tile.name
                     ),
                     span: a.on.span,
-                    label: format!("{why}"),
+                    label: why.to_string(),
                     help: "the tile under an agent's marker must be a plain, non-solid tile".into(),
                 });
             }
@@ -821,33 +821,24 @@ impl Resolver {
     fn move_decl(
         &mut self,
         m: &ast::MoveDecl,
-        mode: &mut Option<Spanned<Mode>>,
+        mode: &mut Option<ast::Spanned<Mode>>,
         moved: &mut HashMap<AgentId, Span>,
     ) {
-        let this_mode = m.mode.clone().unwrap_or(ast::Spanned {
-            value: Mode::InTurn,
-            span: m.mover_span,
-        });
-        if m.mode.is_some() || mode.is_none() {
+        // Only explicit modes count; `in turn` is the default.
+        if let Some(this) = &m.mode {
             match mode {
-                Some(prev) if prev.value != this_mode.value && m.mode.is_some() => {
+                None => *mode = Some(this.clone()),
+                Some(first) if first.value != this.value => {
                     self.err(RuleError::Invalid {
                         message: "all agents must move in the same way: `at once` or `in turn`"
                             .into(),
-                        span: this_mode.span,
-                        label: "this differs".into(),
+                        span: this.span,
+                        label: "this differs from the first move rule's mode".into(),
                         help: "a step is either one agent moving or all agents moving together"
                             .into(),
                     });
                 }
-                _ => {
-                    if m.mode.is_some() || mode.is_none() {
-                        *mode = Some(Spanned {
-                            value: this_mode.value,
-                            span: this_mode.span,
-                        });
-                    }
-                }
+                Some(_) => {}
             }
         }
         let targets: Vec<AgentId> = match &m.mover {
@@ -938,26 +929,26 @@ impl Resolver {
                 None
             }
             (Some(ix), Some(d)) => {
-                if let Some((var, vd)) = scope {
-                    if *var == ix.name {
-                        if *vd != d {
-                            let (want, got) = (
-                                self.domains[d.ix()].name.clone(),
-                                self.domains[vd.ix()].name.clone(),
-                            );
-                            self.err(RuleError::DomainMismatch {
-                                message: format!(
-                                    "flag `{}` is indexed by `{want}`, but `{var}` ranges over `{got}`",
-                                    f.name.name
-                                ),
-                                span: ix.span,
-                                label: format!("a `{got}` value"),
-                                help: format!("index `{}` with a value of `{want}`", f.name.name),
-                            });
-                            return None;
-                        }
-                        return Some((flag, IndexRef::Bound));
+                if let Some((var, vd)) = scope
+                    && *var == ix.name
+                {
+                    if *vd != d {
+                        let (want, got) = (
+                            self.domains[d.ix()].name.clone(),
+                            self.domains[vd.ix()].name.clone(),
+                        );
+                        self.err(RuleError::DomainMismatch {
+                            message: format!(
+                                "flag `{}` is indexed by `{want}`, but `{var}` ranges over `{got}`",
+                                f.name.name
+                            ),
+                            span: ix.span,
+                            label: format!("a `{got}` value"),
+                            help: format!("index `{}` with a value of `{want}`", f.name.name),
+                        });
+                        return None;
                     }
+                    return Some((flag, IndexRef::Bound));
                 }
                 match self.domains[d.ix()]
                     .values
@@ -1148,19 +1139,19 @@ impl Resolver {
                             first,
                         });
                     }
-                    if let Cases::UntilValues(vals) = &c.value {
-                        if vals.len() != self.header.len() {
-                            self.err(RuleError::Invalid {
-                                message: format!(
-                                    "the end marker has {} values but the header has {}",
-                                    vals.len(),
-                                    self.header.len()
-                                ),
-                                span: c.span,
-                                label: "compared with a whole header line".into(),
-                                help: "give one value per header field".into(),
-                            });
-                        }
+                    if let Cases::UntilValues(vals) = &c.value
+                        && vals.len() != self.header.len()
+                    {
+                        self.err(RuleError::Invalid {
+                            message: format!(
+                                "the end marker has {} values but the header has {}",
+                                vals.len(),
+                                self.header.len()
+                            ),
+                            span: c.span,
+                            label: "compared with a whole header line".into(),
+                            help: "give one value per header field".into(),
+                        });
                     }
                 }
                 ast::InputItem::Header(_) => {}
@@ -1226,45 +1217,45 @@ impl Resolver {
         let mut i = 0;
         let bytes = s.as_bytes();
         while i < s.len() {
-            if bytes[i] == b'{' {
-                if let Some(end) = s[i..].find('}') {
-                    let name = &s[i + 1..i + end];
-                    let seg = match name {
-                        "case" => Some(Seg::Case),
-                        "steps" if kind != OutputKind::Solved => {
-                            self.err(RuleError::Invalid {
-                                message: "`{steps}` is only known when the case is solved".into(),
+            if bytes[i] == b'{'
+                && let Some(end) = s[i..].find('}')
+            {
+                let name = &s[i + 1..i + end];
+                let seg = match name {
+                    "case" => Some(Seg::Case),
+                    "steps" if kind != OutputKind::Solved => {
+                        self.err(RuleError::Invalid {
+                            message: "`{steps}` is only known when the case is solved".into(),
+                            span: (text.span.offset() + i, end + 1).into(),
+                            label: "no steps here".into(),
+                            help: "use `{steps}` in the `solved` line".into(),
+                        });
+                        None
+                    }
+                    "steps" => Some(Seg::Steps),
+                    _ => match self.header.iter().position(|h| h == name) {
+                        Some(f) => Some(Seg::Field(f)),
+                        None => {
+                            let mut cands = vec!["case", "steps"];
+                            cands.extend(self.header.iter().map(String::as_str));
+                            let help = did_you_mean(name, cands, "placeholders");
+                            self.err(RuleError::UnknownPlaceholder {
+                                name: name.to_string(),
                                 span: (text.span.offset() + i, end + 1).into(),
-                                label: "no steps here".into(),
-                                help: "use `{steps}` in the `solved` line".into(),
+                                help,
                             });
                             None
                         }
-                        "steps" => Some(Seg::Steps),
-                        _ => match self.header.iter().position(|h| h == name) {
-                            Some(f) => Some(Seg::Field(f)),
-                            None => {
-                                let mut cands = vec!["case", "steps"];
-                                cands.extend(self.header.iter().map(String::as_str));
-                                let help = did_you_mean(name, cands, "placeholders");
-                                self.err(RuleError::UnknownPlaceholder {
-                                    name: name.to_string(),
-                                    span: (text.span.offset() + i, end + 1).into(),
-                                    help,
-                                });
-                                None
-                            }
-                        },
-                    };
-                    if let Some(seg) = seg {
-                        if !lit.is_empty() {
-                            segs.push(Seg::Lit(std::mem::take(&mut lit)));
-                        }
-                        segs.push(seg);
+                    },
+                };
+                if let Some(seg) = seg {
+                    if !lit.is_empty() {
+                        segs.push(Seg::Lit(std::mem::take(&mut lit)));
                     }
-                    i += end + 1;
-                    continue;
+                    segs.push(seg);
                 }
+                i += end + 1;
+                continue;
             }
             let ch = s[i..].chars().next().unwrap();
             lit.push(ch);
@@ -1328,13 +1319,6 @@ impl Expr {
             Expr::On { .. } => {}
         }
     }
-}
-
-/// A span with a value, owned by the resolver.
-#[derive(Debug, Clone)]
-struct Spanned<T> {
-    value: T,
-    span: Span,
 }
 
 fn items_span(items: &[ast::InputItem]) -> Span {

@@ -68,18 +68,6 @@ pub fn run(
         })?;
         let clock = std::time::Instant::now();
         let outcome = crate::solve(rules, &case).map_err(|e| fail(e, case.number))?;
-        if opts.stats {
-            let secs = clock.elapsed().as_secs_f64();
-            eprintln!(
-                "case {}: steps {:?}, expanded {}, visited {}, {:.3} s, {:.2} M states/s",
-                case.number,
-                outcome.steps,
-                outcome.expanded,
-                outcome.visited,
-                secs,
-                outcome.expanded as f64 / secs.max(1e-9) / 1e6
-            );
-        }
         if let Some(b) = &rules.io.before {
             writeln!(out, "{}", b.render(case.number, None, &case.header))?;
         }
@@ -89,6 +77,20 @@ pub fn run(
         };
         writeln!(out, "{line}")?;
         out.flush()?;
+        if opts.stats {
+            let secs = clock.elapsed().as_secs_f64();
+            eprintln!(
+                "case {}: {}, expanded {}, visited {}, {:.3} s, {:.2} M states/s",
+                case.number,
+                outcome
+                    .steps
+                    .map_or("unsolved".to_string(), |n| format!("{n} steps")),
+                outcome.expanded,
+                outcome.visited,
+                secs,
+                outcome.expanded as f64 / secs.max(1e-9) / 1e6
+            );
+        }
     }
     Ok(())
 }

@@ -32,10 +32,10 @@ fn solve(g: &[Vec<u8>]) -> Option<u32> {
             if ch == b'#' {
                 continue;
             }
-            if let Some(door) = b"BYRG".iter().position(|&d| d == ch) {
-                if keys & (1 << door) == 0 {
-                    continue;
-                }
+            if let Some(door) = b"BYRG".iter().position(|&d| d == ch)
+                && keys & (1 << door) == 0
+            {
+                continue;
             }
             if let Some(key) = b"byrg".iter().position(|&d| d == ch) {
                 k |= 1 << key;
