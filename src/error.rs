@@ -275,7 +275,9 @@ pub fn did_you_mean<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
     what: &str,
 ) -> String {
-    let all: Vec<&str> = candidates.into_iter().collect();
+    let mut all: Vec<&str> = candidates.into_iter().collect();
+    all.sort_unstable();
+    all.dedup();
     let best = all
         .iter()
         .map(|c| (strsim::jaro_winkler(name, c), *c))

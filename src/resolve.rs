@@ -297,7 +297,10 @@ impl Def {
 #[derive(Default)]
 struct Resolver {
     errors: Vec<RuleError>,
+    /// Tiles, agents and flags share this namespace.
     names: HashMap<String, (Def, Span)>,
+    /// Domains have their own: `domain hider` and `tile hider` can coexist.
+    domain_names: HashMap<String, (Def, Span)>,
     domains: Vec<Domain>,
     tiles: Vec<Tile>,
     agents: Vec<Agent>,
@@ -316,7 +319,12 @@ impl Resolver {
     }
 
     fn define(&mut self, name: &Ident, def: Def) -> bool {
-        if let Some((old, first)) = self.names.get(&name.name) {
+        let names = if matches!(def, Def::Domain(_)) {
+            &mut self.domain_names
+        } else {
+            &mut self.names
+        };
+        if let Some((old, first)) = names.get(&name.name) {
             let kind = if old.kind() == def.kind() {
                 def.kind()
             } else {
@@ -331,7 +339,7 @@ impl Resolver {
             self.err(e);
             return false;
         }
-        self.names.insert(name.name.clone(), (def, name.span));
+        names.insert(name.name.clone(), (def, name.span));
         true
     }
 
@@ -366,8 +374,7 @@ impl Resolver {
         self.err(match kind {
             "tile" => RuleError::UnknownTile { name, span, help },
             "agent" => RuleError::UnknownAgent { name, span, help },
-            "flag" => RuleError::UnknownFlag { name, span, help },
-            _ => RuleError::UnknownDomain { name, span, help },
+            _ => RuleError::UnknownFlag { name, span, help },
         });
     }
 
@@ -402,10 +409,16 @@ impl Resolver {
     }
 
     fn domain(&mut self, id: &Ident) -> Option<DomainId> {
-        match self.lookup(&id.name) {
-            Some(Def::Domain(d)) => Some(d),
+        match self.domain_names.get(&id.name) {
+            Some((Def::Domain(d), _)) => Some(*d),
             _ => {
-                self.unknown("domain", id);
+                let help = did_you_mean(
+                    &id.name,
+                    self.domain_names.keys().map(String::as_str),
+                    "domains",
+                );
+                let (name, span) = (id.name.clone(), id.span);
+                self.err(RuleError::UnknownDomain { name, span, help });
                 None
             }
         }
