@@ -299,3 +299,16 @@ pub fn quote_list(items: &[&str]) -> String {
         n => format!("{} and {}", q[..n - 1].join(", "), q[n - 1]),
     }
 }
+
+/// Renders a diagnostic as the terminal shows it, without colours and at a
+/// fixed width, so the text is the same on every machine (for snapshots and
+/// for tools that capture it).
+pub fn render(diag: &dyn Diagnostic) -> String {
+    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        .with_width(100);
+    let mut out = String::new();
+    handler
+        .render_report(&mut out, diag)
+        .expect("writing to a String cannot fail");
+    out
+}

@@ -13,7 +13,10 @@ mod exit {
     /// The rule file or the input is malformed.
     pub const BAD_INPUT: u8 = 1;
     /// The command line is wrong (clap exits with 2 itself).
+    #[allow(dead_code)]
     pub const USAGE: u8 = 2;
+    /// A resource limit of the engine: the state of a map cannot be packed.
+    pub const LIMIT: u8 = 3;
 }
 
 #[derive(Parser)]
@@ -27,10 +30,11 @@ mod exit {
         prints the fewest steps to the goal for each, in the output format the rule file \
         gives. See README.md for the language.",
     after_help = "Exit codes: 0 success; 1 malformed rule file or input (a report is printed); \
-        2 wrong command line.\n\n\
-        Examples:\n  puzzle run puzzles/keytask.puz puzzles/keytask.in\n  \
-        puzzle run puzzles/halloween.puz map.txt --map --set n=2\n  \
-        puzzle check puzzles/hideseek.puz"
+        2 wrong command line; 3 a resource limit (a map's state is too large to pack).\n\n\
+        Examples:\n  puzzle run rules.puz contest-input.txt\n  \
+        puzzle run rules.puz - < contest-input.txt\n  \
+        puzzle run rules.puz map.txt --set n=2      (a bare map; sizes read from it)\n  \
+        puzzle check rules.puz"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -124,8 +128,14 @@ fn dispatch(cli: Cli) -> Result<u8, Report> {
             };
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            puzzle::run(&loaded.rules, &name, &text, &opts, &mut out)?;
-            Ok(exit::OK)
+            match puzzle::run(&loaded.rules, &name, &text, &opts, &mut out) {
+                Ok(()) => Ok(exit::OK),
+                Err(e) if e.is_resource_limit() => {
+                    eprintln!("{:?}", Report::new(e));
+                    Ok(exit::LIMIT)
+                }
+                Err(e) => Err(e.into()),
+            }
         }
         Cmd::Check { rules } => {
             let loaded = load(&rules)?;
@@ -138,7 +148,6 @@ fn dispatch(cli: Cli) -> Result<u8, Report> {
                 r.flags.len(),
                 loaded.warnings.len()
             );
-            let _ = exit::USAGE;
             Ok(exit::OK)
         }
     }

@@ -591,6 +591,7 @@ impl Resolver {
                 D::On(o) => {
                     let agent = o.agent.as_ref().and_then(|a| self.agent(a));
                     if let Some((tile, value, scope)) = self.pattern(&o.pattern) {
+                        self.warn_if_solid(tile, o.pattern.span, "entering this tile");
                         let actions = self.actions(&o.actions, &scope);
                         on_enter.push(OnEnter {
                             agent,
@@ -603,6 +604,9 @@ impl Resolver {
                 D::When(w) => {
                     let agent = self.agent(&w.agent);
                     if let Some((tile, value, scope)) = self.pattern(&w.pattern) {
+                        if w.relation == Relation::On {
+                            self.warn_if_solid(tile, w.pattern.span, "standing on this tile");
+                        }
                         let actions = self.actions(&w.actions, &scope);
                         if let Some(agent) = agent {
                             when.push(When {
@@ -876,6 +880,20 @@ impl Resolver {
         }
     }
 
+    /// Warns when a rule needs an agent on a tile no agent can stand on.
+    fn warn_if_solid(&mut self, tile: TileId, span: Span, what: &str) {
+        let t = &self.tiles[tile.ix()];
+        if t.solid {
+            let name = t.name.clone();
+            self.errors.push(RuleError::Never {
+                message: format!("{what} can never happen: `{name}` is solid"),
+                span,
+                label: "no agent ever stands here".into(),
+                help: format!("remove `solid` from `{name}`, or remove the rule"),
+            });
+        }
+    }
+
     /// Resolves a tile pattern: the tile, which values it matches, and the
     /// variable it binds.
     fn pattern(&mut self, p: &ast::Pattern) -> Option<(TileId, ValueSel, Scope)> {
@@ -1020,6 +1038,7 @@ impl Resolver {
             }
             ast::Place::Tile(pat) => {
                 let (tile, value, scope) = self.pattern(pat)?;
+                self.warn_if_solid(tile, pat.span, "standing on this tile");
                 if scope.is_some() {
                     // A goal binds nothing: `door(x)` with an unknown value.
                     let d = self.tiles[tile.ix()].domain.unwrap();

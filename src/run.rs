@@ -22,6 +22,17 @@ pub enum RunError {
     Write(#[from] std::io::Error),
 }
 
+impl RunError {
+    /// A resource limit of the engine was hit (as opposed to a malformed
+    /// input): the state cannot be packed, or too many agents move at once.
+    pub fn is_resource_limit(&self) -> bool {
+        match self {
+            RunError::Input(d) => d.errors.iter().all(|e| matches!(e, InputError::TooWide { .. })),
+            RunError::Write(_) => false,
+        }
+    }
+}
+
 /// Options of a run.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
