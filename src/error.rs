@@ -89,7 +89,9 @@ pub enum RuleError {
     #[error("{kind} `{name}` is defined twice")]
     #[diagnostic(
         code(puzzle::resolve::duplicate),
-        help("names of tiles, agents, flags and domains share one namespace; rename one of them")
+        help(
+            "tiles, agents and flags share one namespace (domains have their own); rename one of them"
+        )
     )]
     Duplicate {
         kind: &'static str,
@@ -285,8 +287,8 @@ pub fn did_you_mean<'a>(
         .max_by(|a, b| a.0.total_cmp(&b.0));
     match best {
         Some((_, c)) => format!("did you mean `{c}`?"),
-        None if all.is_empty() => format!("no {what} is declared"),
-        None => format!("the {what} declared are: {}", quote_list(&all)),
+        None if all.is_empty() => format!("no {what} are declared"),
+        None => format!("the {what} are: {}", quote_list(&all)),
     }
 }
 
@@ -304,8 +306,9 @@ pub fn quote_list(items: &[&str]) -> String {
 /// fixed width, so the text is the same on every machine (for snapshots and
 /// for tools that capture it).
 pub fn render(diag: &dyn Diagnostic) -> String {
-    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
-        .with_width(100);
+    let handler =
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+            .with_width(100);
     let mut out = String::new();
     handler
         .render_report(&mut out, diag)

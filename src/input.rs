@@ -172,6 +172,11 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The number of the case being read (1-based).
+    pub fn case_number(&self) -> usize {
+        self.read + 1
+    }
+
     /// The next case, `None` at the end of the input, or the problem that
     /// stops reading (after which the reader returns `None`).
     pub fn next_case(&mut self) -> Option<Result<RawCase, InputError>> {

@@ -270,7 +270,9 @@ pub fn resolve(file: &ast::File) -> Result<(Rules, Vec<RuleError>), Vec<RuleErro
     let (warnings, errors): (Vec<_>, Vec<_>) = r.errors.into_iter().partition(|e| e.is_warning());
     match r.rules {
         Some(rules) if errors.is_empty() => Ok((rules, warnings)),
-        _ => Err(errors.into_iter().chain(warnings).collect()),
+        // Warnings next to errors are mostly echoes of them (a flag "never
+        // set" because the rule setting it has a typo): leave them out.
+        _ => Err(errors),
     }
 }
 
@@ -436,7 +438,7 @@ impl Resolver {
                         "header fields",
                     );
                     help.push_str(&format!(
-                        "; {what} is a number or a name from the input's `header` line"
+                        " ({what} is a number or a name from the input's `header` line)"
                     ));
                     self.err(RuleError::UnknownField {
                         name: f.name.clone(),
@@ -572,6 +574,7 @@ impl Resolver {
         let mut on_enter = Vec::new();
         let mut when = Vec::new();
         let mut goal: Option<(Expr, Span)> = None;
+        let mut goal_written: Option<Span> = None;
         let mut limit: Option<(SizeRef, Span)> = None;
         let mut moved: HashMap<AgentId, Span> = HashMap::new();
         for d in &file.decls {
@@ -621,15 +624,16 @@ impl Resolver {
                 }
                 D::Goal(p) => {
                     let e = self.expr(p, &None);
-                    if let Some((_, first)) = &goal {
+                    if let Some(first) = goal_written {
                         self.err(RuleError::Repeated {
                             what: "the goal",
                             span: p.span(),
-                            first: *first,
+                            first,
                         });
                     } else if let Some(e) = e {
                         goal = Some((e, p.span()));
                     }
+                    goal_written.get_or_insert(p.span());
                 }
                 D::Limit(l) => {
                     if let Some(s) = self.size(&l.value, "a step limit") {
@@ -656,11 +660,7 @@ impl Resolver {
             });
         }
         let Some((goal, _)) = goal else {
-            if !self
-                .errors
-                .iter()
-                .any(|e| matches!(e, RuleError::Repeated { .. }))
-            {
+            if goal_written.is_none() {
                 self.err(RuleError::Missing {
                     what: "goal",
                     help: "say what a solved state is, e.g. `goal hero on exit`".into(),
@@ -993,7 +993,7 @@ impl Resolver {
                         if let Some((var, _)) = scope {
                             cands.push(var);
                         }
-                        let help = did_you_mean(&ix.name, cands, "values");
+                        let help = did_you_mean(&ix.name, cands, "values and parameters");
                         self.err(RuleError::UnknownParameter {
                             name: ix.name.clone(),
                             domain: dom.name.clone(),

@@ -27,7 +27,10 @@ impl RunError {
     /// input): the state cannot be packed, or too many agents move at once.
     pub fn is_resource_limit(&self) -> bool {
         match self {
-            RunError::Input(d) => d.errors.iter().all(|e| matches!(e, InputError::TooWide { .. })),
+            RunError::Input(d) => d
+                .errors
+                .iter()
+                .all(|e| matches!(e, InputError::TooWide { .. })),
             RunError::Write(_) => false,
         }
     }
@@ -70,13 +73,7 @@ pub fn run(
             let what = format!("{input_name} (case {n})");
             RunError::Input(Diagnostics::new(src(), errors, &what))
         };
-        let case = case.map_err(|e| {
-            let n = match &e {
-                InputError::Truncated { case, .. } | InputError::RowWidth { case, .. } => *case,
-                _ => 0,
-            };
-            fail(vec![e], n)
-        })?;
+        let case = case.map_err(|e| fail(vec![e], reader.case_number()))?;
         let clock = std::time::Instant::now();
         let outcome = crate::solve(rules, &case).map_err(|e| fail(e, case.number))?;
         if let Some(b) = &rules.io.before {

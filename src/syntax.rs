@@ -420,6 +420,19 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
 /// Says a grammar rule in words, for "expected ..." messages.
 pub fn describe_rule(r: Rule) -> String {
     let name = format!("{r:?}");
+    let punct = match r {
+        Rule::kw_colon => Some("`:`"),
+        Rule::kw_lbrace => Some("`{`"),
+        Rule::kw_rbrace => Some("`}`"),
+        Rule::kw_eq => Some("`=`"),
+        Rule::kw_rbracket => Some("`]`"),
+        Rule::kw_rparen => Some("`)`"),
+        Rule::kw_comma => Some("`,`"),
+        _ => None,
+    };
+    if let Some(p) = punct {
+        return p.to_string();
+    }
     if let Some(kw) = name.strip_prefix("kw_") {
         return format!("`{kw}`");
     }
@@ -427,7 +440,7 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::EOI => "the end of the file",
         Rule::ident => "a name",
         Rule::int => "a number",
-        Rule::char_lit => "a character in single quotes, like '#'",
+        Rule::char_lit => "a quoted character like '#'",
         Rule::string => "a string in double quotes",
         Rule::puzzle_decl
         | Rule::input_decl
@@ -451,7 +464,7 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::of_domain => "`of`",
         Rule::property => "a property (`solid` or `opaque`)",
         Rule::family => "`[` and a family size",
-        Rule::markers => "a marker character in single quotes",
+        Rule::markers => "a quoted marker character like 'a'",
         Rule::range_dots => "`..`",
         Rule::target => "`target`",
         Rule::flag_item => "a flag name",

@@ -1,0 +1,60 @@
+//! Rendered diagnostics, as data: every rule file in `tests/ui/rules` and
+//! every input in `tests/ui/inputs` (named `CASE.PUZZLE.in`, run with
+//! `puzzles/PUZZLE.puz`) has its report snapshotted, rendered without colour
+//! at a fixed width so the text is the same on every machine.
+
+use puzzle::error::render;
+use std::path::Path;
+
+fn rel(path: &Path) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    path.strip_prefix(root).unwrap().display().to_string()
+}
+
+#[test]
+fn rule_files() {
+    insta::glob!("ui/rules/*.puz", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let report = match puzzle::load(&rel(path), &text) {
+            Ok(loaded) => {
+                assert!(
+                    !loaded.warnings.is_empty(),
+                    "{}: a ui case must produce a diagnostic",
+                    rel(path)
+                );
+                let mut out = String::from("ok, with warnings:\n");
+                for w in &loaded.warnings {
+                    let r = miette::Report::new(w.clone()).with_source_code(loaded.src.clone());
+                    out.push_str(&render(&*r));
+                }
+                out
+            }
+            Err(errors) => render(&errors),
+        };
+        insta::assert_snapshot!(report);
+    });
+}
+
+#[test]
+fn inputs() {
+    insta::glob!("ui/inputs/*.in", |path| {
+        let file = path.file_name().unwrap().to_str().unwrap();
+        let puzzle = file.split('.').nth(1).unwrap();
+        let rules_path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("puzzles/{puzzle}.puz"));
+        let rules = puzzle::load(puzzle, &std::fs::read_to_string(rules_path).unwrap())
+            .unwrap()
+            .rules;
+        let input = std::fs::read_to_string(path).unwrap();
+        let mut out = Vec::new();
+        let opts = puzzle::run::Options::default();
+        let err = puzzle::run(&rules, &rel(path), &input, &opts, &mut out)
+            .expect_err("a ui input must be rejected");
+        let report = format!(
+            "stdout:\n{}\nreport:\n{}",
+            String::from_utf8(out).unwrap(),
+            render(&err)
+        );
+        insta::assert_snapshot!(report);
+    });
+}
