@@ -946,37 +946,33 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
     let n = case.cells.len();
     let mut tile = vec![TileId(0); n];
     let mut value = vec![None; n];
-    // Family sizes.
-    let sizes: Vec<u32> = rules
-        .agents
-        .iter()
-        .map(|a| match a.family {
+    // Family sizes, each within what its markers allow.
+    let mut sizes = Vec::with_capacity(rules.agents.len());
+    for agent in &rules.agents {
+        let size: i64 = match agent.family {
             None => 1,
-            Some(SizeRef::Lit(k)) => k.min(u32::MAX as u64) as u32,
-            Some(SizeRef::Field(f)) => case
-                .header
-                .get(f)
-                .copied()
-                .unwrap_or(0)
-                .clamp(0, u32::MAX as i64) as u32,
-        })
-        .collect();
-    for (a, agent) in rules.agents.iter().enumerate() {
-        if sizes[a] > agent.max_members || (agent.family.is_some() && sizes[a] == 0) {
+            Some(SizeRef::Lit(k)) => k.min(i64::MAX as u64) as i64,
+            Some(SizeRef::Field(f)) => case.header.get(f).copied().unwrap_or(0),
+        };
+        if !(1..=agent.max_members as i64).contains(&size) {
             errors.push(InputError::Marker {
                 message: format!(
-                    "case {} asks for {} members of `{}`, but its markers allow 1 to {}",
-                    case.number, sizes[a], agent.name, agent.max_members
+                    "case {} asks for {size} members of `{}`, but its markers allow 1 to {}",
+                    case.number, agent.name, agent.max_members
                 ),
                 span: case.span(),
                 label: "in this case".into(),
                 help: "check the header's family size".into(),
             });
         }
+        sizes.push(size.clamp(0, agent.max_members as i64) as u32);
+    }
+    if !errors.is_empty() {
+        return Err(errors);
     }
     let mut starts: Vec<Vec<Vec<u32>>> = sizes
         .iter()
-        .map(|&k| vec![Vec::new(); k.min(4096) as usize])
+        .map(|&k| vec![Vec::new(); k as usize])
         .collect();
     let mut targets = starts.clone();
     let mut unknown: Vec<(usize, char)> = Vec::new();

@@ -1,0 +1,238 @@
+//! Seeded mutation testing: a hundred thousand rule files and inputs derived
+//! from the shipped puzzles and samples by small random edits go through
+//! `check` (load) and `run`. None may panic or hang, and every failure must
+//! be a diagnostic with a stable code.
+
+mod common;
+use miette::Diagnostic;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+const PUZZLES: [&str; 4] = ["halloween", "keytask", "hideseek", "levers"];
+
+/// Small inputs for each puzzle, so that a run stays fast even when the
+/// mutated rules make the search larger.
+fn small_input(puzzle: &str) -> String {
+    let full = common::read(&common::root().join("puzzles").join(format!("{puzzle}.in")));
+    if puzzle == "halloween" {
+        // The first two datasets of the sample, without the large third.
+        let lines: Vec<&str> = full.lines().collect();
+        format!("{}\n0 0 0\n", lines[..11].join("\n"))
+    } else {
+        full
+    }
+}
+
+/// Tokens that often matter to the grammar and the reader.
+const TOKENS: &[&str] = &[
+    "{",
+    "}",
+    ":",
+    "'",
+    "\"",
+    "[",
+    "]",
+    "(",
+    ")",
+    ",",
+    "..",
+    "=",
+    "#",
+    " ",
+    "\n",
+    "0",
+    "1",
+    "-1",
+    "99999",
+    "on",
+    "of",
+    "all",
+    "at once",
+    "in turn",
+    "solid",
+    "opaque",
+    "every",
+    "any",
+    "not",
+    "and",
+    "or",
+    "set",
+    "toggle",
+    "clear",
+    "goal",
+    "limit steps <= 2",
+    "agent x 'q' on floor",
+    "flag f",
+    "stay",
+    "'a'..",
+    "{steps}",
+    "{case}",
+    "target",
+    "when",
+    "sees",
+    "X",
+    "*",
+    "S",
+    "D",
+    "a",
+    "A",
+    "B",
+];
+
+/// One random edit of `text`.
+fn mutate(rng: &mut SmallRng, text: &str) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    let n = chars.len().max(1);
+    match rng.gen_range(0..7) {
+        0 if !chars.is_empty() => {
+            // Delete a span.
+            let i = rng.gen_range(0..chars.len());
+            let len = rng.gen_range(1..=8).min(chars.len() - i);
+            chars.drain(i..i + len);
+        }
+        1 => {
+            // Insert a token.
+            let i = rng.gen_range(0..=chars.len());
+            let t = TOKENS[rng.gen_range(0..TOKENS.len())];
+            chars.splice(i..i, t.chars());
+        }
+        2 if !chars.is_empty() => {
+            // Replace one character with a random printable one.
+            let i = rng.gen_range(0..chars.len());
+            chars[i] = rng.gen_range(b' '..=b'~') as char;
+        }
+        3 => {
+            // Duplicate or drop a whole line.
+            let mut lines: Vec<&str> = text.lines().collect();
+            if !lines.is_empty() {
+                let i = rng.gen_range(0..lines.len());
+                if rng.gen_bool(0.5) {
+                    lines.insert(i, lines[i]);
+                } else {
+                    lines.remove(i);
+                }
+            }
+            return lines.join("\n") + "\n";
+        }
+        4 => {
+            // Swap two lines.
+            let mut lines: Vec<&str> = text.lines().collect();
+            if lines.len() > 1 {
+                let (i, j) = (rng.gen_range(0..lines.len()), rng.gen_range(0..lines.len()));
+                lines.swap(i, j);
+            }
+            return lines.join("\n") + "\n";
+        }
+        5 => {
+            // Replace a word with another word of the same text.
+            let words: Vec<&str> = text.split_whitespace().collect();
+            if words.len() > 1 {
+                let a = words[rng.gen_range(0..words.len())];
+                let b = words[rng.gen_range(0..words.len())];
+                return text.replacen(a, b, 1);
+            }
+        }
+        _ => {
+            // Truncate.
+            chars.truncate(rng.gen_range(0..n));
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// Every diagnostic of a failure has a code and renders to some text.
+fn assert_diagnostic(d: &dyn Diagnostic, what: &str) {
+    let related: Vec<&dyn Diagnostic> = d.related().map(|r| r.collect()).unwrap_or_default();
+    assert!(!related.is_empty(), "{what}: a failure with no diagnostic");
+    for r in related {
+        assert!(
+            r.code().is_some(),
+            "{what}: a diagnostic without a code: {r}"
+        );
+    }
+    assert!(!puzzle::error::render(d).is_empty());
+}
+
+fn run_guarded(label: &str, rules: &str, input: &str) -> bool {
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let loaded = match puzzle::load("mutant.puz", rules) {
+            Ok(l) => l,
+            Err(e) => {
+                assert_diagnostic(&e, "load");
+                return false;
+            }
+        };
+        let mut out = Vec::new();
+        match puzzle::run(&loaded.rules, "input", input, &Default::default(), &mut out) {
+            Ok(()) => true,
+            Err(puzzle::RunError::Input(e)) => {
+                assert_diagnostic(&e, "run");
+                false
+            }
+            Err(e) => panic!("unexpected failure: {e}"),
+        }
+    }));
+    match outcome {
+        Ok(ran) => ran,
+        Err(_) => panic!("{label}: panicked on\n--- rules ---\n{rules}\n--- input ---\n{input}"),
+    }
+}
+
+#[test]
+fn mutated_rule_files_never_panic() {
+    let mut rng = SmallRng::seed_from_u64(0x00c0_ffee);
+    let seeds: Vec<(String, String)> = PUZZLES
+        .iter()
+        .map(|p| {
+            (
+                common::read(&common::root().join("puzzles").join(format!("{p}.puz"))),
+                small_input(p),
+            )
+        })
+        .collect();
+    let (mut total, mut ran) = (0, 0);
+    for i in 0..50_000 {
+        let (rules, input) = &seeds[i % seeds.len()];
+        let mut m = mutate(&mut rng, rules);
+        for _ in 0..rng.gen_range(0..3) {
+            m = mutate(&mut rng, &m);
+        }
+        ran += run_guarded("rules", &m, input) as usize;
+        total += 1;
+    }
+    eprintln!("{total} mutated rule files, {ran} of them still ran");
+    assert!(
+        ran > 0 && ran < total,
+        "mutations should both break and keep rule files"
+    );
+}
+
+#[test]
+fn mutated_inputs_never_panic() {
+    let mut rng = SmallRng::seed_from_u64(0x0bad_1dea);
+    let seeds: Vec<(String, String)> = PUZZLES
+        .iter()
+        .map(|p| {
+            (
+                common::read(&common::root().join("puzzles").join(format!("{p}.puz"))),
+                small_input(p),
+            )
+        })
+        .collect();
+    let (mut total, mut ran) = (0, 0);
+    for i in 0..50_000 {
+        let (rules, input) = &seeds[i % seeds.len()];
+        let mut m = mutate(&mut rng, input);
+        for _ in 0..rng.gen_range(0..3) {
+            m = mutate(&mut rng, &m);
+        }
+        ran += run_guarded("input", rules, &m) as usize;
+        total += 1;
+    }
+    eprintln!("{total} mutated inputs, {ran} of them still ran");
+    assert!(
+        ran > 0 && ran < total,
+        "mutations should both break and keep inputs"
+    );
+}
