@@ -380,10 +380,13 @@ fn bits_for(n: usize) -> u32 {
 }
 
 impl Prepared<'_> {
+    /// Positions first, flags after. The last mover gets the lowest bits:
+    /// a simultaneous step varies it innermost, so the successors of one
+    /// state then fall close together in a dense visited set.
     fn make_layout(&self) -> Layout {
         let mut parts = Vec::new();
         let mut off = 0;
-        for (i, d) in self.domains.iter().enumerate() {
+        for (i, d) in self.domains.iter().enumerate().rev() {
             let b = bits_for(d.len());
             parts.push(Part {
                 name: self.instance_name(i),
@@ -393,6 +396,7 @@ impl Prepared<'_> {
             });
             off += b;
         }
+        parts.reverse();
         for f in &self.rules.flags {
             let n = f
                 .domain
@@ -549,10 +553,8 @@ impl<W: Word> Compiler<'_, '_, W> {
                 .instances
                 .iter()
                 .any(|inst| rules.agents[inst.agent.ix()].opaque);
-        let mut offset = 0;
         for i in 0..self.p.instances.len() {
-            let m = self.mover(i, offset, dynamic_sight);
-            offset += m.bits;
+            let m = self.mover(i, self.p.layout.parts[i].offset, dynamic_sight);
             self.movers.push(m);
         }
         let mut start = W::ZERO;
@@ -790,7 +792,7 @@ impl<W: Word> Compiler<'_, '_, W> {
         if count == set.len() {
             return Cond::Always;
         }
-        let offset: u32 = self.p.domains[..i].iter().map(|d| bits_for(d.len())).sum();
+        let offset = self.p.layout.parts[i].offset;
         if count == 1 {
             let p = set.iter().position(|b| *b).unwrap() as u64;
             let bits = bits_for(set.len());

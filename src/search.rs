@@ -132,16 +132,17 @@ pub fn bfs<W: Word>(m: &Model<W>) -> Outcome {
         let mut found = false;
         for &s in &frontier {
             out.expanded += 1;
+            let before = next.len();
             succ.each(s, |t| {
                 if visited.insert(t) {
-                    if m.holds(m.goal, t) {
-                        found = true;
-                    }
                     next.push(t);
                 }
-                !found
+                true
             });
-            if found {
+            // The goal is tested on the new states after the expansion, so
+            // the successor loop stays small.
+            if next[before..].iter().any(|&t| m.holds(m.goal, t)) {
+                found = true;
                 break;
             }
         }
@@ -169,8 +170,14 @@ pub struct Successors<'m, W> {
     at_cell: [u32; MAX_AT_ONCE],
     new_pos: [u32; MAX_AT_ONCE],
     new_cell: [u32; MAX_AT_ONCE],
-    /// Per level, the cells its mover may not end on.
+    /// Per level, the cells its mover may not end on, and how many.
     forbid: [[u32; 2 * MAX_AT_ONCE]; MAX_AT_ONCE],
+    nf: [usize; MAX_AT_ONCE],
+    /// The odometer: per level, the next and the end index into the
+    /// mover's moves, and the state with the levels below placed.
+    idx: [u32; MAX_AT_ONCE],
+    end: [u32; MAX_AT_ONCE],
+    base: [W; MAX_AT_ONCE],
 }
 
 impl<'m, W: Word> Successors<'m, W> {
@@ -189,6 +196,10 @@ impl<'m, W: Word> Successors<'m, W> {
             new_pos: [0; MAX_AT_ONCE],
             new_cell: [0; MAX_AT_ONCE],
             forbid: [[0; 2 * MAX_AT_ONCE]; MAX_AT_ONCE],
+            nf: [0; MAX_AT_ONCE],
+            idx: [0; MAX_AT_ONCE],
+            end: [0; MAX_AT_ONCE],
+            base: [W::ZERO; MAX_AT_ONCE],
         }
     }
 
@@ -213,7 +224,11 @@ impl<'m, W: Word> Successors<'m, W> {
                     self.at[i] = p;
                     self.at_cell[i] = mv.cells[p as usize];
                 }
-                self.at_once(s, &mut f);
+                if m.effects {
+                    self.at_once::<true>(s, &mut f);
+                } else {
+                    self.at_once::<false>(s, &mut f);
+                }
             }
         }
     }
@@ -251,21 +266,25 @@ impl<'m, W: Word> Successors<'m, W> {
     }
 
     /// Every combination of the movers' moves, as an odometer over their
-    /// move lists: level `i` is mover `i`; a level's candidates are checked
+    /// move lists: level `i` is mover `i`. A level's candidates are checked
     /// against the cells forbidden by the levels before it, computed once
-    /// when the level is entered. No recursion and no allocation.
-    fn at_once(&mut self, s: W, f: &mut impl FnMut(W) -> bool) {
+    /// when the level is entered. The last level, where successors are
+    /// emitted, is a tight loop of its own. No recursion, no allocation.
+    fn at_once<const FX: bool>(&mut self, s: W, f: &mut impl FnMut(W) -> bool) {
         let m = self.m;
-        let n = m.movers.len();
-        let mut idx = [0u32; MAX_AT_ONCE];
-        let mut end = [0u32; MAX_AT_ONCE];
-        let mut base = [W::ZERO; MAX_AT_ONCE];
-        let mut nf = [0usize; MAX_AT_ONCE];
+        let last = m.movers.len() - 1;
+        if last == 0 {
+            let base = s & !m.movers[0].field();
+            self.leaves::<FX>(s, base, 0, f);
+            return;
+        }
+        // The odometer's state lives in `self`, so nothing is zeroed per call.
         let mut i = 0;
-        base[0] = s & !m.movers[0].field();
-        self.enter_level(0, &mut idx, &mut end, &mut nf);
+        self.base[0] = s & !m.movers[0].field();
+        self.forbid_for(0);
+        self.open_level(0);
         loop {
-            if idx[i] == end[i] {
+            if self.idx[i] == self.end[i] {
                 if i == 0 {
                     return;
                 }
@@ -275,46 +294,76 @@ impl<'m, W: Word> Successors<'m, W> {
                 continue;
             }
             let mv = &m.movers[i];
-            let st = mv.adj[idx[i] as usize];
-            idx[i] += 1;
+            let st = mv.adj[self.idx[i] as usize];
+            self.idx[i] += 1;
             if !mv.free && st.pos != self.at[i] && !m.holds(mv.entry[st.pos as usize], s) {
                 continue;
             }
-            if self.forbid[i][..nf[i]].contains(&st.cell) {
+            if self.forbidden(i, st.cell) {
                 continue;
             }
-            let t = base[i] | st.bits;
+            let t = self.base[i] | st.bits;
             self.new_pos[i] = st.pos;
-            if i + 1 == n {
-                let t = if m.effects { self.effects(t) } else { t };
-                if !f(t) {
+            self.new_cell[i] = st.cell;
+            if i + 1 == last {
+                let b = t & !m.movers[last].field();
+                if !self.leaves::<FX>(s, b, last, f) {
                     return;
                 }
             } else {
-                self.new_cell[i] = st.cell;
                 i += 1;
-                base[i] = t & !m.movers[i].field();
-                self.enter_level(i, &mut idx, &mut end, &mut nf);
+                self.base[i] = t & !m.movers[i].field();
+                self.forbid_for(i);
+                self.open_level(i);
             }
         }
     }
 
-    /// Starts level `i`: its move list and the cells it may not end on,
-    /// given the levels before it: theirs (no two on one cell), and the old
-    /// cell of any that moved into this one's old cell (no swaps).
+    /// The successors that differ only in the last mover's move; false to
+    /// stop.
     #[inline(always)]
-    fn enter_level(
+    fn leaves<const FX: bool>(
         &mut self,
+        s: W,
+        base: W,
         i: usize,
-        idx: &mut [u32; MAX_AT_ONCE],
-        end: &mut [u32; MAX_AT_ONCE],
-        nf: &mut [usize; MAX_AT_ONCE],
-    ) {
+        f: &mut impl FnMut(W) -> bool,
+    ) -> bool {
         let m = self.m;
         let mv = &m.movers[i];
         let p = self.at[i] as usize;
-        idx[i] = mv.adj_start[p];
-        end[i] = mv.adj_start[p + 1];
+        let nf = self.forbid_for(i);
+        // Up to four forbidden cells are compared without a loop; unused
+        // slots hold a value no cell has.
+        let [f0, f1, f2, f3] =
+            [0, 1, 2, 3].map(|k| if k < nf { self.forbid[i][k] } else { u32::MAX });
+        let more = &self.forbid[i][4.min(nf)..nf];
+        for st in mv.moves(p) {
+            if !mv.free && st.pos as usize != p && !m.holds(mv.entry[st.pos as usize], s) {
+                continue;
+            }
+            let c = st.cell;
+            if c == f0 || c == f1 || c == f2 || c == f3 || (!more.is_empty() && more.contains(&c)) {
+                continue;
+            }
+            let mut t = base | st.bits;
+            if FX {
+                self.new_pos[i] = st.pos;
+                t = self.effects(t);
+            }
+            if !f(t) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Computes the cells mover `i` may not end on, given the moves chosen
+    /// for the movers before it: theirs (no two on one cell), and the old
+    /// cell of any that moved into this one's old cell (no swaps).
+    #[inline(always)]
+    fn forbid_for(&mut self, i: usize) -> usize {
+        let m = self.m;
         let old = self.at_cell[i];
         let mut k = 0;
         for j in 0..i {
@@ -328,7 +377,29 @@ impl<'m, W: Word> Successors<'m, W> {
                 k += 1;
             }
         }
-        nf[i] = k;
+        self.nf[i] = k;
+        k
+    }
+
+    /// Starts level `i` of the odometer at the first move of its mover.
+    #[inline(always)]
+    fn open_level(&mut self, i: usize) {
+        let mv = &self.m.movers[i];
+        let p = self.at[i] as usize;
+        self.idx[i] = mv.adj_start[p];
+        self.end[i] = mv.adj_start[p + 1];
+    }
+
+    /// Whether mover `i` may not end on `cell` (after [`Self::forbid_for`]).
+    #[inline(always)]
+    fn forbidden(&self, i: usize, cell: u32) -> bool {
+        let f = &self.forbid[i];
+        match self.nf[i] {
+            0 => false,
+            1 => f[0] == cell,
+            2 => f[0] == cell || f[1] == cell,
+            n => f[..n].contains(&cell),
+        }
     }
 
     /// The effects of a simultaneous step whose positions are in `new_pos`.
