@@ -291,6 +291,15 @@ impl<W: Word> Model<W> {
         }
     }
 
+    /// The one state the goal allows, if the goal fixes every bit.
+    pub fn goal_state(&self) -> Option<W> {
+        match self.goal {
+            Cond::Masked { mask, value } if mask == mask_ones::<W>(self.layout.bits) => Some(value),
+            Cond::Always if self.layout.bits == 0 => Some(W::ZERO),
+            _ => None,
+        }
+    }
+
     /// The grid cell of every mover in a state.
     pub fn cells_of(&self, s: W) -> Vec<u32> {
         self.movers

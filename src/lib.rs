@@ -6,7 +6,7 @@
 //! ```text
 //! .puz text --syntax::parse--> ast::File --resolve::resolve--> resolve::Rules
 //! input text --input::Reader--> input::RawCase (one per case)
-//! Rules + RawCase --compile::compile--> compile::Model<W> --search::bfs--> search::Outcome
+//! Rules + RawCase --compile::compile--> compile::Model<W> --search::search--> search::Outcome
 //! ```
 //!
 //! [`load`] runs the first two phases on a rule file; [`solve`] runs the last
@@ -51,11 +51,12 @@ pub fn load(name: &str, text: &str) -> Result<Loaded, Diagnostics<RuleError>> {
 pub fn solve(
     rules: &resolve::Rules,
     case: &input::RawCase,
+    config: search::Config,
 ) -> Result<search::Outcome, Vec<InputError>> {
     let prepared = compile::prepare(rules, case)?;
     match prepared.layout.bits {
-        0..=64 => Ok(search::bfs(&compile::compile::<u64>(&prepared))),
-        65..=compile::MAX_BITS => Ok(search::bfs(&compile::compile::<u128>(&prepared))),
+        0..=64 => Ok(search::search(&compile::compile::<u64>(&prepared), config)),
+        65..=compile::MAX_BITS => Ok(search::search(&compile::compile::<u128>(&prepared), config)),
         _ => Err(vec![run::too_wide(case, &prepared.layout)]),
     }
 }

@@ -59,12 +59,38 @@ enum Cmd {
         /// Print per-case search statistics (states expanded, time) to stderr.
         #[arg(long)]
         stats: bool,
+        /// The search strategy. `auto` picks bidirectional search when the goal
+        /// is one state and every step is reversible, else breadth-first.
+        #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
+        strategy: StrategyArg,
+        /// Threads for expanding large search levels [default: the number of cores].
+        /// The answers do not depend on it.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
     },
     /// Parse and check a rule file; report errors and warnings.
     Check {
         /// The rule file.
         rules: PathBuf,
     },
+}
+
+/// `--strategy` values.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum StrategyArg {
+    Auto,
+    Bfs,
+    Bidir,
+}
+
+impl From<StrategyArg> for puzzle::search::Strategy {
+    fn from(s: StrategyArg) -> Self {
+        match s {
+            StrategyArg::Auto => Self::Auto,
+            StrategyArg::Bfs => Self::Bfs,
+            StrategyArg::Bidir => Self::Bidir,
+        }
+    }
 }
 
 fn parse_set(s: &str) -> Result<(String, i64), String> {
@@ -119,12 +145,28 @@ fn dispatch(cli: Cli) -> Result<u8, Report> {
             map,
             set,
             stats,
+            strategy,
+            threads,
         } => {
+            let threads = threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                usize::from,
+            );
+            // One pool for the whole run; levels too small to share stay on
+            // the calling thread.
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build_global()
+                .map_err(|e| miette::miette!("cannot start {threads} threads: {e}"))?;
             let loaded = load(&rules)?;
             let (name, text) = read(&input)?;
             let opts = puzzle::run::Options {
                 bare: (map || !set.is_empty()).then_some(set),
                 stats,
+                search: puzzle::search::Config {
+                    strategy: strategy.into(),
+                    threads,
+                },
             };
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());

@@ -44,6 +44,8 @@ pub struct Options {
     pub bare: Option<Vec<(String, i64)>>,
     /// Print search statistics for each case to stderr.
     pub stats: bool,
+    /// The search strategy and threads.
+    pub search: crate::search::Config,
 }
 
 /// Whether a space is a map character of these rules (then trailing spaces
@@ -75,7 +77,7 @@ pub fn run(
         };
         let case = case.map_err(|e| fail(vec![e], reader.case_number()))?;
         let clock = std::time::Instant::now();
-        let outcome = crate::solve(rules, &case).map_err(|e| fail(e, case.number))?;
+        let outcome = crate::solve(rules, &case, opts.search).map_err(|e| fail(e, case.number))?;
         if let Some(b) = &rules.io.before {
             writeln!(out, "{}", b.render(case.number, None, &case.header))?;
         }

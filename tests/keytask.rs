@@ -106,7 +106,12 @@ fn agrees_with_independent_solver_on_random_maps() {
         let (cases, answers): (Vec<String>, Vec<String>) =
             (0..k).map(|_| random_case(&mut rng)).unzip();
         let input = format!("{}0 0\n", cases.concat());
-        common::assert_same(&common::run(&rules, &input), &answers.concat(), &cases);
+        let config = common::configs()[done % common::configs().len()];
+        common::assert_same(
+            &common::run_with(&rules, &input, config),
+            &answers.concat(),
+            &cases,
+        );
         done += k;
     }
 }

@@ -43,3 +43,19 @@ fn shipped_samples_are_the_contest_samples() {
         }
     }
 }
+
+#[test]
+fn worst_halloween_maps_agree_across_strategies_and_threads() {
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    use puzzle::search::{Config, Strategy};
+    let path = shared.join("bench/halloween-worst.in");
+    let input = common::read(&path);
+    let want = common::read(&path.with_extension("out"));
+    let rules = common::puzzle("halloween").rules;
+    for (strategy, threads) in [(Strategy::Bfs, 2), (Strategy::Bidir, 2)] {
+        let got = common::run_with(&rules, &input, Config { strategy, threads });
+        assert!(got == want, "{strategy:?} on {threads} threads differs");
+    }
+}

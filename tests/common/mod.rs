@@ -32,8 +32,20 @@ pub fn puzzle(name: &str) -> puzzle::Loaded {
 
 /// Runs rules on an input text through the library and returns stdout.
 pub fn run(rules: &puzzle::resolve::Rules, input: &str) -> String {
+    run_with(rules, input, puzzle::search::Config::default())
+}
+
+/// The same, with a given strategy and thread count.
+pub fn run_with(
+    rules: &puzzle::resolve::Rules,
+    input: &str,
+    search: puzzle::search::Config,
+) -> String {
     let mut out = Vec::new();
-    let opts = puzzle::run::Options::default();
+    let opts = puzzle::run::Options {
+        search,
+        ..Default::default()
+    };
     if let Err(e) = puzzle::run(rules, "input", input, &opts, &mut out) {
         panic!("{:?}\ninput:\n{input}", miette::Report::new(e));
     }
@@ -65,4 +77,16 @@ pub fn assert_same(got: &str, want: &str, cases: &[String]) {
         g.get(i),
         w.get(i)
     );
+}
+
+/// Every strategy and thread count worth comparing.
+pub fn configs() -> Vec<puzzle::search::Config> {
+    use puzzle::search::{Config, Strategy};
+    let mut v = Vec::new();
+    for strategy in [Strategy::Auto, Strategy::Bfs, Strategy::Bidir] {
+        for threads in [1, 2] {
+            v.push(Config { strategy, threads });
+        }
+    }
+    v
 }

@@ -1,0 +1,276 @@
+//! Phase 4: search a [`Model`] for the fewest steps to a goal state.
+//!
+//! Breadth-first, level by level, over packed states: from the start alone
+//! ([`bfs`]), or from the start and the goal state at once ([`bidir`]) when
+//! the model allows. Each level's frontier is a flat vector; its expansion
+//! runs on several threads when it is large. The answer does not depend on
+//! the number of threads: a level's set of new states is the same whoever
+//! finds them first.
+
+mod store;
+mod successors;
+
+use crate::compile::{Model, Word};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+pub use store::{DENSE_MAX_BITS, Store, store_name};
+pub use successors::Successors;
+
+/// The outcome of a search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The fewest steps to a goal, if one is reachable (within the limit).
+    pub steps: Option<u64>,
+    /// States taken off a frontier and expanded.
+    pub expanded: u64,
+    /// Distinct states seen.
+    pub visited: u64,
+}
+
+/// How to search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// Choose from the model (see [`choose`]).
+    #[default]
+    Auto,
+    /// Breadth-first from the start.
+    Bfs,
+    /// Breadth-first from the start and from the goal state, meeting in the
+    /// middle.
+    Bidir,
+}
+
+/// How a search runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    pub strategy: Strategy,
+    /// Threads expanding a large level (the rayon pool's, at most).
+    pub threads: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            strategy: Strategy::Auto,
+            threads: 1,
+        }
+    }
+}
+
+/// The strategy for a model, and why.
+pub fn choose<W: Word>(m: &Model<W>, asked: Strategy) -> (Strategy, String) {
+    match (asked, bidir_reason(m)) {
+        (Strategy::Bfs, _) => (Strategy::Bfs, "breadth-first search, as asked".into()),
+        (Strategy::Bidir | Strategy::Auto, Ok(why)) => (Strategy::Bidir, why),
+        (Strategy::Bidir, Err(why)) => (
+            Strategy::Bfs,
+            format!("bidirectional search was asked for, but {why}: breadth-first search"),
+        ),
+        (Strategy::Auto, Err(why)) => (Strategy::Bfs, format!("{why}: breadth-first search")),
+    }
+}
+
+/// Whether a search from the goal is possible: the goal is one state, and
+/// every step can be undone by a step.
+fn bidir_reason<W: Word>(m: &Model<W>) -> Result<String, String> {
+    if m.goal_state().is_none() {
+        return Err("the goal is not a single state".into());
+    }
+    if !m.reversible {
+        return Err(
+            "a step may not be undoable (effects, entry conditions, or a move without its opposite)"
+                .into(),
+        );
+    }
+    Ok("the goal fixes one state and every step is reversible: bidirectional search".into())
+}
+
+/// Runs a search as configured.
+pub fn search<W: Word>(m: &Model<W>, config: Config) -> Outcome {
+    match choose(m, config.strategy).0 {
+        Strategy::Bidir => bidir(m, config.threads),
+        _ => bfs(m, config.threads),
+    }
+}
+
+/// Applies the `when` effects of standing where the movers stand.
+#[inline]
+pub fn settle<W: Word>(m: &Model<W>, mut s: W) -> W {
+    for mv in &m.movers {
+        s = mv.when_here[mv.pos(s) as usize].apply(s);
+    }
+    if m.dynamic_sight {
+        s = sight(m, s);
+    }
+    s
+}
+
+/// `when ... sees` effects along rays that other opaque movers may block.
+fn sight<W: Word>(m: &Model<W>, mut s: W) -> W {
+    let cells = m.cells_of(s);
+    for (i, mv) in m.movers.iter().enumerate() {
+        let Some(rays) = mv.rays.get(mv.pos(s) as usize) else {
+            continue;
+        };
+        for ray in rays {
+            for (cell, eff) in ray {
+                let blocked = m
+                    .movers
+                    .iter()
+                    .enumerate()
+                    .any(|(j, o)| j != i && o.opaque && cells[j] == *cell);
+                if blocked {
+                    break;
+                }
+                s = eff.apply(s);
+            }
+        }
+    }
+    s
+}
+
+/// One expanded level.
+struct Level<W> {
+    /// The new states, each marked in the store.
+    next: Vec<W>,
+    expanded: u64,
+    /// Some new state passed the test.
+    hit: bool,
+}
+
+/// Frontiers smaller than this are expanded on one thread.
+const PAR_MIN: usize = 4096;
+
+/// Expands a frontier: every successor not yet in `store` is marked there
+/// and returned. Stops early once `test` holds for a new state.
+fn expand<W: Word>(
+    m: &Model<W>,
+    frontier: &[W],
+    store: &Store<W>,
+    test: &(impl Fn(W) -> bool + Sync),
+    threads: usize,
+) -> Level<W> {
+    let run = |chunk: &[W], hit: &AtomicBool| {
+        let mut succ = Successors::new(m);
+        let mut next = Vec::new();
+        let mut expanded = 0;
+        for &s in chunk {
+            if hit.load(Relaxed) {
+                break;
+            }
+            expanded += 1;
+            let before = next.len();
+            succ.each(s, |t| {
+                if store.insert(t) {
+                    next.push(t);
+                }
+                true
+            });
+            // Tested after the expansion, so the successor loop stays small.
+            if next[before..].iter().any(|&t| test(t)) {
+                hit.store(true, Relaxed);
+            }
+        }
+        (next, expanded)
+    };
+    let hit = AtomicBool::new(false);
+    if threads <= 1 || frontier.len() < PAR_MIN {
+        let (next, expanded) = run(frontier, &hit);
+        return Level {
+            next,
+            expanded,
+            hit: hit.into_inner(),
+        };
+    }
+    let chunk = (frontier.len() / (threads * 16)).max(256);
+    let parts: Vec<(Vec<W>, u64)> = frontier.par_chunks(chunk).map(|c| run(c, &hit)).collect();
+    let expanded = parts.iter().map(|p| p.1).sum();
+    let mut next = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    for (p, _) in parts {
+        next.extend(p);
+    }
+    Level {
+        next,
+        expanded,
+        hit: hit.into_inner(),
+    }
+}
+
+/// Breadth-first search from the model's start state.
+pub fn bfs<W: Word>(m: &Model<W>, threads: usize) -> Outcome {
+    let store = Store::<W>::new(m.layout.bits);
+    store.insert(m.start);
+    let mut out = Outcome {
+        steps: None,
+        expanded: 0,
+        visited: 0,
+    };
+    let goal = |t: W| m.holds(m.goal, t);
+    if goal(m.start) {
+        out.steps = Some(0);
+    } else {
+        let mut frontier = vec![m.start];
+        let mut depth = 0u64;
+        while !frontier.is_empty() && m.limit.is_none_or(|l| depth < l) {
+            let level = expand(m, &frontier, &store, &goal, threads);
+            out.expanded += level.expanded;
+            depth += 1;
+            if level.hit {
+                out.steps = Some(depth);
+                break;
+            }
+            frontier = level.next;
+        }
+    }
+    out.visited = store.len();
+    out
+}
+
+/// Breadth-first search from the start and from the goal state at once,
+/// expanding the smaller frontier a whole level at a time. A new state that
+/// the other side has seen closes a path: no path of `da + db` steps exists
+/// (an earlier level would have met), so the meeting gives exactly
+/// `da + 1 + db` steps. Needs a reversible model with a single goal state.
+pub fn bidir<W: Word>(m: &Model<W>, threads: usize) -> Outcome {
+    let goal = m.goal_state().expect("bidir needs a single goal state");
+    let stores = [
+        Store::<W>::new(m.layout.bits),
+        Store::<W>::new(m.layout.bits),
+    ];
+    stores[0].insert(m.start);
+    stores[1].insert(goal);
+    let mut out = Outcome {
+        steps: None,
+        expanded: 0,
+        visited: 0,
+    };
+    if goal == m.start {
+        out.steps = Some(0);
+    } else {
+        let mut frontier = [vec![m.start], vec![goal]];
+        let mut depth = [0u64; 2];
+        while !frontier[0].is_empty() && !frontier[1].is_empty() {
+            if m.limit.is_some_and(|l| depth[0] + depth[1] >= l) {
+                break;
+            }
+            let a = usize::from(frontier[1].len() < frontier[0].len());
+            let theirs = &stores[1 - a];
+            let level = expand(
+                m,
+                &frontier[a],
+                &stores[a],
+                &|t| theirs.contains(t),
+                threads,
+            );
+            out.expanded += level.expanded;
+            depth[a] += 1;
+            if level.hit {
+                out.steps = Some(depth[0] + depth[1]);
+                break;
+            }
+            frontier[a] = level.next;
+        }
+    }
+    out.visited = stores[0].len() + stores[1].len();
+    out
+}

@@ -1,0 +1,93 @@
+//! Strategies against each other: on random reversible puzzles (agents
+//! moving in turn or at once to their own targets), bidirectional search and
+//! breadth-first search, on one thread or two, give the same answers.
+
+mod common;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+fn rules(mode: &str, dirs: &str, swap: bool) -> String {
+    format!(
+        "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+         tiles {{ floor '.'  wall '#' solid }}\n\
+         agent bot[n] 'a'.. target 'A'.. on floor\n\
+         move all {mode}: {dirs}\n\
+         forbid same cell\n{}\
+         goal every bot on its target\n",
+        if swap { "forbid swap\n" } else { "" }
+    )
+}
+
+fn random_input(rng: &mut SmallRng, cases: usize) -> String {
+    let mut text = String::new();
+    for _ in 0..cases {
+        let (h, w) = (rng.gen_range(2..=5), rng.gen_range(2..=6));
+        let n = rng.gen_range(1..=3usize).min(h * w / 2);
+        let mut g: Vec<Vec<u8>> = (0..h)
+            .map(|_| {
+                (0..w)
+                    .map(|_| if rng.gen_bool(0.25) { b'#' } else { b'.' })
+                    .collect()
+            })
+            .collect();
+        let mut cells: Vec<(usize, usize)> =
+            (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).collect();
+        for i in 0..2 * n {
+            let k = rng.gen_range(i..cells.len());
+            cells.swap(i, k);
+            let (r, c) = cells[i];
+            g[r][c] = if i < n {
+                b'a' + i as u8
+            } else {
+                b'A' + (i - n) as u8
+            };
+        }
+        text.push_str(&format!("{n} {h} {w}\n"));
+        for row in g {
+            text.push_str(std::str::from_utf8(&row).unwrap());
+            text.push('\n');
+        }
+    }
+    text
+}
+
+#[test]
+fn bidirectional_and_breadth_first_agree() {
+    use puzzle::search::{Config, Strategy};
+    let mut rng = SmallRng::seed_from_u64(0x5_7a7e);
+    let variants = [
+        ("in turn", "north east south west", false),
+        (
+            "in turn",
+            "north south east west northeast southwest",
+            false,
+        ),
+        ("at once", "stay north east south west", true),
+        ("at once", "stay north east south west", false),
+        (
+            "at once",
+            "stay north south east west northeast northwest southeast southwest",
+            true,
+        ),
+    ];
+    for (mode, dirs, swap) in variants {
+        let loaded = puzzle::load("strategies.puz", &rules(mode, dirs, swap)).unwrap();
+        let input = random_input(&mut rng, 60);
+        let reference = common::run_with(
+            &loaded.rules,
+            &input,
+            Config {
+                strategy: Strategy::Bfs,
+                threads: 1,
+            },
+        );
+        assert!(
+            reference.lines().any(|l| l != "-1"),
+            "some cases must be solvable"
+        );
+        for config in common::configs() {
+            let got = common::run_with(&loaded.rules, &input, config);
+            assert_eq!(got, reference, "{mode} / {dirs} / swap {swap}: {config:?}");
+        }
+    }
+}
