@@ -222,7 +222,7 @@ pub fn bfs<W: Word>(m: &Model<W>, threads: usize) -> Outcome {
             frontier = level.next;
         }
     }
-    out.visited = store.len();
+    out.visited = store.count();
     out
 }
 
@@ -271,6 +271,6 @@ pub fn bidir<W: Word>(m: &Model<W>, threads: usize) -> Outcome {
             frontier[a] = level.next;
         }
     }
-    out.visited = stores[0].len() + stores[1].len();
+    out.visited = stores[0].count() + stores[1].count();
     out
 }

@@ -79,7 +79,7 @@ impl<W: Word> Store<W> {
     }
 
     /// How many states are marked.
-    pub fn len(&self) -> u64 {
+    pub fn count(&self) -> u64 {
         match self {
             Store::Dense(v) => v.iter().map(|w| w.load(Relaxed).count_ones() as u64).sum(),
             Store::Sparse(shards) => shards
