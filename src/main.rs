@@ -49,30 +49,71 @@ enum Cmd {
         rules: PathBuf,
         /// The input file, as the rule file's `input` block describes it; `-` reads stdin.
         input: PathBuf,
-        /// Read INPUT as one bare map (no header lines). Header values come from
-        /// `--set`; grid sizes not given are taken from the map itself.
-        #[arg(long)]
-        map: bool,
-        /// A header value for a bare map, as NAME=VALUE (implies --map). Repeatable.
-        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
-        set: Vec<(String, i64)>,
+        #[command(flatten)]
+        opts: RunOpts,
         /// Print per-case search statistics (states expanded, time) to stderr.
         #[arg(long)]
         stats: bool,
-        /// The search strategy. `auto` picks bidirectional search when the goal
-        /// is one state and every step is reversible, else breadth-first.
-        #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
-        strategy: StrategyArg,
-        /// Threads for expanding large search levels [default: the number of cores].
-        /// The answers do not depend on it.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-        threads: Option<u16>,
+    },
+    /// Show how each case of an input is compiled and searched: the packed
+    /// state layout, the state-space bound, the visited store and the strategy.
+    Explain {
+        /// The rule file.
+        rules: PathBuf,
+        /// The input file; `-` reads stdin.
+        input: PathBuf,
+        #[command(flatten)]
+        opts: RunOpts,
     },
     /// Parse and check a rule file; report errors and warnings.
     Check {
         /// The rule file.
         rules: PathBuf,
     },
+}
+
+/// Options shared by `run` and `explain`.
+#[derive(clap::Args)]
+struct RunOpts {
+    /// Read INPUT as one bare map (no header lines). Header values come from
+    /// `--set`; grid sizes not given are taken from the map itself.
+    #[arg(long)]
+    map: bool,
+    /// A header value for a bare map, as NAME=VALUE (implies --map). Repeatable.
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+    set: Vec<(String, i64)>,
+    /// The search strategy. `auto` picks bidirectional search when the goal
+    /// is one state and every step is reversible, else breadth-first.
+    #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
+    strategy: StrategyArg,
+    /// Threads for expanding large search levels [default: the number of cores].
+    /// The answers do not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+}
+
+impl RunOpts {
+    /// The library's options; starts the thread pool.
+    fn options(self, stats: bool) -> Result<puzzle::run::Options, Report> {
+        let threads = self.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        );
+        // One pool for the whole run; levels too small to share stay on the
+        // calling thread.
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .map_err(|e| miette::miette!("cannot start {threads} threads: {e}"))?;
+        Ok(puzzle::run::Options {
+            bare: (self.map || !self.set.is_empty()).then_some(self.set),
+            stats,
+            search: puzzle::search::Config {
+                strategy: self.strategy.into(),
+                threads,
+            },
+        })
+    }
 }
 
 /// `--strategy` values.
@@ -137,47 +178,40 @@ fn load(path: &Path) -> Result<puzzle::Loaded, Report> {
     Ok(loaded)
 }
 
+/// The exit code of a run: a resource limit has its own.
+fn finish(r: Result<(), puzzle::RunError>) -> Result<u8, Report> {
+    match r {
+        Ok(()) => Ok(exit::OK),
+        Err(e) if e.is_resource_limit() => {
+            eprintln!("{:?}", Report::new(e));
+            Ok(exit::LIMIT)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 fn dispatch(cli: Cli) -> Result<u8, Report> {
     match cli.cmd {
         Cmd::Run {
             rules,
             input,
-            map,
-            set,
+            opts,
             stats,
-            strategy,
-            threads,
         } => {
-            let threads = threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                usize::from,
-            );
-            // One pool for the whole run; levels too small to share stay on
-            // the calling thread.
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build_global()
-                .map_err(|e| miette::miette!("cannot start {threads} threads: {e}"))?;
             let loaded = load(&rules)?;
             let (name, text) = read(&input)?;
-            let opts = puzzle::run::Options {
-                bare: (map || !set.is_empty()).then_some(set),
-                stats,
-                search: puzzle::search::Config {
-                    strategy: strategy.into(),
-                    threads,
-                },
-            };
+            let opts = opts.options(stats)?;
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            match puzzle::run(&loaded.rules, &name, &text, &opts, &mut out) {
-                Ok(()) => Ok(exit::OK),
-                Err(e) if e.is_resource_limit() => {
-                    eprintln!("{:?}", Report::new(e));
-                    Ok(exit::LIMIT)
-                }
-                Err(e) => Err(e.into()),
-            }
+            finish(puzzle::run(&loaded.rules, &name, &text, &opts, &mut out))
+        }
+        Cmd::Explain { rules, input, opts } => {
+            let loaded = load(&rules)?;
+            let (name, text) = read(&input)?;
+            let opts = opts.options(false)?;
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            finish(puzzle::run::explain(&loaded.rules, &name, &text, &opts, &mut out))
         }
         Cmd::Check { rules } => {
             let loaded = load(&rules)?;

@@ -54,6 +54,32 @@ pub fn space_is_cell(rules: &Rules) -> bool {
     rules.legend.contains_key(&' ')
 }
 
+/// Reads `input` case by case and calls `each` on every case; a malformed
+/// case stops the loop with a report naming it.
+fn for_each_case(
+    rules: &Rules,
+    input_name: &str,
+    input: &str,
+    opts: &Options,
+    mut each: impl FnMut(&RawCase) -> Result<(), Vec<InputError>>,
+) -> Result<(), RunError> {
+    let src = || NamedSource::new(input_name, input.to_string());
+    let fail = |errors: Vec<InputError>, n: usize| {
+        let what = format!("{input_name} (case {n})");
+        RunError::Input(Diagnostics::new(src(), errors, &what))
+    };
+    let bare = match &opts.bare {
+        None => None,
+        Some(given) => Some(header_from(rules, given).map_err(|e| Diagnostics::new(src(), vec![e], input_name))?),
+    };
+    let mut reader = Reader::new(&rules.io, input, space_is_cell(rules), bare);
+    while let Some(case) = reader.next_case() {
+        let case = case.map_err(|e| fail(vec![e], reader.case_number()))?;
+        each(&case).map_err(|e| fail(e, case.number))?;
+    }
+    Ok(())
+}
+
 /// Reads `input`, solves each case and writes the answers to `out`.
 pub fn run(
     rules: &Rules,
@@ -62,22 +88,8 @@ pub fn run(
     opts: &Options,
     out: &mut impl Write,
 ) -> Result<(), RunError> {
-    let src = || NamedSource::new(input_name, input.to_string());
-    let bare = match &opts.bare {
-        None => None,
-        Some(given) => Some(
-            header_from(rules, given).map_err(|e| Diagnostics::new(src(), vec![e], input_name))?,
-        ),
-    };
-    let mut reader = Reader::new(&rules.io, input, space_is_cell(rules), bare);
-    while let Some(case) = reader.next_case() {
-        let fail = |errors: Vec<InputError>, n: usize| {
-            let what = format!("{input_name} (case {n})");
-            RunError::Input(Diagnostics::new(src(), errors, &what))
-        };
-        let case = case.map_err(|e| fail(vec![e], reader.case_number()))?;
-        let clock = std::time::Instant::now();
-        let outcome = crate::solve(rules, &case, opts.search).map_err(|e| fail(e, case.number))?;
+    let mut written: std::io::Result<()> = Ok(());
+    let mut write = |case: &RawCase, outcome: &crate::search::Outcome, secs: f64| -> std::io::Result<()> {
         if let Some(b) = &rules.io.before {
             writeln!(out, "{}", b.render(case.number, None, &case.header))?;
         }
@@ -88,20 +100,43 @@ pub fn run(
         writeln!(out, "{line}")?;
         out.flush()?;
         if opts.stats {
-            let secs = clock.elapsed().as_secs_f64();
             eprintln!(
-                "case {}: {}, expanded {}, visited {}, {:.3} s, {:.2} M states/s",
+                "case {}: {}, expanded {}, visited {}, {secs:.3} s, {:.2} M states/s",
                 case.number,
-                outcome
-                    .steps
-                    .map_or("unsolved".to_string(), |n| format!("{n} steps")),
+                outcome.steps.map_or("unsolved".to_string(), |n| format!("{n} steps")),
                 outcome.expanded,
                 outcome.visited,
-                secs,
                 outcome.expanded as f64 / secs.max(1e-9) / 1e6
             );
         }
-    }
+        Ok(())
+    };
+    for_each_case(rules, input_name, input, opts, |case| {
+        let clock = std::time::Instant::now();
+        let outcome = crate::solve(rules, case, opts.search)?;
+        if written.is_ok() {
+            written = write(case, &outcome, clock.elapsed().as_secs_f64());
+        }
+        Ok(())
+    })?;
+    Ok(written?)
+}
+
+/// Writes, for each case, how it is compiled and searched: the packed
+/// layout, the state-space bound, the visited store and the strategy.
+pub fn explain(
+    rules: &Rules,
+    input_name: &str,
+    input: &str,
+    opts: &Options,
+    out: &mut impl Write,
+) -> Result<(), RunError> {
+    let mut text = String::new();
+    for_each_case(rules, input_name, input, opts, |case| {
+        text.push_str(&crate::describe(rules, case, opts.search)?);
+        Ok(())
+    })?;
+    out.write_all(text.as_bytes())?;
     Ok(())
 }
 
