@@ -99,7 +99,7 @@ impl Layout {
 }
 
 /// What a step does to the flag bits: `((s | set) & !clear) ^ toggle`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Effect<W> {
     pub set: W,
     pub clear: W,
@@ -131,7 +131,7 @@ impl<W: Word> Effect<W> {
 }
 
 /// A predicate over a packed state, as a fast form or an expression node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Cond<W> {
     Always,
     Never,
@@ -144,7 +144,7 @@ pub enum Cond<W> {
 }
 
 /// Index into [`Model::nodes`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct NodeId(pub u32);
 
 /// A node of a compiled predicate.
@@ -181,13 +181,11 @@ struct Instance {
 
 /// One move of a mover: where it ends, precomputed for the search.
 #[derive(Debug, Clone, Copy)]
-pub struct Step<W> {
+pub struct Step {
     /// The position index reached.
     pub pos: u32,
     /// Its grid cell.
     pub cell: u32,
-    /// `pos` shifted into the mover's field.
-    pub bits: W,
 }
 
 /// One moving (or standing) agent: a member of a family or a single agent.
@@ -203,17 +201,18 @@ pub struct Mover<W> {
     pub cells: Vec<u32>,
     /// The moves from `pos` (including to `pos` itself for `stay`) are
     /// `adj[adj_start[pos]..adj_start[pos + 1]]`.
-    pub adj: Vec<Step<W>>,
+    pub adj: Vec<Step>,
     pub adj_start: Vec<u32>,
-    /// Position index -> condition to enter it.
-    pub entry: Vec<Cond<W>>,
+    /// Position index -> condition to enter it (index into [`Model::conds`]).
+    pub entry: Vec<u32>,
     /// Every entry condition is `Always`.
     pub free: bool,
-    /// Position index -> effect of entering it.
-    pub on_enter: Vec<Effect<W>>,
+    /// Position index -> effect of entering it (index into
+    /// [`Model::effects`]; 0 is no effect).
+    pub on_enter: Vec<u32>,
     /// Position index -> effect of standing there after a step (`when` rules
     /// that do not depend on other movers).
-    pub when_here: Vec<Effect<W>>,
+    pub when_here: Vec<u32>,
     /// Position index -> sight rays, when other movers can block sight.
     pub rays: Vec<Vec<Ray<W>>>,
     pub opaque: bool,
@@ -229,8 +228,14 @@ impl<W: Word> Mover<W> {
 
     /// The moves from position `p`.
     #[inline(always)]
-    pub fn moves(&self, p: usize) -> &[Step<W>] {
+    pub fn moves(&self, p: usize) -> &[Step] {
         &self.adj[self.adj_start[p] as usize..self.adj_start[p + 1] as usize]
+    }
+
+    /// Position index `p` in this mover's field.
+    #[inline(always)]
+    pub fn bits(&self, p: u32) -> W {
+        W::from_u64(p as u64) << self.offset
     }
 
     /// The bits of this mover's position.
@@ -251,13 +256,18 @@ pub struct Model<W> {
     pub forbid_same_cell: bool,
     pub forbid_swap: bool,
     pub nodes: Vec<Node<W>>,
+    /// The distinct entry conditions, indexed by [`Mover::entry`].
+    pub conds: Vec<Cond<W>>,
+    /// The distinct effects, indexed by [`Mover::on_enter`] and
+    /// [`Mover::when_here`]; the first is no effect.
+    pub effects: Vec<Effect<W>>,
     pub start: W,
     pub goal: Cond<W>,
     pub limit: Option<u64>,
     /// Some mover's `when ... sees` effects depend on where others stand.
     pub dynamic_sight: bool,
     /// Some step can change a flag (else the search skips effects).
-    pub effects: bool,
+    pub has_effects: bool,
     /// Every bit that is a flag.
     pub flag_bits: W,
     /// Every move is undone by another move with the same conditions and no
@@ -367,6 +377,8 @@ pub fn compile<W: Word>(p: &Prepared<'_>) -> Model<W> {
         entry_by_cell: Vec::new(),
         nodes: Vec::new(),
         movers: Vec::new(),
+        conds: Interner::new(Cond::Always),
+        effects: Interner::new(Effect::default()),
     };
     c.build()
 }
@@ -375,9 +387,38 @@ struct Compiler<'p, 'a, W> {
     p: &'p Prepared<'a>,
     /// Bit offset of each flag's first value.
     flag_offset: Vec<u32>,
-    entry_by_cell: Vec<Cond<W>>,
+    /// Grid cell -> index into `conds`.
+    entry_by_cell: Vec<u32>,
     nodes: Vec<Node<W>>,
     movers: Vec<Mover<W>>,
+    conds: Interner<Cond<W>>,
+    effects: Interner<Effect<W>>,
+}
+
+/// Distinct values, each with its index in a table.
+struct Interner<T> {
+    table: Vec<T>,
+    index: hashbrown::HashMap<T, u32>,
+}
+
+impl<T: Copy + Eq + std::hash::Hash> Interner<T> {
+    fn new(first: T) -> Self {
+        Interner {
+            table: vec![first],
+            index: hashbrown::HashMap::from([(first, 0)]),
+        }
+    }
+
+    fn id(&mut self, v: T) -> u32 {
+        // Most cells have the first value (no effect, no condition).
+        if v == self.table[0] {
+            return 0;
+        }
+        *self.index.entry(v).or_insert_with(|| {
+            self.table.push(v);
+            self.table.len() as u32 - 1
+        })
+    }
 }
 
 fn bits_for(n: usize) -> u32 {
@@ -460,25 +501,23 @@ impl Prepared<'_> {
         } = self.instances[i];
         let dirs = &self.rules.agents[a.ix()].moves;
         let mut seen = vec![false; self.board.tile.len()];
-        let mut order = vec![start];
+        let mut queue = vec![start];
         seen[start as usize] = true;
-        let mut k = 0;
-        while k < order.len() {
-            let c = order[k] as usize;
-            k += 1;
+        while let Some(c) = queue.pop() {
             for d in dirs {
-                if let Some(t) = self.step(c, *d)
+                if let Some(t) = self.step(c as usize, *d)
                     && !seen[t]
                     && !self.rules.tiles[self.board.tile[t].ix()].solid
                 {
                     seen[t] = true;
-                    order.push(t as u32);
+                    queue.push(t as u32);
                 }
             }
         }
         // Grid order, so position indexes follow the map.
-        order.sort_unstable();
-        order
+        (0..seen.len() as u32)
+            .filter(|&c| seen[c as usize])
+            .collect()
     }
 
     fn step(&self, cell: usize, d: Dir) -> Option<usize> {
@@ -496,21 +535,29 @@ impl Prepared<'_> {
 
 impl<W: Word> Compiler<'_, '_, W> {
     /// The entry condition of every grid cell, from the `solid` property and
-    /// the `enter` rules (all rules matching a cell must hold).
-    fn entry_conditions(&mut self) -> Vec<Cond<W>> {
+    /// the `enter` rules (all rules matching a cell must hold), as indexes
+    /// into the condition table. Cells of one tile and value share one.
+    fn entry_conditions(&mut self) -> Vec<u32> {
         let n = self.p.board.tile.len();
-        let mut cache: hashbrown::HashMap<(TileId, Option<u32>), Cond<W>> =
-            hashbrown::HashMap::new();
+        // Cache by (tile, value): one slot per tile for no value, then one
+        // per value of its domain.
+        let rules = self.p.rules;
+        let width = 1 + rules
+            .domains
+            .iter()
+            .map(|d| d.values.len())
+            .max()
+            .unwrap_or(0);
+        let mut cache = vec![u32::MAX; rules.tiles.len() * width];
         let mut out = Vec::with_capacity(n);
         for cell in 0..n {
-            let key = (self.p.board.tile[cell], self.p.board.value[cell]);
-            if let Some(c) = cache.get(&key) {
-                out.push(*c);
-                continue;
+            let (tile, value) = (self.p.board.tile[cell], self.p.board.value[cell]);
+            let key = tile.ix() * width + value.map_or(0, |v| v as usize + 1);
+            if cache[key] == u32::MAX {
+                let c = self.entry_for(cell);
+                cache[key] = self.conds.id(c);
             }
-            let c = self.entry_for(cell);
-            cache.insert(key, c);
-            out.push(c);
+            out.push(cache[key]);
         }
         out
     }
@@ -577,11 +624,7 @@ impl<W: Word> Compiler<'_, '_, W> {
             SizeRef::Field(f) => self.p.header.get(f).copied().unwrap_or(0).max(0) as u64,
         });
         let reversible = self.reversible();
-        let effects = dynamic_sight
-            || self
-                .movers
-                .iter()
-                .any(|m| m.on_enter.iter().chain(&m.when_here).any(|e| !e.is_noop()));
+        let has_effects = dynamic_sight || self.effects.table.len() > 1;
         let mut model = Model {
             rows: self.p.board.rows,
             cols: self.p.board.cols,
@@ -591,11 +634,13 @@ impl<W: Word> Compiler<'_, '_, W> {
             forbid_same_cell: self.p.rules.forbid_same_cell,
             forbid_swap: self.p.rules.forbid_swap,
             nodes: self.nodes,
+            conds: self.conds.table,
+            effects: self.effects.table,
             start,
             goal,
             limit,
             dynamic_sight,
-            effects,
+            has_effects,
             flag_bits,
             reversible,
         };
@@ -634,17 +679,18 @@ impl<W: Word> Compiler<'_, '_, W> {
                     adj.push(Step {
                         pos: t,
                         cell: cells[t as usize],
-                        bits: W::from_u64(t as u64) << offset,
                     });
                 }
             }
         }
         adj_start.push(adj.len() as u32);
-        let entry: Vec<Cond<W>> = cells
+        let entry: Vec<u32> = cells
             .iter()
             .map(|&c| self.entry_by_cell[c as usize])
             .collect();
-        let free = entry.iter().all(|c| *c == Cond::Always);
+        let free = entry
+            .iter()
+            .all(|&c| self.conds.table[c as usize] == Cond::Always);
         let value = |c: usize| p.board.value[c];
         let mut on_enter = Vec::with_capacity(cells.len());
         for &c in &cells {
@@ -655,7 +701,7 @@ impl<W: Word> Compiler<'_, '_, W> {
                     eff = eff.then(self.actions(&r.actions, value(c)));
                 }
             }
-            on_enter.push(eff);
+            on_enter.push(self.effects.id(eff));
         }
         // `when` effects by grid cell of the mover.
         let mut here = vec![Effect::default(); ncells];
@@ -704,7 +750,10 @@ impl<W: Word> Compiler<'_, '_, W> {
                 }
             }
         }
-        let when_here = cells.iter().map(|&c| here[c as usize]).collect();
+        let when_here = cells
+            .iter()
+            .map(|&c| self.effects.id(here[c as usize]))
+            .collect();
         let rays = if dynamic_sight {
             cells
                 .iter()
@@ -987,8 +1036,14 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
         .collect();
     let mut targets = starts.clone();
     let mut unknown: Vec<(usize, char)> = Vec::new();
+    // ASCII characters are looked up in a table, the rest in the legend map.
+    let ascii: Vec<Option<&Glyph>> = (0..128u8).map(|b| rules.legend.get(&(b as char))).collect();
     for (cell, ch) in case.cells.iter().enumerate() {
-        match rules.legend.get(ch) {
+        let glyph = match ascii.get(*ch as usize) {
+            Some(g) => *g,
+            None => rules.legend.get(ch),
+        };
+        match glyph {
             None => unknown.push((cell, *ch)),
             Some(Glyph::Tile(t, v)) => {
                 tile[cell] = *t;

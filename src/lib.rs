@@ -80,14 +80,29 @@ pub fn describe(
     let _ = writeln!(s, "case {}: {} x {} map", case.number, case.rows, case.cols);
     let _ = writeln!(s, "  packed state: {} bits in a {word}", layout.bits);
     for p in &layout.parts {
-        let what = if p.values == 2 && p.bits == 1 { "flag".to_string() } else { format!("{} cells", p.values) };
-        let _ = writeln!(s, "    {:<16} {:>3} bits at {:>3}  ({what})", p.name, p.bits, p.offset);
+        let what = if p.values == 2 && p.bits == 1 {
+            "flag".to_string()
+        } else {
+            format!("{} cells", p.values)
+        };
+        let _ = writeln!(
+            s,
+            "    {:<16} {:>3} bits at {:>3}  ({what})",
+            p.name, p.bits, p.offset
+        );
     }
     let bound = layout.bound();
-    let _ = writeln!(s, "  state space: at most {bound} states (2^{} packed values)", layout.bits);
+    let _ = writeln!(
+        s,
+        "  state space: at most {bound} states (2^{} packed values)",
+        layout.bits
+    );
     let store = search::store_name(layout.bits);
     let size = if layout.bits <= search::DENSE_MAX_BITS {
-        format!("{} KiB, one bit per packed value", (1u64 << layout.bits).div_ceil(8 * 1024))
+        format!(
+            "{} KiB, one bit per packed value",
+            (1u64 << layout.bits).div_ceil(8 * 1024)
+        )
     } else {
         "grows with the states seen".to_string()
     };
@@ -98,6 +113,10 @@ pub fn describe(
         search::choose(&compile::compile::<u128>(&prepared), config.strategy).1
     };
     let _ = writeln!(s, "  strategy: {why}");
-    let _ = writeln!(s, "  threads: {} (levels of at least 4096 states are shared)", config.threads);
+    let _ = writeln!(
+        s,
+        "  threads: {} (levels of at least 4096 states are shared)",
+        config.threads
+    );
     Ok(s)
 }

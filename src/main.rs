@@ -211,7 +211,13 @@ fn dispatch(cli: Cli) -> Result<u8, Report> {
             let opts = opts.options(false)?;
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            finish(puzzle::run::explain(&loaded.rules, &name, &text, &opts, &mut out))
+            finish(puzzle::run::explain(
+                &loaded.rules,
+                &name,
+                &text,
+                &opts,
+                &mut out,
+            ))
         }
         Cmd::Check { rules } => {
             let loaded = load(&rules)?;

@@ -70,7 +70,9 @@ fn for_each_case(
     };
     let bare = match &opts.bare {
         None => None,
-        Some(given) => Some(header_from(rules, given).map_err(|e| Diagnostics::new(src(), vec![e], input_name))?),
+        Some(given) => Some(
+            header_from(rules, given).map_err(|e| Diagnostics::new(src(), vec![e], input_name))?,
+        ),
     };
     let mut reader = Reader::new(&rules.io, input, space_is_cell(rules), bare);
     while let Some(case) = reader.next_case() {
@@ -89,28 +91,31 @@ pub fn run(
     out: &mut impl Write,
 ) -> Result<(), RunError> {
     let mut written: std::io::Result<()> = Ok(());
-    let mut write = |case: &RawCase, outcome: &crate::search::Outcome, secs: f64| -> std::io::Result<()> {
-        if let Some(b) = &rules.io.before {
-            writeln!(out, "{}", b.render(case.number, None, &case.header))?;
-        }
-        let line = match outcome.steps {
-            Some(n) => rules.io.solved.render(case.number, Some(n), &case.header),
-            None => rules.io.unsolved.render(case.number, None, &case.header),
+    let mut write =
+        |case: &RawCase, outcome: &crate::search::Outcome, secs: f64| -> std::io::Result<()> {
+            if let Some(b) = &rules.io.before {
+                writeln!(out, "{}", b.render(case.number, None, &case.header))?;
+            }
+            let line = match outcome.steps {
+                Some(n) => rules.io.solved.render(case.number, Some(n), &case.header),
+                None => rules.io.unsolved.render(case.number, None, &case.header),
+            };
+            writeln!(out, "{line}")?;
+            out.flush()?;
+            if opts.stats {
+                eprintln!(
+                    "case {}: {}, expanded {}, visited {}, {secs:.3} s, {:.2} M states/s",
+                    case.number,
+                    outcome
+                        .steps
+                        .map_or("unsolved".to_string(), |n| format!("{n} steps")),
+                    outcome.expanded,
+                    outcome.visited,
+                    outcome.expanded as f64 / secs.max(1e-9) / 1e6
+                );
+            }
+            Ok(())
         };
-        writeln!(out, "{line}")?;
-        out.flush()?;
-        if opts.stats {
-            eprintln!(
-                "case {}: {}, expanded {}, visited {}, {secs:.3} s, {:.2} M states/s",
-                case.number,
-                outcome.steps.map_or("unsolved".to_string(), |n| format!("{n} steps")),
-                outcome.expanded,
-                outcome.visited,
-                outcome.expanded as f64 / secs.max(1e-9) / 1e6
-            );
-        }
-        Ok(())
-    };
     for_each_case(rules, input_name, input, opts, |case| {
         let clock = std::time::Instant::now();
         let outcome = crate::solve(rules, case, opts.search)?;

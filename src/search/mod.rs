@@ -97,7 +97,10 @@ pub fn search<W: Word>(m: &Model<W>, config: Config) -> Outcome {
 #[inline]
 pub fn settle<W: Word>(m: &Model<W>, mut s: W) -> W {
     for mv in &m.movers {
-        s = mv.when_here[mv.pos(s) as usize].apply(s);
+        let e = mv.when_here[mv.pos(s) as usize];
+        if e != 0 {
+            s = m.effects[e as usize].apply(s);
+        }
     }
     if m.dynamic_sight {
         s = sight(m, s);
@@ -149,10 +152,10 @@ fn expand<W: Word>(
     store: &Store<W>,
     test: &(impl Fn(W) -> bool + Sync),
     threads: usize,
+    own: &mut Successors<'_, W>,
 ) -> Level<W> {
-    let run = |chunk: &[W], hit: &AtomicBool| {
-        let mut succ = Successors::new(m);
-        let mut next = Vec::new();
+    let run = |succ: &mut Successors<'_, W>, chunk: &[W], hit: &AtomicBool| {
+        let mut next = Vec::with_capacity(chunk.len() * 2);
         let mut expanded = 0;
         for &s in chunk {
             if hit.load(Relaxed) {
@@ -175,7 +178,7 @@ fn expand<W: Word>(
     };
     let hit = AtomicBool::new(false);
     if threads <= 1 || frontier.len() < PAR_MIN {
-        let (next, expanded) = run(frontier, &hit);
+        let (next, expanded) = run(own, frontier, &hit);
         return Level {
             next,
             expanded,
@@ -183,7 +186,10 @@ fn expand<W: Word>(
         };
     }
     let chunk = (frontier.len() / (threads * 16)).max(256);
-    let parts: Vec<(Vec<W>, u64)> = frontier.par_chunks(chunk).map(|c| run(c, &hit)).collect();
+    let parts: Vec<(Vec<W>, u64)> = frontier
+        .par_chunks(chunk)
+        .map(|c| run(&mut Successors::new(m), c, &hit))
+        .collect();
     let expanded = parts.iter().map(|p| p.1).sum();
     let mut next = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
     for (p, _) in parts {
@@ -211,8 +217,9 @@ pub fn bfs<W: Word>(m: &Model<W>, threads: usize) -> Outcome {
     } else {
         let mut frontier = vec![m.start];
         let mut depth = 0u64;
+        let mut succ = Successors::new(m);
         while !frontier.is_empty() && m.limit.is_none_or(|l| depth < l) {
-            let level = expand(m, &frontier, &store, &goal, threads);
+            let level = expand(m, &frontier, &store, &goal, threads, &mut succ);
             out.expanded += level.expanded;
             depth += 1;
             if level.hit {
@@ -249,6 +256,7 @@ pub fn bidir<W: Word>(m: &Model<W>, threads: usize) -> Outcome {
     } else {
         let mut frontier = [vec![m.start], vec![goal]];
         let mut depth = [0u64; 2];
+        let mut succ = Successors::new(m);
         while !frontier[0].is_empty() && !frontier[1].is_empty() {
             if m.limit.is_some_and(|l| depth[0] + depth[1] >= l) {
                 break;
@@ -261,6 +269,7 @@ pub fn bidir<W: Word>(m: &Model<W>, threads: usize) -> Outcome {
                 &stores[a],
                 &|t| theirs.contains(t),
                 threads,
+                &mut succ,
             );
             out.expanded += level.expanded;
             depth[a] += 1;

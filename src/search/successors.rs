@@ -71,7 +71,7 @@ impl<'m, W: Word> Successors<'m, W> {
                     self.at[i] = p;
                     self.at_cell[i] = mv.cells[p as usize];
                 }
-                if m.effects {
+                if m.has_effects {
                     self.at_once::<true>(s, &mut f);
                 } else {
                     self.at_once::<false>(s, &mut f);
@@ -89,7 +89,7 @@ impl<'m, W: Word> Successors<'m, W> {
                 if st.pos as usize == p {
                     continue;
                 }
-                if !mv.free && !m.holds(mv.entry[st.pos as usize], s) {
+                if !mv.free && !m.holds(m.conds[mv.entry[st.pos as usize] as usize], s) {
                     continue;
                 }
                 if m.forbid_same_cell
@@ -101,9 +101,9 @@ impl<'m, W: Word> Successors<'m, W> {
                 {
                     continue;
                 }
-                let mut t = cleared | st.bits;
-                if m.effects {
-                    t = settle(m, mv.on_enter[st.pos as usize].apply(t));
+                let mut t = cleared | mv.bits(st.pos);
+                if m.has_effects {
+                    t = settle(m, m.effects[mv.on_enter[st.pos as usize] as usize].apply(t));
                 }
                 if !f(t) {
                     return;
@@ -143,13 +143,16 @@ impl<'m, W: Word> Successors<'m, W> {
             let mv = &m.movers[i];
             let st = mv.adj[self.idx[i] as usize];
             self.idx[i] += 1;
-            if !mv.free && st.pos != self.at[i] && !m.holds(mv.entry[st.pos as usize], s) {
+            if !mv.free
+                && st.pos != self.at[i]
+                && !m.holds(m.conds[mv.entry[st.pos as usize] as usize], s)
+            {
                 continue;
             }
             if self.forbidden(i, st.cell) {
                 continue;
             }
-            let t = self.base[i] | st.bits;
+            let t = self.base[i] | mv.bits(st.pos);
             self.new_pos[i] = st.pos;
             self.new_cell[i] = st.cell;
             if i + 1 == last {
@@ -186,14 +189,17 @@ impl<'m, W: Word> Successors<'m, W> {
             [0, 1, 2, 3].map(|k| if k < nf { self.forbid[i][k] } else { u32::MAX });
         let more = &self.forbid[i][4.min(nf)..nf];
         for st in mv.moves(p) {
-            if !mv.free && st.pos as usize != p && !m.holds(mv.entry[st.pos as usize], s) {
+            if !mv.free
+                && st.pos as usize != p
+                && !m.holds(m.conds[mv.entry[st.pos as usize] as usize], s)
+            {
                 continue;
             }
             let c = st.cell;
             if c == f0 || c == f1 || c == f2 || c == f3 || (!more.is_empty() && more.contains(&c)) {
                 continue;
             }
-            let mut t = base | st.bits;
+            let mut t = base | mv.bits(st.pos);
             if FX {
                 self.new_pos[i] = st.pos;
                 t = self.effects(t);
@@ -254,7 +260,7 @@ impl<'m, W: Word> Successors<'m, W> {
         let m = self.m;
         for (j, mv) in m.movers.iter().enumerate() {
             if self.new_pos[j] != self.at[j] {
-                t = mv.on_enter[self.new_pos[j] as usize].apply(t);
+                t = m.effects[mv.on_enter[self.new_pos[j] as usize] as usize].apply(t);
             }
         }
         settle(m, t)
