@@ -268,6 +268,8 @@ pub struct Model<W> {
     pub dynamic_sight: bool,
     /// Some step can change a flag (else the search skips effects).
     pub has_effects: bool,
+    /// Some `when` rule can fire (else settling a state does nothing).
+    pub has_when: bool,
     /// Every bit that is a flag.
     pub flag_bits: W,
     /// Every move is undone by another move with the same conditions and no
@@ -625,6 +627,7 @@ impl<W: Word> Compiler<'_, '_, W> {
         });
         let reversible = self.reversible();
         let has_effects = dynamic_sight || self.effects.table.len() > 1;
+        let has_when = dynamic_sight || self.movers.iter().any(|m| m.when_here.iter().any(|&e| e != 0));
         let mut model = Model {
             rows: self.p.board.rows,
             cols: self.p.board.cols,
@@ -641,6 +644,7 @@ impl<W: Word> Compiler<'_, '_, W> {
             limit,
             dynamic_sight,
             has_effects,
+            has_when,
             flag_bits,
             reversible,
         };

@@ -10,7 +10,7 @@
 mod store;
 mod successors;
 
-use crate::compile::{Model, Word};
+use crate::compile::{Cond, Model, Word};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 pub use store::{DENSE_MAX_BITS, Store, store_name};
@@ -87,6 +87,15 @@ fn bidir_reason<W: Word>(m: &Model<W>) -> Result<String, String> {
 
 /// Runs a search as configured.
 pub fn search<W: Word>(m: &Model<W>, config: Config) -> Outcome {
+    if m.goal == Cond::Never {
+        // No state is a goal (say, no cell of the map has the goal tile):
+        // nothing to search.
+        return Outcome {
+            steps: None,
+            expanded: 0,
+            visited: 0,
+        };
+    }
     match choose(m, config.strategy).0 {
         Strategy::Bidir => bidir(m, config.threads),
         _ => bfs(m, config.threads),
@@ -96,6 +105,9 @@ pub fn search<W: Word>(m: &Model<W>, config: Config) -> Outcome {
 /// Applies the `when` effects of standing where the movers stand.
 #[inline]
 pub fn settle<W: Word>(m: &Model<W>, mut s: W) -> W {
+    if !m.has_when {
+        return s;
+    }
     for mv in &m.movers {
         let e = mv.when_here[mv.pos(s) as usize];
         if e != 0 {
