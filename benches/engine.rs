@@ -17,13 +17,17 @@ fn root() -> PathBuf {
 
 fn load(puzzle: &str) -> puzzle::Loaded {
     let path = root().join(format!("puzzles/{puzzle}.puz"));
-    puzzle::load(puzzle, &std::fs::read_to_string(path).unwrap()).unwrap_or_else(|_| panic!("{puzzle} loads"))
+    puzzle::load(puzzle, &std::fs::read_to_string(path).unwrap())
+        .unwrap_or_else(|_| panic!("{puzzle} loads"))
 }
 
 fn run(rules: &puzzle::resolve::Rules, input: &str, strategy: Strategy) -> usize {
     let mut out = Vec::new();
     let opts = puzzle::run::Options {
-        search: Config { strategy, threads: 1 },
+        search: Config {
+            strategy,
+            threads: 1,
+        },
         ..Default::default()
     };
     puzzle::run(rules, "bench", input, &opts, &mut out).unwrap();

@@ -627,7 +627,11 @@ impl<W: Word> Compiler<'_, '_, W> {
         });
         let reversible = self.reversible();
         let has_effects = dynamic_sight || self.effects.table.len() > 1;
-        let has_when = dynamic_sight || self.movers.iter().any(|m| m.when_here.iter().any(|&e| e != 0));
+        let has_when = dynamic_sight
+            || self
+                .movers
+                .iter()
+                .any(|m| m.when_here.iter().any(|&e| e != 0));
         let mut model = Model {
             rows: self.p.board.rows,
             cols: self.p.board.cols,

@@ -13,7 +13,7 @@ mod successors;
 use crate::compile::{Cond, Model, Word};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-pub use store::{DENSE_MAX_BITS, Store, store_name};
+pub use store::{DENSE_MAX_BITS, Dense, Sparse, Store, store_name};
 pub use successors::Successors;
 
 /// The outcome of a search.
@@ -96,14 +96,17 @@ pub fn search<W: Word>(m: &Model<W>, config: Config) -> Outcome {
             visited: 0,
         };
     }
-    match choose(m, config.strategy).0 {
-        Strategy::Bidir => bidir(m, config.threads),
-        _ => bfs(m, config.threads),
+    let dense = m.layout.bits <= DENSE_MAX_BITS;
+    match (choose(m, config.strategy).0, dense) {
+        (Strategy::Bidir, true) => bidir::<W, Dense<W>>(m, config.threads),
+        (Strategy::Bidir, false) => bidir::<W, Sparse<W>>(m, config.threads),
+        (_, true) => bfs::<W, Dense<W>>(m, config.threads),
+        (_, false) => bfs::<W, Sparse<W>>(m, config.threads),
     }
 }
 
 /// Applies the `when` effects of standing where the movers stand.
-#[inline]
+#[inline(always)]
 pub fn settle<W: Word>(m: &Model<W>, mut s: W) -> W {
     if !m.has_when {
         return s;
@@ -158,10 +161,10 @@ const PAR_MIN: usize = 4096;
 
 /// Expands a frontier: every successor not yet in `store` is marked there
 /// and returned. Stops early once `test` holds for a new state.
-fn expand<W: Word>(
+fn expand<W: Word, S: Store<W>>(
     m: &Model<W>,
     frontier: &[W],
-    store: &Store<W>,
+    store: &S,
     test: &(impl Fn(W) -> bool + Sync),
     threads: usize,
     own: &mut Successors<'_, W>,
@@ -215,8 +218,8 @@ fn expand<W: Word>(
 }
 
 /// Breadth-first search from the model's start state.
-pub fn bfs<W: Word>(m: &Model<W>, threads: usize) -> Outcome {
-    let store = Store::<W>::new(m.layout.bits);
+pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
+    let store = S::new(m.layout.bits);
     store.insert(m.start);
     let mut out = Outcome {
         steps: None,
@@ -250,12 +253,9 @@ pub fn bfs<W: Word>(m: &Model<W>, threads: usize) -> Outcome {
 /// the other side has seen closes a path: no path of `da + db` steps exists
 /// (an earlier level would have met), so the meeting gives exactly
 /// `da + 1 + db` steps. Needs a reversible model with a single goal state.
-pub fn bidir<W: Word>(m: &Model<W>, threads: usize) -> Outcome {
+pub fn bidir<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
     let goal = m.goal_state().expect("bidir needs a single goal state");
-    let stores = [
-        Store::<W>::new(m.layout.bits),
-        Store::<W>::new(m.layout.bits),
-    ];
+    let stores = [S::new(m.layout.bits), S::new(m.layout.bits)];
     stores[0].insert(m.start);
     stores[1].insert(goal);
     let mut out = Outcome {

@@ -1,27 +1,22 @@
 //! The visited store: which packed states have been seen. Several threads
-//! may insert at once.
+//! may insert at once. The search is generic over the store, so the choice
+//! is made once per search, not once per successor.
 //!
-//! Dense: one bit per possible state, for layouts of at most
+//! [`Dense`]: one bit per possible state, for layouts of at most
 //! [`DENSE_MAX_BITS`] bits. A lookup is a plain load; only a new state costs
 //! an atomic `fetch_or`, and new states are few next to the successors seen.
-//! Sparse: a `hashbrown` set of packed words, split into shards by hash so
-//! that threads rarely wait for one another.
+//! [`Sparse`]: a `hashbrown` set of packed words, split into shards by hash
+//! so that threads rarely wait for one another.
 
 use crate::compile::Word;
 use hashbrown::HashSet;
+use std::marker::PhantomData;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The largest layout (in bits) whose store is a dense bitset: 2^30 bits
 /// is 128 MiB.
 pub const DENSE_MAX_BITS: u32 = 30;
-
-const SHARDS: usize = 64;
-
-pub enum Store<W> {
-    Dense(Vec<AtomicU64>),
-    Sparse(Vec<Mutex<HashSet<W>>>),
-}
 
 /// Which store a layout of `bits` bits gets, in words.
 pub fn store_name(bits: u32) -> &'static str {
@@ -32,60 +27,91 @@ pub fn store_name(bits: u32) -> &'static str {
     }
 }
 
-impl<W: Word> Store<W> {
-    pub fn new(bits: u32) -> Self {
-        if bits <= DENSE_MAX_BITS {
-            let words = (1usize << bits).div_ceil(64);
-            Store::Dense((0..words).map(|_| AtomicU64::new(0)).collect())
-        } else {
-            Store::Sparse((0..SHARDS).map(|_| Mutex::new(HashSet::new())).collect())
+/// A set of packed states that threads can share.
+pub trait Store<W>: Sync {
+    /// An empty store for a layout of `bits` bits.
+    fn new(bits: u32) -> Self;
+    /// Marks `s`; true if it was new.
+    fn insert(&self, s: W) -> bool;
+    fn contains(&self, s: W) -> bool;
+    /// How many states are marked.
+    fn count(&self) -> u64;
+}
+
+/// One bit per packed value.
+pub struct Dense<W> {
+    words: Vec<AtomicU64>,
+    word: PhantomData<W>,
+}
+
+impl<W: Word> Store<W> for Dense<W> {
+    fn new(bits: u32) -> Self {
+        let n = (1usize << bits).div_ceil(64);
+        Dense {
+            words: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            word: PhantomData,
         }
     }
 
-    fn shard(s: W) -> usize {
+    #[inline(always)]
+    fn insert(&self, s: W) -> bool {
+        let i = s.low() as usize;
+        let (w, b) = (&self.words[i >> 6], 1u64 << (i & 63));
+        w.load(Relaxed) & b == 0 && w.fetch_or(b, Relaxed) & b == 0
+    }
+
+    #[inline(always)]
+    fn contains(&self, s: W) -> bool {
+        let i = s.low() as usize;
+        self.words[i >> 6].load(Relaxed) >> (i & 63) & 1 == 1
+    }
+
+    fn count(&self) -> u64 {
+        self.words
+            .iter()
+            .map(|w| w.load(Relaxed).count_ones() as u64)
+            .sum()
+    }
+}
+
+const SHARDS: usize = 64;
+
+/// A hash set of packed words, in shards.
+pub struct Sparse<W> {
+    shards: Vec<Mutex<HashSet<W>>>,
+}
+
+impl<W: Word> Sparse<W> {
+    fn shard(&self, s: W) -> std::sync::MutexGuard<'_, HashSet<W>> {
         // Fibonacci hashing of both halves picks a shard.
         let h = (s.low() ^ (s >> 64u32.min(W::BITS - 1)).low()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> 58) as usize % SHARDS
+        self.shards[(h >> 58) as usize % SHARDS]
+            .lock()
+            .expect("a shard lock is never poisoned")
     }
+}
 
-    /// Marks `s`; true if it was new.
-    #[inline(always)]
-    pub fn insert(&self, s: W) -> bool {
-        match self {
-            Store::Dense(v) => {
-                let i = s.low() as usize;
-                let (w, b) = (&v[i >> 6], 1u64 << (i & 63));
-                w.load(Relaxed) & b == 0 && w.fetch_or(b, Relaxed) & b == 0
-            }
-            Store::Sparse(shards) => shards[Self::shard(s)]
-                .lock()
-                .expect("a shard lock is never poisoned")
-                .insert(s),
+impl<W: Word> Store<W> for Sparse<W> {
+    fn new(_bits: u32) -> Self {
+        Sparse {
+            shards: (0..SHARDS).map(|_| Mutex::new(HashSet::new())).collect(),
         }
     }
 
     #[inline(always)]
-    pub fn contains(&self, s: W) -> bool {
-        match self {
-            Store::Dense(v) => {
-                let i = s.low() as usize;
-                v[i >> 6].load(Relaxed) >> (i & 63) & 1 == 1
-            }
-            Store::Sparse(shards) => shards[Self::shard(s)]
-                .lock()
-                .expect("a shard lock is never poisoned")
-                .contains(&s),
-        }
+    fn insert(&self, s: W) -> bool {
+        self.shard(s).insert(s)
     }
 
-    /// How many states are marked.
-    pub fn count(&self) -> u64 {
-        match self {
-            Store::Dense(v) => v.iter().map(|w| w.load(Relaxed).count_ones() as u64).sum(),
-            Store::Sparse(shards) => shards
-                .iter()
-                .map(|s| s.lock().expect("a shard lock is never poisoned").len() as u64)
-                .sum(),
-        }
+    #[inline(always)]
+    fn contains(&self, s: W) -> bool {
+        self.shard(s).contains(&s)
+    }
+
+    fn count(&self) -> u64 {
+        self.shards
+            .iter()
+            .map(|s| s.lock().expect("a shard lock is never poisoned").len() as u64)
+            .sum()
     }
 }
