@@ -401,6 +401,9 @@ struct Compiler<'p, 'a, W> {
 struct Interner<T> {
     table: Vec<T>,
     index: hashbrown::HashMap<T, u32>,
+    /// The last value looked up and its id: neighbouring cells often share
+    /// one.
+    last: (T, u32),
 }
 
 impl<T: Copy + Eq + std::hash::Hash> Interner<T> {
@@ -408,6 +411,7 @@ impl<T: Copy + Eq + std::hash::Hash> Interner<T> {
         Interner {
             table: vec![first],
             index: hashbrown::HashMap::from([(first, 0)]),
+            last: (first, 0),
         }
     }
 
@@ -416,10 +420,15 @@ impl<T: Copy + Eq + std::hash::Hash> Interner<T> {
         if v == self.table[0] {
             return 0;
         }
-        *self.index.entry(v).or_insert_with(|| {
+        if v == self.last.0 {
+            return self.last.1;
+        }
+        let id = *self.index.entry(v).or_insert_with(|| {
             self.table.push(v);
             self.table.len() as u32 - 1
-        })
+        });
+        self.last = (v, id);
+        id
     }
 }
 
@@ -522,16 +531,18 @@ impl Prepared<'_> {
             .collect()
     }
 
+    /// The cell one move in direction `d` from `cell`, if on the board.
+    #[inline]
     fn step(&self, cell: usize, d: Dir) -> Option<usize> {
-        let (r, c) = (
-            (cell / self.board.cols) as i64,
-            (cell % self.board.cols) as i64,
-        );
-        let (nr, nc) = (r + d.dr as i64, c + d.dc as i64);
-        if nr < 0 || nc < 0 || nr >= self.board.rows as i64 || nc >= self.board.cols as i64 {
+        // Grids are at most 10,000 a side: 32-bit division is enough and
+        // cheaper.
+        let (cols, cell) = (self.board.cols as u32, cell as u32);
+        let (r, c) = ((cell / cols) as i32, (cell % cols) as i32);
+        let (nr, nc) = (r + d.dr as i32, c + d.dc as i32);
+        if nr < 0 || nc < 0 || nr >= self.board.rows as i32 || nc >= cols as i32 {
             return None;
         }
-        Some(nr as usize * self.board.cols + nc as usize)
+        Some(nr as usize * cols as usize + nc as usize)
     }
 }
 
