@@ -1167,3 +1167,58 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
     };
     Ok((board, instances))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every per-bit behaviour (keep, flip, set, clear) composed with every
+    /// other gives, as one effect, what applying both in turn gives.
+    #[test]
+    fn effects_compose_like_applying_them_in_turn() {
+        let kinds = |k: u64| match k {
+            0 => Effect::default(),
+            1 => Effect {
+                toggle: 1u64,
+                ..Default::default()
+            },
+            2 => Effect {
+                set: 1u64,
+                ..Default::default()
+            },
+            3 => Effect {
+                clear: 1u64,
+                ..Default::default()
+            },
+            _ => Effect {
+                set: 1u64,
+                toggle: 1u64,
+                ..Default::default()
+            },
+        };
+        for a in 0..5 {
+            for b in 0..5 {
+                let (ea, eb) = (kinds(a), kinds(b));
+                for s in 0..2u64 {
+                    assert_eq!(
+                        ea.then(eb).apply(s),
+                        eb.apply(ea.apply(s)),
+                        "{a} then {b} on {s}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bit_widths_cover_each_domain() {
+        assert_eq!(bits_for(1), 0);
+        assert_eq!(bits_for(2), 1);
+        assert_eq!(bits_for(3), 2);
+        assert_eq!(bits_for(128), 7);
+        assert_eq!(bits_for(129), 8);
+        assert_eq!(mask_ones::<u64>(0), 0);
+        assert_eq!(mask_ones::<u64>(64), u64::MAX);
+        assert_eq!(mask_ones::<u128>(70), (1u128 << 70) - 1);
+    }
+}

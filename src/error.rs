@@ -315,3 +315,21 @@ pub fn render(diag: &dyn Diagnostic) -> String {
         .expect("writing to a String cannot fail");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn did_you_mean_picks_the_closest_name_or_lists_them() {
+        assert_eq!(
+            did_you_mean("flor", ["wall", "floor"], "tiles"),
+            "did you mean `floor`?"
+        );
+        assert_eq!(
+            did_you_mean("zzz", ["b", "a"], "tiles"),
+            "the tiles are: `a` and `b`"
+        );
+        assert_eq!(did_you_mean("x", [], "flags"), "no flags are declared");
+    }
+}
