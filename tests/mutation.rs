@@ -179,9 +179,10 @@ fn run_guarded(label: &str, rules: &str, input: &str) -> bool {
     }
 }
 
-#[test]
-fn mutated_rule_files_never_panic() {
-    let mut rng = SmallRng::seed_from_u64(0x00c0_ffee);
+/// Runs 50,000 mutants of the rule files (`rules_side`) or of the inputs,
+/// and returns how many of them still ran.
+fn fuzz(seed: u64, rules_side: bool) -> (usize, usize) {
+    let mut rng = SmallRng::seed_from_u64(seed);
     let seeds: Vec<(String, String)> = PUZZLES
         .iter()
         .map(|p| {
@@ -194,13 +195,24 @@ fn mutated_rule_files_never_panic() {
     let (mut total, mut ran) = (0, 0);
     for i in 0..50_000 {
         let (rules, input) = &seeds[i % seeds.len()];
-        let mut m = mutate(&mut rng, rules);
+        let original = if rules_side { rules } else { input };
+        let mut m = mutate(&mut rng, original);
         for _ in 0..rng.gen_range(0..3) {
             m = mutate(&mut rng, &m);
         }
-        ran += run_guarded("rules", &m, input) as usize;
+        ran += if rules_side {
+            run_guarded("rules", &m, input)
+        } else {
+            run_guarded("input", rules, &m)
+        } as usize;
         total += 1;
     }
+    (total, ran)
+}
+
+#[test]
+fn mutated_rule_files_never_panic() {
+    let (total, ran) = fuzz(0x00c0_ffee, true);
     eprintln!("{total} mutated rule files, {ran} of them still ran");
     assert!(
         ran > 0 && ran < total,
@@ -210,26 +222,7 @@ fn mutated_rule_files_never_panic() {
 
 #[test]
 fn mutated_inputs_never_panic() {
-    let mut rng = SmallRng::seed_from_u64(0x0bad_1dea);
-    let seeds: Vec<(String, String)> = PUZZLES
-        .iter()
-        .map(|p| {
-            (
-                common::read(&common::root().join("puzzles").join(format!("{p}.puz"))),
-                small_input(p),
-            )
-        })
-        .collect();
-    let (mut total, mut ran) = (0, 0);
-    for i in 0..50_000 {
-        let (rules, input) = &seeds[i % seeds.len()];
-        let mut m = mutate(&mut rng, input);
-        for _ in 0..rng.gen_range(0..3) {
-            m = mutate(&mut rng, &m);
-        }
-        ran += run_guarded("input", rules, &m) as usize;
-        total += 1;
-    }
+    let (total, ran) = fuzz(0x0bad_1dea, false);
     eprintln!("{total} mutated inputs, {ran} of them still ran");
     assert!(
         ran > 0 && ran < total,
