@@ -1034,7 +1034,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
             Some(SizeRef::Field(f)) => case.header.get(f).copied().unwrap_or(0),
         };
         if !(1..=agent.max_members as i64).contains(&size) {
-            errors.push(InputError::Marker {
+            errors.push(InputError::FamilySize {
                 message: format!(
                     "case {} asks for {size} members of `{}`, but its markers allow 1 to {}",
                     case.number, agent.name, agent.max_members
@@ -1077,7 +1077,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
                 };
                 match list[a.ix()].get_mut(*m as usize) {
                     Some(v) => v.push(cell as u32),
-                    None => errors.push(InputError::Marker {
+                    None => errors.push(InputError::FamilySize {
                         message: format!(
                             "{ch:?} marks member {} of `{}`, but case {} has {} members",
                             m + 1,
@@ -1121,13 +1121,13 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
                 };
                 match cells.len() {
                     1 => None,
-                    0 => Some(InputError::Marker {
+                    0 => Some(InputError::MarkerMissing {
                         message: format!("case {} has no {kind} for {who}", case.number),
                         span: case.span(),
                         label: "in this map".into(),
                         help: format!("put exactly one {kind} marker for {who} on the map"),
                     }),
-                    k => Some(InputError::Marker {
+                    k => Some(InputError::MarkerRepeated {
                         message: format!("case {} has {k} {kind}s for {who}", case.number),
                         span: case.cell_span(cells[1] as usize),
                         label: format!("another {kind}"),

@@ -235,6 +235,70 @@ pub enum InputError {
     },
 
     #[error("{message}")]
+    #[diagnostic(code(puzzle::input::family_size), help("{help}"))]
+    FamilySize {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(puzzle::input::marker_missing), help("{help}"))]
+    MarkerMissing {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(puzzle::input::marker_repeated), help("{help}"))]
+    MarkerRepeated {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+
+    #[error("the input announces {announced} cases but ends after {given}")]
+    #[diagnostic(
+        code(puzzle::input::fewer_cases),
+        help("give as many cases as the first line says, or correct the count")
+    )]
+    FewerCases {
+        announced: usize,
+        given: usize,
+        #[label("the input ends here")]
+        span: SourceSpan,
+        #[label("the count")]
+        count: SourceSpan,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(puzzle::input::size_range), help("{help}"))]
+    SizeRange {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(puzzle::input::bare_header), help("{help}"))]
+    BareHeader {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+
+    #[error("{message}")]
     #[diagnostic(code(puzzle::input::too_wide), help("{help}"))]
     TooWide {
         message: String,

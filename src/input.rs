@@ -124,8 +124,14 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Where the input ends: its last visible character (a span past the
+    /// end would not be shown).
     fn eof_span(&self) -> miette::SourceSpan {
-        (self.src.len(), 0).into()
+        let trimmed = self.src.trim_end();
+        match trimmed.char_indices().next_back() {
+            Some((i, c)) => (i, c.len_utf8()).into(),
+            None => (0, 0).into(),
+        }
     }
 
     fn ints(&self, line: &Line<'_>, want: usize, what: &str) -> Result<Vec<i64>, InputError> {
@@ -212,7 +218,7 @@ impl<'a> Reader<'a> {
             };
             let span: miette::SourceSpan = (line.offset, line.text.len()).into();
             if !(0..=1_000_000).contains(&n) {
-                return Some(Err(InputError::Header {
+                return Some(Err(InputError::SizeRange {
                     message: format!("the number of cases, {n}, is out of range"),
                     span,
                     label: "number of cases".into(),
@@ -229,14 +235,11 @@ impl<'a> Reader<'a> {
                     return None;
                 }
                 if at_end {
-                    return Some(Err(InputError::Truncated {
-                        case: self.read + 1,
-                        missing: format!("{n} cases were announced, {} given", self.read),
+                    return Some(Err(InputError::FewerCases {
+                        announced: n,
+                        given: self.read,
                         span: self.eof_span(),
-                        help: format!(
-                            "the first line (at offset {}) announces {n} cases",
-                            span.offset()
-                        ),
+                        count: span,
                     }));
                 }
             }

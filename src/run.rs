@@ -153,7 +153,7 @@ fn header_from(rules: &Rules, given: &[(String, i64)]) -> Result<Vec<Option<i64>
         match io.header.iter().position(|h| h == name) {
             Some(i) => header[i] = Some(*v),
             None => {
-                return Err(InputError::Header {
+                return Err(InputError::BareHeader {
                     message: format!("`--set {name}=...` names no header field"),
                     span: (0, 0).into(),
                     label: "this map".into(),
@@ -179,7 +179,7 @@ fn header_from(rules: &Rules, given: &[(String, i64)]) -> Result<Vec<Option<i64>
         .map(|i| io.header[i].as_str())
         .collect();
     if !missing.is_empty() {
-        return Err(InputError::Header {
+        return Err(InputError::BareHeader {
             message: format!(
                 "this bare map needs a value for {}",
                 crate::error::quote_list(&missing)
