@@ -309,7 +309,7 @@ impl<'a> Reader<'a> {
             if let Some(v) = v
                 && !(1..=MAX_SIDE).contains(&v)
             {
-                return Err(InputError::Header {
+                return Err(InputError::SizeRange {
                     message: format!("case {number} asks for {v} {what}"),
                     span: header_span,
                     label: format!("{what} out of range"),
