@@ -33,7 +33,7 @@ for input in "$SHARED"/bench/*.in; do
   name=$(basename "$input" .in)
   p=${name%%-*}
   strategies="auto"
-  [ "$p" = halloween ] && strategies="auto bfs"
+  [ "$p" = halloween ] && strategies="auto bidir bfs"
   for strategy in $strategies; do
     : >/tmp/puzzle-ours.$$; : >/tmp/puzzle-theirs.$$
     for _ in $(seq "$RUNS"); do

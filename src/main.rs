@@ -122,6 +122,7 @@ enum StrategyArg {
     Auto,
     Bfs,
     Bidir,
+    Astar,
 }
 
 impl From<StrategyArg> for puzzle::search::Strategy {
@@ -130,6 +131,7 @@ impl From<StrategyArg> for puzzle::search::Strategy {
             StrategyArg::Auto => Self::Auto,
             StrategyArg::Bfs => Self::Bfs,
             StrategyArg::Bidir => Self::Bidir,
+            StrategyArg::Astar => Self::Astar,
         }
     }
 }

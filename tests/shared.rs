@@ -54,7 +54,11 @@ fn worst_halloween_maps_agree_across_strategies_and_threads() {
     let input = common::read(&path);
     let want = common::read(&path.with_extension("out"));
     let rules = common::puzzle("halloween").rules;
-    for (strategy, threads) in [(Strategy::Bfs, 2), (Strategy::Bidir, 2)] {
+    for (strategy, threads) in [
+        (Strategy::Bfs, 2),
+        (Strategy::Bidir, 2),
+        (Strategy::Astar, 1),
+    ] {
         let got = common::run_with(&rules, &input, Config { strategy, threads });
         assert!(got == want, "{strategy:?} on {threads} threads differs");
     }

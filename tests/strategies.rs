@@ -1,6 +1,6 @@
 //! Strategies against each other: on random reversible puzzles (agents
-//! moving in turn or at once to their own targets), bidirectional search and
-//! breadth-first search, on one thread or two, give the same answers.
+//! moving in turn or at once to their own targets), bidirectional search,
+//! A* and breadth-first search, on one thread or two, give the same answers.
 
 mod common;
 use rand::rngs::SmallRng;
@@ -52,7 +52,7 @@ fn random_input(rng: &mut SmallRng, cases: usize) -> String {
 }
 
 #[test]
-fn bidirectional_and_breadth_first_agree() {
+fn all_strategies_agree() {
     use puzzle::search::{Config, Strategy};
     let mut rng = SmallRng::seed_from_u64(0x5_7a7e);
     let variants = [

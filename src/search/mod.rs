@@ -7,10 +7,12 @@
 //! the number of threads: a level's set of new states is the same whoever
 //! finds them first.
 
+mod astar;
 mod store;
 mod successors;
 
 use crate::compile::{Cond, Model, Word};
+pub use astar::{Heuristic, astar};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 pub use store::{DENSE_MAX_BITS, Dense, Sparse, Store, store_name};
@@ -38,6 +40,9 @@ pub enum Strategy {
     /// Breadth-first from the start and from the goal state, meeting in the
     /// middle.
     Bidir,
+    /// A* with a heuristic from each pinned mover's distance to its goal
+    /// positions.
+    Astar,
 }
 
 /// How a search runs.
@@ -61,6 +66,23 @@ impl Default for Config {
 pub fn choose<W: Word>(m: &Model<W>, asked: Strategy) -> (Strategy, String) {
     match (asked, bidir_reason(m)) {
         (Strategy::Bfs, _) => (Strategy::Bfs, "breadth-first search, as asked".into()),
+        (Strategy::Astar, _) => match Heuristic::new(m) {
+            Some(_) => (
+                Strategy::Astar,
+                "A* with distances to the goal positions, as asked".into(),
+            ),
+            None => (
+                Strategy::Bfs,
+                "A* was asked for, but the goal pins no agent's position: breadth-first search"
+                    .into(),
+            ),
+        },
+        (Strategy::Auto, _) if astar_informed(m) => (
+            Strategy::Astar,
+            "the goal pins the agents' positions and nothing but other agents stands \
+             between them and it: A* with their distances to the goal"
+                .into(),
+        ),
         (Strategy::Bidir | Strategy::Auto, Ok(why)) => (Strategy::Bidir, why),
         (Strategy::Bidir, Err(why)) => (
             Strategy::Bfs,
@@ -68,6 +90,13 @@ pub fn choose<W: Word>(m: &Model<W>, asked: Strategy) -> (Strategy, String) {
         ),
         (Strategy::Auto, Err(why)) => (Strategy::Bfs, format!("{why}: breadth-first search")),
     }
+}
+
+/// Whether the A* heuristic sees all that matters: it knows each pinned
+/// agent's distance to the goal on its own, so it is well informed when no
+/// entry condition or effect can lengthen the way, only other agents.
+fn astar_informed<W: Word>(m: &Model<W>) -> bool {
+    !m.has_effects && m.movers.iter().all(|mv| mv.free) && Heuristic::new(m).is_some()
 }
 
 /// Whether a search from the goal is possible: the goal is one state, and
@@ -97,7 +126,12 @@ pub fn search<W: Word>(m: &Model<W>, config: Config) -> Outcome {
         };
     }
     let dense = m.layout.bits <= DENSE_MAX_BITS;
-    match (choose(m, config.strategy).0, dense) {
+    let strategy = choose(m, config.strategy).0;
+    if strategy == Strategy::Astar {
+        let h = Heuristic::new(m).expect("choose checked that a heuristic exists");
+        return astar(m, &h);
+    }
+    match (strategy, dense) {
         (Strategy::Bidir, true) => bidir::<W, Dense<W>>(m, config.threads),
         (Strategy::Bidir, false) => bidir::<W, Sparse<W>>(m, config.threads),
         (_, true) => bfs::<W, Dense<W>>(m, config.threads),

@@ -83,7 +83,12 @@ pub fn assert_same(got: &str, want: &str, cases: &[String]) {
 pub fn configs() -> Vec<puzzle::search::Config> {
     use puzzle::search::{Config, Strategy};
     let mut v = Vec::new();
-    for strategy in [Strategy::Auto, Strategy::Bfs, Strategy::Bidir] {
+    for strategy in [
+        Strategy::Auto,
+        Strategy::Bfs,
+        Strategy::Bidir,
+        Strategy::Astar,
+    ] {
         for threads in [1, 2] {
             v.push(Config { strategy, threads });
         }
