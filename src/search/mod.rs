@@ -181,10 +181,32 @@ fn sight<W: Word>(m: &Model<W>, mut s: W) -> W {
     s
 }
 
+/// A frontier: the states of one level, in parts (one per piece of work
+/// that found them), so that a parallel level needs no concatenation.
+struct Frontier<W> {
+    parts: Vec<Vec<W>>,
+}
+
+impl<W: Word> Frontier<W> {
+    fn one(s: W) -> Self {
+        Frontier {
+            parts: vec![vec![s]],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.parts.iter().map(Vec::len).sum()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.parts.iter().all(Vec::is_empty)
+    }
+}
+
 /// One expanded level.
 struct Level<W> {
     /// The new states, each marked in the store.
-    next: Vec<W>,
+    next: Frontier<W>,
     expanded: u64,
     /// Some new state passed the test.
     hit: bool,
@@ -197,7 +219,7 @@ const PAR_MIN: usize = 4096;
 /// and returned. Stops early once `test` holds for a new state.
 fn expand<W: Word, S: Store<W>>(
     m: &Model<W>,
-    frontier: &[W],
+    frontier: &Frontier<W>,
     store: &S,
     test: &(impl Fn(W) -> bool + Sync),
     threads: usize,
@@ -226,26 +248,32 @@ fn expand<W: Word, S: Store<W>>(
         (next, expanded)
     };
     let hit = AtomicBool::new(false);
-    if threads <= 1 || frontier.len() < PAR_MIN {
-        let (next, expanded) = run(own, frontier, &hit);
+    let len = frontier.len();
+    if threads <= 1 || len < PAR_MIN {
+        let mut next = Vec::new();
+        let mut expanded = 0;
+        for part in &frontier.parts {
+            let (n, e) = run(own, part, &hit);
+            next.extend(n);
+            expanded += e;
+        }
         return Level {
-            next,
+            next: Frontier { parts: vec![next] },
             expanded,
             hit: hit.into_inner(),
         };
     }
-    let chunk = (frontier.len() / (threads * 16)).max(256);
-    let parts: Vec<(Vec<W>, u64)> = frontier
-        .par_chunks(chunk)
+    let size = (len / (threads * 16)).max(256);
+    let chunks: Vec<&[W]> = frontier.parts.iter().flat_map(|p| p.chunks(size)).collect();
+    let done: Vec<(Vec<W>, u64)> = chunks
+        .par_iter()
         .map(|c| run(&mut Successors::new(m), c, &hit))
         .collect();
-    let expanded = parts.iter().map(|p| p.1).sum();
-    let mut next = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
-    for (p, _) in parts {
-        next.extend(p);
-    }
+    let expanded = done.iter().map(|p| p.1).sum();
     Level {
-        next,
+        next: Frontier {
+            parts: done.into_iter().map(|p| p.0).collect(),
+        },
         expanded,
         hit: hit.into_inner(),
     }
@@ -264,7 +292,7 @@ pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
     if goal(m.start) {
         out.steps = Some(0);
     } else {
-        let mut frontier = vec![m.start];
+        let mut frontier = Frontier::one(m.start);
         let mut depth = 0u64;
         let mut succ = Successors::new(m);
         while !frontier.is_empty() && m.limit.is_none_or(|l| depth < l) {
@@ -300,7 +328,7 @@ pub fn bidir<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
     if goal == m.start {
         out.steps = Some(0);
     } else {
-        let mut frontier = [vec![m.start], vec![goal]];
+        let mut frontier = [Frontier::one(m.start), Frontier::one(goal)];
         let mut depth = [0u64; 2];
         let mut succ = Successors::new(m);
         while !frontier[0].is_empty() && !frontier[1].is_empty() {
