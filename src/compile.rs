@@ -515,8 +515,9 @@ impl Prepared<'_> {
         let mut queue = vec![start];
         seen[start as usize] = true;
         while let Some(c) = queue.pop() {
+            let rc = self.row_col(c as usize);
             for d in dirs {
-                if let Some(t) = self.step(c as usize, *d)
+                if let Some(t) = self.step_rc(rc, *d)
                     && !seen[t]
                     && !self.rules.tiles[self.board.tile[t].ix()].solid
                 {
@@ -534,15 +535,25 @@ impl Prepared<'_> {
     /// The cell one move in direction `d` from `cell`, if on the board.
     #[inline]
     fn step(&self, cell: usize, d: Dir) -> Option<usize> {
-        // Grids are at most 10,000 a side: 32-bit division is enough and
-        // cheaper.
+        self.step_rc(self.row_col(cell), d)
+    }
+
+    /// A cell's row and column. Grids are at most 10,000 a side: 32-bit
+    /// division is enough and cheaper.
+    #[inline]
+    fn row_col(&self, cell: usize) -> (i32, i32) {
         let (cols, cell) = (self.board.cols as u32, cell as u32);
-        let (r, c) = ((cell / cols) as i32, (cell % cols) as i32);
+        ((cell / cols) as i32, (cell % cols) as i32)
+    }
+
+    /// The cell one move in direction `d` from row `r`, column `c`.
+    #[inline]
+    fn step_rc(&self, (r, c): (i32, i32), d: Dir) -> Option<usize> {
         let (nr, nc) = (r + d.dr as i32, c + d.dc as i32);
-        if nr < 0 || nc < 0 || nr >= self.board.rows as i32 || nc >= cols as i32 {
+        if nr < 0 || nc < 0 || nr >= self.board.rows as i32 || nc >= self.board.cols as i32 {
             return None;
         }
-        Some(nr as usize * cols as usize + nc as usize)
+        Some(nr as usize * self.board.cols + nc as usize)
     }
 }
 
@@ -692,8 +703,9 @@ impl<W: Word> Compiler<'_, '_, W> {
         let mut adj_start = Vec::with_capacity(cells.len() + 1);
         for &c in &cells {
             adj_start.push(adj.len() as u32);
+            let rc = p.row_col(c as usize);
             for d in &dirs {
-                let t = p.step(c as usize, *d).map_or(NONE, |t| index[t]);
+                let t = p.step_rc(rc, *d).map_or(NONE, |t| index[t]);
                 if t != NONE {
                     adj.push(Step {
                         pos: t,
