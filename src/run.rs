@@ -138,7 +138,7 @@ pub fn explain(
 ) -> Result<(), RunError> {
     let mut text = String::new();
     for_each_case(rules, input_name, input, opts, |case| {
-        text.push_str(&crate::describe(rules, case, opts.search)?);
+        text.push_str(&describe(rules, case, opts.search)?);
         Ok(())
     })?;
     out.write_all(text.as_bytes())?;
@@ -217,4 +217,65 @@ pub fn too_wide(case: &RawCase, layout: &Layout) -> InputError {
         span: case.span(),
         help: format!("bits per part: {}", parts.join(", ")),
     }
+}
+
+/// How one case is compiled and would be searched, in words (for
+/// `puzzle explain`).
+pub fn describe(
+    rules: &Rules,
+    case: &RawCase,
+    config: crate::search::Config,
+) -> Result<String, Vec<InputError>> {
+    use crate::{compile, search};
+    use std::fmt::Write;
+    let prepared = compile::prepare(rules, case)?;
+    let layout = &prepared.layout;
+    let mut s = String::new();
+    let word = match layout.bits {
+        0..=64 => "u64",
+        65..=compile::MAX_BITS => "u128",
+        _ => return Err(vec![too_wide(case, layout)]),
+    };
+    let _ = writeln!(s, "case {}: {} x {} map", case.number, case.rows, case.cols);
+    let _ = writeln!(s, "  packed state: {} bits in a {word}", layout.bits);
+    for p in &layout.parts {
+        let what = if p.values == 2 && p.bits == 1 {
+            "flag".to_string()
+        } else {
+            format!("{} cells", p.values)
+        };
+        let _ = writeln!(
+            s,
+            "    {:<16} {:>3} bits at {:>3}  ({what})",
+            p.name, p.bits, p.offset
+        );
+    }
+    let bound = layout.bound();
+    let _ = writeln!(
+        s,
+        "  state space: at most {bound} states (2^{} packed values)",
+        layout.bits
+    );
+    let store = search::store_name(layout.bits);
+    let size = if layout.bits <= search::DENSE_MAX_BITS {
+        format!(
+            "{} KiB, one bit per packed value",
+            (1u64 << layout.bits).div_ceil(8 * 1024)
+        )
+    } else {
+        "grows with the states seen".to_string()
+    };
+    let _ = writeln!(s, "  visited store: {store} ({size})");
+    let why = if layout.bits <= 64 {
+        search::choose(&compile::compile::<u64>(&prepared), config.strategy).1
+    } else {
+        search::choose(&compile::compile::<u128>(&prepared), config.strategy).1
+    };
+    let _ = writeln!(s, "  strategy: {why}");
+    let _ = writeln!(
+        s,
+        "  threads: {} (levels of at least 4096 states are shared)",
+        config.threads
+    );
+    Ok(s)
 }
