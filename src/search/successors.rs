@@ -17,6 +17,9 @@ pub struct Successors<'m, W> {
     at_cell: [u32; MAX_AT_ONCE],
     new_pos: [u32; MAX_AT_ONCE],
     new_cell: [u32; MAX_AT_ONCE],
+    /// Two or three movers at once with no conditions or effects: the
+    /// unrolled kernels [`Self::two`] and [`Self::three`] apply.
+    small: bool,
     /// Per level, the cells its mover may not end on, and how many.
     forbid: [[u32; 2 * MAX_AT_ONCE]; MAX_AT_ONCE],
     nf: [usize; MAX_AT_ONCE],
@@ -35,6 +38,10 @@ impl<'m, W: Word> Successors<'m, W> {
             "compile rejects more simultaneous movers than MAX_AT_ONCE"
         );
         Successors {
+            small: m.mode == Mode::AtOnce
+                && (2..=3).contains(&n)
+                && !m.has_effects
+                && m.movers.iter().all(|mv| mv.free),
             m,
             old_pos: vec![0; n],
             old_cell: vec![0; n],
@@ -65,6 +72,10 @@ impl<'m, W: Word> Successors<'m, W> {
                 self.in_turn(s, &mut f)
             }
             Mode::AtOnce if m.movers.is_empty() => {}
+            Mode::AtOnce if self.small => match m.movers.len() {
+                2 => self.two(s, &mut f),
+                _ => self.three(s, &mut f),
+            },
             Mode::AtOnce => {
                 for (i, mv) in m.movers.iter().enumerate() {
                     let p = mv.pos(s);
@@ -75,6 +86,73 @@ impl<'m, W: Word> Successors<'m, W> {
                     self.at_once::<true>(s, &mut f);
                 } else {
                     self.at_once::<false>(s, &mut f);
+                }
+            }
+        }
+    }
+
+    /// The cells the second mover may not end on, given the first's move
+    /// from `c0` to `a` and its own cell `c1` (as in [`Self::forbid_for`]).
+    #[inline(always)]
+    fn pair_forbids(&self, a: u32, c0: u32, c1: u32) -> [u32; 2] {
+        let m = self.m;
+        [
+            if m.forbid_same_cell { a } else { u32::MAX },
+            if m.forbid_swap && a == c1 && c0 != c1 {
+                c0
+            } else {
+                u32::MAX
+            },
+        ]
+    }
+
+    /// Two movers at once, no conditions, no effects: two nested loops.
+    fn two(&mut self, s: W, f: &mut impl FnMut(W) -> bool) {
+        let m = self.m;
+        let (m0, m1) = (&m.movers[0], &m.movers[1]);
+        let (p0, p1) = (m0.pos(s) as usize, m1.pos(s) as usize);
+        let (c0, c1) = (m0.cells[p0], m1.cells[p1]);
+        let base = s & !(m0.field() | m1.field());
+        for a in m0.moves(p0) {
+            let t0 = base | m0.bits(a.pos);
+            let [f0, f1] = self.pair_forbids(a.cell, c0, c1);
+            for b in m1.moves(p1) {
+                if b.cell == f0 || b.cell == f1 {
+                    continue;
+                }
+                if !f(t0 | m1.bits(b.pos)) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Three movers at once, no conditions, no effects: three nested loops,
+    /// each mover's forbidden cells held in locals.
+    fn three(&mut self, s: W, f: &mut impl FnMut(W) -> bool) {
+        let m = self.m;
+        let (m0, m1, m2) = (&m.movers[0], &m.movers[1], &m.movers[2]);
+        let (p0, p1, p2) = (m0.pos(s) as usize, m1.pos(s) as usize, m2.pos(s) as usize);
+        let (c0, c1, c2) = (m0.cells[p0], m1.cells[p1], m2.cells[p2]);
+        let base = s & !(m0.field() | m1.field() | m2.field());
+        for a in m0.moves(p0) {
+            let t0 = base | m0.bits(a.pos);
+            let [f0, f1] = self.pair_forbids(a.cell, c0, c1);
+            let [g0, g1] = self.pair_forbids(a.cell, c0, c2);
+            for b in m1.moves(p1) {
+                if b.cell == f0 || b.cell == f1 {
+                    continue;
+                }
+                let t1 = t0 | m1.bits(b.pos);
+                let [h0, h1] = self.pair_forbids(b.cell, c1, c2);
+                for c in m2.moves(p2) {
+                    let x = c.cell;
+                    if x == g0 || x == g1 || x == h0 || x == h1 {
+                        continue;
+                    }
+                    if !f(t1 | m2.bits(c.pos)) {
+                        return;
+                    }
                 }
             }
         }
