@@ -224,9 +224,9 @@ fn expand<W: Word, S: Store<W>>(
     test: &(impl Fn(W) -> bool + Sync),
     threads: usize,
     own: &mut Successors<'_, W>,
+    spare: &mut Vec<Vec<W>>,
 ) -> Level<W> {
-    let run = |succ: &mut Successors<'_, W>, chunk: &[W], hit: &AtomicBool| {
-        let mut next = Vec::with_capacity(chunk.len() * 2);
+    let run = |succ: &mut Successors<'_, W>, chunk: &[W], hit: &AtomicBool, next: &mut Vec<W>| {
         let mut expanded = 0;
         for &s in chunk {
             if hit.load(Relaxed) {
@@ -245,17 +245,17 @@ fn expand<W: Word, S: Store<W>>(
                 hit.store(true, Relaxed);
             }
         }
-        (next, expanded)
+        expanded
     };
     let hit = AtomicBool::new(false);
     let len = frontier.len();
     if threads <= 1 || len < PAR_MIN {
-        let mut next = Vec::new();
+        // One vector, reused from an earlier level when there is one.
+        let mut next = spare.pop().unwrap_or_default();
+        next.clear();
         let mut expanded = 0;
         for part in &frontier.parts {
-            let (n, e) = run(own, part, &hit);
-            next.extend(n);
-            expanded += e;
+            expanded += run(own, part, &hit, &mut next);
         }
         return Level {
             next: Frontier { parts: vec![next] },
@@ -267,7 +267,11 @@ fn expand<W: Word, S: Store<W>>(
     let chunks: Vec<&[W]> = frontier.parts.iter().flat_map(|p| p.chunks(size)).collect();
     let done: Vec<(Vec<W>, u64)> = chunks
         .par_iter()
-        .map(|c| run(&mut Successors::new(m), c, &hit))
+        .map(|c| {
+            let mut next = Vec::with_capacity(c.len() * 2);
+            let e = run(&mut Successors::new(m), c, &hit, &mut next);
+            (next, e)
+        })
         .collect();
     let expanded = done.iter().map(|p| p.1).sum();
     Level {
@@ -295,15 +299,17 @@ pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
         let mut frontier = Frontier::one(m.start);
         let mut depth = 0u64;
         let mut succ = Successors::new(m);
+        let mut spare = Vec::new();
         while !frontier.is_empty() && m.limit.is_none_or(|l| depth < l) {
-            let level = expand(m, &frontier, &store, &goal, threads, &mut succ);
+            let level = expand(m, &frontier, &store, &goal, threads, &mut succ, &mut spare);
             out.expanded += level.expanded;
             depth += 1;
             if level.hit {
                 out.steps = Some(depth);
                 break;
             }
-            frontier = level.next;
+            let old = std::mem::replace(&mut frontier, level.next);
+            spare.extend(old.parts);
         }
     }
     out.visited = store.count();
@@ -331,6 +337,7 @@ pub fn bidir<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
         let mut frontier = [Frontier::one(m.start), Frontier::one(goal)];
         let mut depth = [0u64; 2];
         let mut succ = Successors::new(m);
+        let mut spare = Vec::new();
         while !frontier[0].is_empty() && !frontier[1].is_empty() {
             if m.limit.is_some_and(|l| depth[0] + depth[1] >= l) {
                 break;
@@ -344,6 +351,7 @@ pub fn bidir<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
                 &|t| theirs.contains(t),
                 threads,
                 &mut succ,
+                &mut spare,
             );
             out.expanded += level.expanded;
             depth[a] += 1;
@@ -351,7 +359,8 @@ pub fn bidir<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
                 out.steps = Some(depth[0] + depth[1]);
                 break;
             }
-            frontier[a] = level.next;
+            let old = std::mem::replace(&mut frontier[a], level.next);
+            spare.extend(old.parts);
         }
     }
     out.visited = stores[0].count() + stores[1].count();
