@@ -723,19 +723,28 @@ impl<W: Word> Compiler<'_, '_, W> {
             .iter()
             .all(|&c| self.conds.table[c as usize] == Cond::Always);
         let value = |c: usize| p.board.value[c];
-        let mut on_enter = Vec::with_capacity(cells.len());
-        for &c in &cells {
-            let c = c as usize;
-            let mut eff = Effect::default();
-            for r in &p.rules.on_enter {
-                if r.agent.is_none_or(|a| a == agent_id) && p.cell_matches(c, r.tile, r.value) {
-                    eff = eff.then(self.actions(&r.actions, value(c)));
+        let mut on_enter = vec![0; cells.len()];
+        let enter_rules: Vec<_> = p
+            .rules
+            .on_enter
+            .iter()
+            .filter(|r| r.agent.is_none_or(|a| a == agent_id))
+            .collect();
+        if !enter_rules.is_empty() {
+            for (q, &c) in cells.iter().enumerate() {
+                let c = c as usize;
+                let mut eff = Effect::default();
+                for r in &enter_rules {
+                    if p.cell_matches(c, r.tile, r.value) {
+                        eff = eff.then(self.actions(&r.actions, value(c)));
+                    }
                 }
+                on_enter[q] = self.effects.id(eff);
             }
-            on_enter.push(self.effects.id(eff));
         }
-        // `when` effects by grid cell of the mover.
-        let mut here = vec![Effect::default(); ncells];
+        // `when` effects by grid cell of the mover (none: no table at all).
+        let has_when = p.rules.when.iter().any(|w| w.agent == agent_id);
+        let mut here = vec![Effect::default(); if has_when { ncells } else { 0 }];
         let mut rays: Vec<Vec<Ray<W>>> = vec![Vec::new(); if dynamic_sight { ncells } else { 0 }];
         for w in p.rules.when.iter().filter(|w| w.agent == agent_id) {
             for t in (0..ncells).filter(|&t| p.cell_matches(t, w.tile, w.value)) {
@@ -781,10 +790,14 @@ impl<W: Word> Compiler<'_, '_, W> {
                 }
             }
         }
-        let when_here = cells
-            .iter()
-            .map(|&c| self.effects.id(here[c as usize]))
-            .collect();
+        let when_here = if has_when {
+            cells
+                .iter()
+                .map(|&c| self.effects.id(here[c as usize]))
+                .collect()
+        } else {
+            vec![0; cells.len()]
+        };
         let rays = if dynamic_sight {
             cells
                 .iter()
