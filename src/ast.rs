@@ -117,7 +117,7 @@ pub struct Markers {
     pub span: Span,
 }
 
-/// `agent ghost[n] 'a'.. target 'A'.. on corridor`.
+/// `agent bot[n] 'a'.. target 'A'.. on corridor`.
 #[derive(Debug, Clone)]
 pub struct AgentDecl {
     pub name: Ident,
@@ -167,7 +167,7 @@ pub enum Forbid {
 }
 
 /// A tile, optionally with its parameter bound to a variable or fixed to a
-/// value: `door`, `door(c)`, `door(red)`.
+/// value: `gate`, `gate(c)`, `gate(red)`.
 #[derive(Debug, Clone)]
 pub struct Pattern {
     pub tile: Ident,
@@ -175,7 +175,7 @@ pub struct Pattern {
     pub span: Span,
 }
 
-/// `enter door(c) only if have[c]`.
+/// `enter gate(c) only if have[c]`.
 #[derive(Debug, Clone)]
 pub struct EnterDecl {
     pub pattern: Pattern,
@@ -215,7 +215,7 @@ pub enum Relation {
     On,
 }
 
-/// `when seeker sees hider(h): set seen[h]`.
+/// `when watcher sees lamp(h): set seen[h]`.
 #[derive(Debug, Clone)]
 pub struct WhenDecl {
     pub agent: Ident,
@@ -246,9 +246,9 @@ pub enum Pred {
     Or(Vec<Pred>, Span),
     And(Vec<Pred>, Span),
     Not(Box<Pred>, Span),
-    /// `every ghost on its target`.
+    /// `every bot on its target`.
     Every(Ident, Place, Span),
-    /// `any ghost on exit`.
+    /// `any bot on exit`.
     Any(Ident, Place, Span),
     /// `hero on exit`.
     On(Ident, Place, Span),

@@ -170,7 +170,7 @@ pub enum Expr {
     AnyFlag(FlagId),
 }
 
-/// `enter door(c) only if have[c]`.
+/// `enter gate(c) only if have[c]`.
 #[derive(Debug, Clone)]
 pub struct EnterRule {
     pub tile: TileId,
@@ -195,7 +195,7 @@ pub struct OnEnter {
     pub actions: Vec<Action>,
 }
 
-/// `when seeker sees hider(h): set seen[h]`.
+/// `when watcher sees lamp(h): set seen[h]`.
 #[derive(Debug, Clone)]
 pub struct When {
     pub agent: AgentId,
@@ -301,7 +301,7 @@ struct Resolver {
     errors: Vec<RuleError>,
     /// Tiles, agents and flags share this namespace.
     names: HashMap<String, (Def, Span)>,
-    /// Domains have their own: `domain hider` and `tile hider` can coexist.
+    /// Domains have their own: `domain lamp` and `tile lamp` can coexist.
     domain_names: HashMap<String, (Def, Span)>,
     domains: Vec<Domain>,
     tiles: Vec<Tile>,
@@ -1040,7 +1040,7 @@ impl Resolver {
                 let (tile, value, scope) = self.pattern(pat)?;
                 self.warn_if_solid(tile, pat.span, "standing on this tile");
                 if scope.is_some() {
-                    // A goal binds nothing: `door(x)` with an unknown value.
+                    // A goal binds nothing: `gate(x)` with an unknown value.
                     let d = self.tiles[tile.ix()].domain.unwrap();
                     let dom = &self.domains[d.ix()];
                     let arg = pat.arg.as_ref().unwrap();
