@@ -744,13 +744,14 @@ impl<W: Word> Compiler<'_, '_, W> {
         }
         // `when` effects by grid cell of the mover (none: no table at all).
         let has_when = p.rules.when.iter().any(|w| w.agent == agent_id);
-        let mut here = vec![Effect::default(); if has_when { ncells } else { 0 }];
+        // Effect ids by grid cell: 4 bytes a cell, composed through the table.
+        let mut here = vec![0u32; if has_when { ncells } else { 0 }];
         let mut rays: Vec<Vec<Ray<W>>> = vec![Vec::new(); if dynamic_sight { ncells } else { 0 }];
         for w in p.rules.when.iter().filter(|w| w.agent == agent_id) {
             for t in (0..ncells).filter(|&t| p.cell_matches(t, w.tile, w.value)) {
                 let eff = self.actions(&w.actions, value(t));
                 match w.relation {
-                    Relation::On => here[t] = here[t].then(eff),
+                    Relation::On => here[t] = self.compose(here[t], eff),
                     Relation::Sees if dynamic_sight => {}
                     Relation::Sees => {
                         // Walk outward from the seen cell: every cell reached
@@ -759,7 +760,7 @@ impl<W: Word> Compiler<'_, '_, W> {
                             let mut at = t;
                             while let Some(c) = p.step(at, d) {
                                 at = c;
-                                here[c] = here[c].then(eff);
+                                here[c] = self.compose(here[c], eff);
                                 if p.opaque(c) {
                                     break;
                                 }
@@ -791,10 +792,7 @@ impl<W: Word> Compiler<'_, '_, W> {
             }
         }
         let when_here = if has_when {
-            cells
-                .iter()
-                .map(|&c| self.effects.id(here[c as usize]))
-                .collect()
+            cells.iter().map(|&c| here[c as usize]).collect()
         } else {
             vec![0; cells.len()]
         };
@@ -825,6 +823,12 @@ impl<W: Word> Compiler<'_, '_, W> {
             rays,
             opaque: agent.opaque,
         }
+    }
+
+    /// The id of effect `id` followed by `next`.
+    fn compose(&mut self, id: u32, next: Effect<W>) -> u32 {
+        let e = self.effects.table[id as usize].then(next);
+        self.effects.id(e)
     }
 
     fn flag_bit(&self, flag: crate::resolve::FlagId, index: IndexRef, bound: Option<u32>) -> W {
