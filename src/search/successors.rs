@@ -92,13 +92,13 @@ impl<'m, W: Word> Successors<'m, W> {
     }
 
     /// The cells the second mover may not end on, given the first's move
-    /// from `c0` to `a` and its own cell `c1` (as in [`Self::forbid_for`]).
+    /// from `c0` to `a` and its own cell `c1` (as in [`Self::forbid_for`]);
+    /// `u32::MAX` where the constraint is off.
     #[inline(always)]
-    fn pair_forbids(&self, a: u32, c0: u32, c1: u32) -> [u32; 2] {
-        let m = self.m;
+    fn pair_forbids((same, swap): (bool, bool), a: u32, c0: u32, c1: u32) -> [u32; 2] {
         [
-            if m.forbid_same_cell { a } else { u32::MAX },
-            if m.forbid_swap && a == c1 && c0 != c1 {
+            if same { a } else { u32::MAX },
+            if swap & (a == c1) & (c0 != c1) {
                 c0
             } else {
                 u32::MAX
@@ -113,11 +113,12 @@ impl<'m, W: Word> Successors<'m, W> {
         let (p0, p1) = (m0.pos(s) as usize, m1.pos(s) as usize);
         let (c0, c1) = (m0.cells[p0], m1.cells[p1]);
         let base = s & !(m0.field() | m1.field());
+        let rules = (m.forbid_same_cell, m.forbid_swap);
         for a in m0.moves(p0) {
             let t0 = base | m0.bits(a.pos);
-            let [f0, f1] = self.pair_forbids(a.cell, c0, c1);
+            let [f0, f1] = Self::pair_forbids(rules, a.cell, c0, c1);
             for b in m1.moves(p1) {
-                if b.cell == f0 || b.cell == f1 {
+                if (b.cell == f0) | (b.cell == f1) {
                     continue;
                 }
                 if !f(t0 | m1.bits(b.pos)) {
@@ -135,19 +136,21 @@ impl<'m, W: Word> Successors<'m, W> {
         let (p0, p1, p2) = (m0.pos(s) as usize, m1.pos(s) as usize, m2.pos(s) as usize);
         let (c0, c1, c2) = (m0.cells[p0], m1.cells[p1], m2.cells[p2]);
         let base = s & !(m0.field() | m1.field() | m2.field());
+        let rules = (m.forbid_same_cell, m.forbid_swap);
         for a in m0.moves(p0) {
             let t0 = base | m0.bits(a.pos);
-            let [f0, f1] = self.pair_forbids(a.cell, c0, c1);
-            let [g0, g1] = self.pair_forbids(a.cell, c0, c2);
+            let [f0, f1] = Self::pair_forbids(rules, a.cell, c0, c1);
+            let [g0, g1] = Self::pair_forbids(rules, a.cell, c0, c2);
             for b in m1.moves(p1) {
-                if b.cell == f0 || b.cell == f1 {
+                if (b.cell == f0) | (b.cell == f1) {
                     continue;
                 }
                 let t1 = t0 | m1.bits(b.pos);
-                let [h0, h1] = self.pair_forbids(b.cell, c1, c2);
+                let [h0, h1] = Self::pair_forbids(rules, b.cell, c1, c2);
                 for c in m2.moves(p2) {
                     let x = c.cell;
-                    if x == g0 || x == g1 || x == h0 || x == h1 {
+                    // Bitwise, not short-circuit: no branch per comparison.
+                    if (x == g0) | (x == g1) | (x == h0) | (x == h1) {
                         continue;
                     }
                     if !f(t1 | m2.bits(c.pos)) {
