@@ -30,7 +30,7 @@ mod exit {
         prints the fewest steps to the goal for each, in the output format the rule file \
         gives. See README.md for the language.",
     after_help = "Exit codes: 0 success; 1 malformed rule file or input (a report is printed); \
-        2 wrong command line; 3 a resource limit (a map's state is too large to pack).\n\n\
+        2 wrong command line; 3 a resource limit (a map's state is too large to pack, or more than 16 agents move at once).\n\n\
         Examples:\n  puzzle run rules.puz contest-input.txt\n  \
         puzzle run rules.puz - < contest-input.txt\n  \
         puzzle run rules.puz map.txt --set n=2      (a bare map; sizes read from it)\n  \
@@ -82,8 +82,9 @@ struct RunOpts {
     /// A header value for a bare map, as NAME=VALUE (implies --map). Repeatable.
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
     set: Vec<(String, i64)>,
-    /// The search strategy. `auto` picks bidirectional search when the goal
-    /// is one state and every step is reversible, else breadth-first.
+    /// The search strategy. `auto` picks A* when the goal pins the agents and
+    /// only other agents stand in their way, else bidirectional search when
+    /// the goal is one state and every step is reversible, else breadth-first.
     #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
     strategy: StrategyArg,
     /// Threads for expanding large search levels [default: the number of cores].
