@@ -163,6 +163,7 @@ impl<'m, W: Word> Successors<'m, W> {
 
     fn in_turn(&mut self, s: W, f: &mut impl FnMut(W) -> bool) {
         let m = self.m;
+        let alone = m.movers.len() == 1 && !m.dynamic_sight;
         for (i, mv) in m.movers.iter().enumerate() {
             let p = self.old_pos[i] as usize;
             let cleared = s & !mv.field();
@@ -184,7 +185,17 @@ impl<'m, W: Word> Successors<'m, W> {
                 }
                 let mut t = cleared | mv.bits(st.pos);
                 if m.has_effects {
-                    t = settle(m, m.effects[mv.on_enter[st.pos as usize] as usize].apply(t));
+                    let q = st.pos as usize;
+                    t = m.effects[mv.on_enter[q] as usize].apply(t);
+                    if m.has_when {
+                        t = if alone {
+                            // The only mover: its `when` effects are known
+                            // from where it arrives, without decoding the state.
+                            m.effects[mv.when_here[q] as usize].apply(t)
+                        } else {
+                            settle(m, t)
+                        };
+                    }
                 }
                 if !f(t) {
                     return;
