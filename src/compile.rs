@@ -191,8 +191,6 @@ pub struct Step {
 /// One moving (or standing) agent: a member of a family or a single agent.
 #[derive(Debug, Clone)]
 pub struct Mover<W> {
-    pub name: String,
-    pub agent: AgentId,
     pub offset: u32,
     pub bits: u32,
     /// `bits` ones at `offset`.
@@ -217,7 +215,6 @@ pub struct Mover<W> {
     pub rays: Vec<Vec<Ray<W>>>,
     pub opaque: bool,
     pub start: u32,
-    pub target: Option<u32>,
 }
 
 impl<W: Word> Mover<W> {
@@ -270,8 +267,6 @@ pub struct Model<W> {
     pub has_effects: bool,
     /// Some `when` rule can fire (else settling a state does nothing).
     pub has_when: bool,
-    /// Every bit that is a flag.
-    pub flag_bits: W,
     /// Every move is undone by another move with the same conditions and no
     /// effects: steps are reversible.
     pub reversible: bool,
@@ -641,7 +636,6 @@ impl<W: Word> Compiler<'_, '_, W> {
         for m in &self.movers {
             start = start | (W::from_u64(m.start as u64) << m.offset);
         }
-        let flag_bits = mask_ones::<W>(layout.bits - pos_bits) << pos_bits;
         let goal = self.expr(&self.p.rules.goal, None);
         let limit = self.p.rules.limit.map(|l| match l {
             SizeRef::Lit(n) => n,
@@ -671,7 +665,6 @@ impl<W: Word> Compiler<'_, '_, W> {
             dynamic_sight,
             has_effects,
             has_when,
-            flag_bits,
             reversible,
         };
         model.start = crate::search::settle(&model, model.start);
@@ -684,7 +677,6 @@ impl<W: Word> Compiler<'_, '_, W> {
         let Instance {
             agent: agent_id,
             start,
-            target,
             ..
         } = p.instances[i];
         let agent = &p.rules.agents[agent_id.ix()];
@@ -806,13 +798,10 @@ impl<W: Word> Compiler<'_, '_, W> {
         };
         let pos = |cell: u32| Some(index[cell as usize]).filter(|&k| k != NONE);
         Mover {
-            name: p.instance_name(i),
-            agent: agent_id,
             offset,
             bits: bits_for(cells.len()),
             mask: mask_ones::<W>(bits_for(cells.len())) << offset,
             start: pos(start).expect("a start is in its own domain"),
-            target: target.and_then(pos),
             cells,
             adj,
             adj_start,

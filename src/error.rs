@@ -225,16 +225,6 @@ pub enum InputError {
     },
 
     #[error("{message}")]
-    #[diagnostic(code(puzzle::input::marker), help("{help}"))]
-    Marker {
-        message: String,
-        #[label("{label}")]
-        span: SourceSpan,
-        label: String,
-        help: String,
-    },
-
-    #[error("{message}")]
     #[diagnostic(code(puzzle::input::family_size), help("{help}"))]
     FamilySize {
         message: String,

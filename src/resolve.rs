@@ -1201,9 +1201,6 @@ impl Resolver {
             }
         }
         let cases = cases.map(|c| c.0).unwrap_or(Cases::Single);
-        if cases == Cases::Counted && self.header.is_empty() && grid.is_none() {
-            // Allowed: each case is then a bare grid separated by blank lines.
-        }
         let (rows, cols) = match grid {
             Some((r, c, _)) => (Some(r?), Some(c?)),
             None => (None, None),

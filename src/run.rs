@@ -267,9 +267,9 @@ pub fn describe(
     };
     let _ = writeln!(s, "  visited store: {store} ({size})");
     let why = if layout.bits <= 64 {
-        search::choose(&compile::compile::<u64>(&prepared), config.strategy).1
+        search::choose(&compile::compile::<u64>(&prepared), config.strategy).why
     } else {
-        search::choose(&compile::compile::<u128>(&prepared), config.strategy).1
+        search::choose(&compile::compile::<u128>(&prepared), config.strategy).why
     };
     let _ = writeln!(s, "  strategy: {why}");
     let _ = writeln!(

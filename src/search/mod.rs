@@ -62,41 +62,55 @@ impl Default for Config {
     }
 }
 
-/// The strategy for a model, and why.
-pub fn choose<W: Word>(m: &Model<W>, asked: Strategy) -> (Strategy, String) {
-    match (asked, bidir_reason(m)) {
-        (Strategy::Bfs, _) => (Strategy::Bfs, "breadth-first search, as asked".into()),
-        (Strategy::Astar, _) => match Heuristic::new(m) {
-            Some(_) => (
-                Strategy::Astar,
-                "A* with distances to the goal positions, as asked".into(),
-            ),
-            None => (
-                Strategy::Bfs,
-                "A* was asked for, but the goal pins no agent's position: breadth-first search"
-                    .into(),
-            ),
-        },
-        (Strategy::Auto, _) if astar_informed(m) => (
-            Strategy::Astar,
-            "the goal pins the agents' positions and nothing but other agents stands \
-             between them and it: A* with their distances to the goal"
-                .into(),
-        ),
-        (Strategy::Bidir | Strategy::Auto, Ok(why)) => (Strategy::Bidir, why),
-        (Strategy::Bidir, Err(why)) => (
-            Strategy::Bfs,
-            format!("bidirectional search was asked for, but {why}: breadth-first search"),
-        ),
-        (Strategy::Auto, Err(why)) => (Strategy::Bfs, format!("{why}: breadth-first search")),
-    }
+/// A chosen strategy, why it was chosen, and the A* heuristic when that is
+/// the strategy (built once, while choosing).
+pub struct Plan {
+    pub strategy: Strategy,
+    pub why: String,
+    heuristic: Option<Heuristic>,
 }
 
-/// Whether the A* heuristic sees all that matters: it knows each pinned
-/// agent's distance to the goal on its own, so it is well informed when no
-/// entry condition or effect can lengthen the way, only other agents.
-fn astar_informed<W: Word>(m: &Model<W>) -> bool {
-    !m.has_effects && m.movers.iter().all(|mv| mv.free) && Heuristic::new(m).is_some()
+/// The strategy for a model, and why.
+pub fn choose<W: Word>(m: &Model<W>, asked: Strategy) -> Plan {
+    let plan = |strategy, why: String, heuristic| Plan {
+        strategy,
+        why,
+        heuristic,
+    };
+    let wants_astar = match asked {
+        Strategy::Astar => true,
+        Strategy::Auto => !m.has_effects && m.movers.iter().all(|mv| mv.free),
+        _ => false,
+    };
+    if wants_astar && let Some(h) = Heuristic::new(m) {
+        let why = if asked == Strategy::Astar {
+            "A* with distances to the goal positions, as asked"
+        } else {
+            // The heuristic knows each pinned agent's distance to the goal on
+            // its own: well informed when no entry condition or effect can
+            // lengthen the way, only other agents.
+            "the goal pins the agents' positions and nothing but other agents stands \
+             between them and it: A* with their distances to the goal"
+        };
+        return plan(Strategy::Astar, why.into(), Some(h));
+    }
+    match (asked, bidir_reason(m)) {
+        (Strategy::Bfs, _) => plan(Strategy::Bfs, "breadth-first search, as asked".into(), None),
+        (Strategy::Astar, _) => plan(
+            Strategy::Bfs,
+            "A* was asked for, but the goal pins no agent's position: breadth-first search".into(),
+            None,
+        ),
+        (Strategy::Bidir | Strategy::Auto, Ok(why)) => plan(Strategy::Bidir, why, None),
+        (Strategy::Bidir, Err(why)) => plan(
+            Strategy::Bfs,
+            format!("bidirectional search was asked for, but {why}: breadth-first search"),
+            None,
+        ),
+        (Strategy::Auto, Err(why)) => {
+            plan(Strategy::Bfs, format!("{why}: breadth-first search"), None)
+        }
+    }
 }
 
 /// Whether a search from the goal is possible: the goal is one state, and
@@ -126,12 +140,11 @@ pub fn search<W: Word>(m: &Model<W>, config: Config) -> Outcome {
         };
     }
     let dense = m.layout.bits <= DENSE_MAX_BITS;
-    let strategy = choose(m, config.strategy).0;
-    if strategy == Strategy::Astar {
-        let h = Heuristic::new(m).expect("choose checked that a heuristic exists");
-        return astar(m, &h);
+    let plan = choose(m, config.strategy);
+    if let Some(h) = &plan.heuristic {
+        return astar(m, h);
     }
-    match (strategy, dense) {
+    match (plan.strategy, dense) {
         (Strategy::Bidir, true) => bidir::<W, Dense<W>>(m, config.threads),
         (Strategy::Bidir, false) => bidir::<W, Sparse<W>>(m, config.threads),
         (_, true) => bfs::<W, Dense<W>>(m, config.threads),
