@@ -92,13 +92,7 @@ fn connected(g: &[Vec<u8>], ch: u8) -> bool {
 /// Straightforward BFS over the ghosts' (row, column) tuples: try every
 /// combination of five moves, then reject collisions and swaps.
 fn solve(g: &[Vec<u8>], n: usize) -> Option<u32> {
-    let (h, w) = (g.len(), g[0].len());
-    let find = |ch: u8| {
-        (0..h)
-            .flat_map(|r| (0..w).map(move |c| (r, c)))
-            .find(|&(r, c)| g[r][c] == ch)
-            .unwrap()
-    };
+    let find = |ch: u8| common::find(g, ch);
     let start: Vec<(usize, usize)> = (0..n).map(|i| find(b'a' + i as u8)).collect();
     let goal: Vec<(usize, usize)> = (0..n).map(|i| find(b'A' + i as u8)).collect();
     let key = |s: &[(usize, usize)]| s.iter().fold(0usize, |k, &(r, c)| k * 256 + r * 16 + c);
@@ -148,32 +142,19 @@ fn random_case(rng: &mut SmallRng) -> (String, u32) {
         let (w, h) = (rng.gen_range(4..=hi), rng.gen_range(4..=hi));
         let n = rng.gen_range(1..=3);
         let mut g = random_map(rng, w, h);
-        let mut free: Vec<(usize, usize)> = (0..h)
+        let free: Vec<(usize, usize)> = (0..h)
             .flat_map(|r| (0..w).map(move |c| (r, c)))
             .filter(|&(r, c)| g[r][c] == b' ')
             .collect();
         if free.len() < 2 * n || !connected(&g, b' ') {
             continue;
         }
-        for i in 0..2 * n {
-            let k = rng.gen_range(i..free.len());
-            free.swap(i, k);
-            let (r, c) = free[i];
-            g[r][c] = if i < n {
-                b'a' + i as u8
-            } else {
-                b'A' + (i - n) as u8
-            };
-        }
+        let markers = common::family_markers(n);
+        common::place(rng, &mut g, free, &markers);
         // The statement promises a solution: keep only solvable maps.
         let Some(ans) = solve(&g, n) else { continue };
         let pad = if rng.gen_bool(0.3) { " " } else { "" };
-        let mut text = format!("{w} {h} {n}{pad}\n");
-        for row in &g {
-            text.push_str(std::str::from_utf8(row).unwrap());
-            text.push('\n');
-        }
-        return (text, ans);
+        return (common::case_text(&format!("{w} {h} {n}{pad}"), &g), ans);
     }
 }
 

@@ -38,10 +38,7 @@ fn sees(g: &[Vec<u8>], r: usize, c: usize) -> u8 {
 /// Straightforward BFS over (row, column, hiders found), up to t steps.
 fn solve(g: &[Vec<u8>], t: u32) -> i64 {
     let (n, m) = (g.len(), g[0].len());
-    let (sr, sc) = (0..n)
-        .flat_map(|i| (0..m).map(move |j| (i, j)))
-        .find(|&(i, j)| g[i][j] == b'S')
-        .unwrap();
+    let (sr, sc) = common::find(g, b'S');
     let mut dist = vec![vec![vec![u32::MAX; 4]; m]; n];
     let f0 = sees(g, sr, sc) as usize;
     dist[sr][sc][f0] = 0;
@@ -90,18 +87,9 @@ fn random_case(rng: &mut SmallRng) -> (String, i64) {
                 .collect()
         })
         .collect();
-    let mut cells: Vec<(usize, usize)> = (0..n).flat_map(|i| (0..m).map(move |j| (i, j))).collect();
-    for (k, ch) in b"SDE".iter().enumerate() {
-        let x = rng.gen_range(k..cells.len());
-        cells.swap(k, x);
-        g[cells[k].0][cells[k].1] = *ch;
-    }
-    let mut text = format!("{n} {m} {t}\n");
-    for row in &g {
-        text.push_str(std::str::from_utf8(row).unwrap());
-        text.push('\n');
-    }
-    (text, solve(&g, t))
+    let cells = common::all_cells(&g);
+    common::place(rng, &mut g, cells, b"SDE");
+    (common::case_text(&format!("{n} {m} {t}"), &g), solve(&g, t))
 }
 
 #[test]

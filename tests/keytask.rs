@@ -9,10 +9,7 @@ use std::collections::VecDeque;
 /// Straightforward BFS over (row, column, keys held).
 fn solve(g: &[Vec<u8>]) -> Option<u32> {
     let (r, c) = (g.len(), g[0].len());
-    let (sr, sc) = (0..r)
-        .flat_map(|i| (0..c).map(move |j| (i, j)))
-        .find(|&(i, j)| g[i][j] == b'*')
-        .unwrap();
+    let (sr, sc) = common::find(g, b'*');
     let mut dist = vec![vec![vec![u32::MAX; 16]; c]; r];
     dist[sr][sc][0] = 0;
     let mut q = VecDeque::from([(sr, sc, 0usize)]);
@@ -79,13 +76,8 @@ fn random_case(rng: &mut SmallRng) -> (String, String) {
         Some(s) => format!("Escape possible in {s} steps.\n"),
         None => "The poor student is trapped!\n".to_string(),
     };
-    let mut text = format!("{r} {c}\n");
-    for row in &g {
-        text.push_str(std::str::from_utf8(row).unwrap());
-        text.push('\n');
-    }
-    text.push('\n');
-    (text, answer)
+    // A blank line follows each map, as in the contest input.
+    (common::case_text(&format!("{r} {c}"), &g) + "\n", answer)
 }
 
 #[test]

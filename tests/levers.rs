@@ -11,13 +11,7 @@ type State = ((usize, usize), (usize, usize), u8);
 /// Straightforward BFS: each step one robot moves; levers flip gates.
 fn solve(g: &[Vec<u8>]) -> Option<u32> {
     let (h, w) = (g.len(), g[0].len());
-    let find = |ch: u8| {
-        (0..h)
-            .flat_map(|r| (0..w).map(move |c| (r, c)))
-            .find(|&(r, c)| g[r][c] == ch)
-            .unwrap()
-    };
-    let start: State = (find(b'1'), find(b'2'), 0);
+    let start: State = (common::find(g, b'1'), common::find(g, b'2'), 0);
     let mut dist: HashMap<State, u32> = HashMap::from([(start, 0)]);
     let mut q = VecDeque::from([start]);
     while let Some(s) = q.pop_front() {
@@ -118,18 +112,9 @@ fn agrees_with_independent_solver_on_random_maps() {
                     .collect()
             })
             .collect();
-        let mut cells: Vec<(usize, usize)> =
-            (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).collect();
-        for (k, ch) in b"12".iter().enumerate() {
-            let x = rng.gen_range(k..cells.len());
-            cells.swap(k, x);
-            g[cells[k].0][cells[k].1] = *ch;
-        }
-        let mut text = format!("{h} {w}\n");
-        for row in &g {
-            text.push_str(std::str::from_utf8(row).unwrap());
-            text.push('\n');
-        }
+        let cells = common::all_cells(&g);
+        common::place(&mut rng, &mut g, cells, b"12");
+        let text = common::case_text(&format!("{h} {w}"), &g);
         input.push_str(&text);
         want.push_str(&answer(case, &g));
         cases.push(text);

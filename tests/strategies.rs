@@ -30,23 +30,10 @@ fn random_input(rng: &mut SmallRng, cases: usize) -> String {
                     .collect()
             })
             .collect();
-        let mut cells: Vec<(usize, usize)> =
-            (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).collect();
-        for i in 0..2 * n {
-            let k = rng.gen_range(i..cells.len());
-            cells.swap(i, k);
-            let (r, c) = cells[i];
-            g[r][c] = if i < n {
-                b'a' + i as u8
-            } else {
-                b'A' + (i - n) as u8
-            };
-        }
-        text.push_str(&format!("{n} {h} {w}\n"));
-        for row in g {
-            text.push_str(std::str::from_utf8(&row).unwrap());
-            text.push('\n');
-        }
+        let cells = common::all_cells(&g);
+        let markers = common::family_markers(n);
+        common::place(rng, &mut g, cells, &markers);
+        text.push_str(&common::case_text(&format!("{n} {h} {w}"), &g));
     }
     text
 }

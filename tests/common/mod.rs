@@ -101,3 +101,53 @@ pub fn configs() -> Vec<puzzle::search::Config> {
     }
     v
 }
+
+/// A case of a contest input: its header line, then the grid's rows.
+pub fn case_text(header: &str, g: &[Vec<u8>]) -> String {
+    let mut text = format!("{header}\n");
+    for row in g {
+        text.push_str(std::str::from_utf8(row).unwrap());
+        text.push('\n');
+    }
+    text
+}
+
+/// The (row, column) of the first cell holding `ch`.
+pub fn find(g: &[Vec<u8>], ch: u8) -> (usize, usize) {
+    (0..g.len())
+        .flat_map(|r| (0..g[r].len()).map(move |c| (r, c)))
+        .find(|&(r, c)| g[r][c] == ch)
+        .unwrap_or_else(|| panic!("no {:?} in the map", ch as char))
+}
+
+/// Writes each marker on its own random cell of `cells` (which must hold at
+/// least as many cells as there are markers).
+pub fn place(
+    rng: &mut impl rand::Rng,
+    g: &mut [Vec<u8>],
+    mut cells: Vec<(usize, usize)>,
+    markers: &[u8],
+) {
+    for (i, &ch) in markers.iter().enumerate() {
+        let k = rng.gen_range(i..cells.len());
+        cells.swap(i, k);
+        let (r, c) = cells[i];
+        g[r][c] = ch;
+    }
+}
+
+/// Every cell of a grid.
+pub fn all_cells(g: &[Vec<u8>]) -> Vec<(usize, usize)> {
+    (0..g.len())
+        .flat_map(|r| (0..g[r].len()).map(move |c| (r, c)))
+        .collect()
+}
+
+/// The start markers `a`, `b`, ... then the target markers `A`, `B`, ... of
+/// a family of `n`.
+pub fn family_markers(n: usize) -> Vec<u8> {
+    (0..n as u8)
+        .map(|i| b'a' + i)
+        .chain((0..n as u8).map(|i| b'A' + i))
+        .collect()
+}
