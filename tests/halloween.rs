@@ -160,10 +160,7 @@ fn random_case(rng: &mut SmallRng) -> (String, u32) {
 
 #[test]
 fn sample_matches() {
-    let rules = common::puzzle("halloween").rules;
-    let root = common::root().join("puzzles");
-    let got = common::run(&rules, &common::read(&root.join("halloween.in")));
-    assert_eq!(got, common::read(&root.join("halloween.out")));
+    common::assert_sample("halloween");
 }
 
 #[test]
@@ -179,8 +176,7 @@ fn agrees_with_independent_solver_on_random_maps() {
         let input = format!("{}0 0 0\n", cases.concat());
         let want: String = answers.iter().map(|a| format!("{a}\n")).collect();
         // Every strategy and thread count must give the same answers.
-        let config = common::configs()[done % common::configs().len()];
-        common::assert_same(&common::run_with(&rules, &input, config), &want, &cases);
+        common::check_batch(&rules, &input, &want, &cases, done);
         done += k;
     }
 }

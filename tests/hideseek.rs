@@ -94,10 +94,7 @@ fn random_case(rng: &mut SmallRng) -> (String, i64) {
 
 #[test]
 fn sample_matches() {
-    let rules = common::puzzle("hideseek").rules;
-    let root = common::root().join("puzzles");
-    let got = common::run(&rules, &common::read(&root.join("hideseek.in")));
-    assert_eq!(got, common::read(&root.join("hideseek.out")));
+    common::assert_sample("hideseek");
 }
 
 #[test]
@@ -115,8 +112,7 @@ fn agrees_with_independent_solver_on_random_maps() {
             .enumerate()
             .map(|(i, a)| format!("Case {}:\n{a}\n", i + 1))
             .collect();
-        let config = common::configs()[done % common::configs().len()];
-        common::assert_same(&common::run_with(&rules, &input, config), &want, &cases);
+        common::check_batch(&rules, &input, &want, &cases, done);
         done += k;
     }
 }

@@ -82,10 +82,7 @@ fn random_case(rng: &mut SmallRng) -> (String, String) {
 
 #[test]
 fn sample_matches() {
-    let rules = common::puzzle("keytask").rules;
-    let root = common::root().join("puzzles");
-    let got = common::run(&rules, &common::read(&root.join("keytask.in")));
-    assert_eq!(got, common::read(&root.join("keytask.out")));
+    common::assert_sample("keytask");
 }
 
 #[test]
@@ -98,12 +95,7 @@ fn agrees_with_independent_solver_on_random_maps() {
         let (cases, answers): (Vec<String>, Vec<String>) =
             (0..k).map(|_| random_case(&mut rng)).unzip();
         let input = format!("{}0 0\n", cases.concat());
-        let config = common::configs()[done % common::configs().len()];
-        common::assert_same(
-            &common::run_with(&rules, &input, config),
-            &answers.concat(),
-            &cases,
-        );
+        common::check_batch(&rules, &input, &answers.concat(), &cases, done);
         done += k;
     }
 }

@@ -151,3 +151,24 @@ pub fn family_markers(n: usize) -> Vec<u8> {
         .chain((0..n as u8).map(|i| b'A' + i))
         .collect()
 }
+
+/// The shipped sample of a puzzle gives the shipped expected output.
+pub fn assert_sample(name: &str) {
+    let rules = puzzle(name).rules;
+    let dir = root().join("puzzles");
+    let got = run(&rules, &read(&dir.join(format!("{name}.in"))));
+    assert_eq!(got, read(&dir.join(format!("{name}.out"))), "{name} sample");
+}
+
+/// Runs one batch of random cases with the strategy and thread count whose
+/// turn it is (batches rotate through [`configs`]) and compares the output.
+pub fn check_batch(
+    rules: &puzzle::resolve::Rules,
+    input: &str,
+    want: &str,
+    cases: &[String],
+    turn: usize,
+) {
+    let all = configs();
+    assert_same(&run_with(rules, input, all[turn % all.len()]), want, cases);
+}
