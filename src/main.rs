@@ -12,9 +12,7 @@ mod exit {
     pub const OK: u8 = 0;
     /// The rule file or the input is malformed.
     pub const BAD_INPUT: u8 = 1;
-    /// The command line is wrong (clap exits with 2 itself).
-    #[allow(dead_code)]
-    pub const USAGE: u8 = 2;
+    // 2, a wrong command line, is clap's own exit code for usage errors.
     /// A resource limit of the engine: the state of a map cannot be packed.
     pub const LIMIT: u8 = 3;
 }
