@@ -215,6 +215,10 @@ pub struct Mover<W> {
     pub rays: Vec<Vec<Ray<W>>>,
     pub opaque: bool,
     pub start: u32,
+    /// Position index -> cell of the model's padded grid.
+    pub padded: Vec<u32>,
+    /// What each of its moves adds to a padded cell.
+    pub deltas: Vec<isize>,
 }
 
 impl<W: Word> Mover<W> {
@@ -247,6 +251,9 @@ impl<W: Word> Mover<W> {
 pub struct Model<W> {
     pub rows: usize,
     pub cols: usize,
+    /// The grid inside a border (see [`Mover::padded`]): 1 where an agent
+    /// may stand, 0 elsewhere. A move from a padded cell adds its delta.
+    pub open: Vec<u8>,
     pub layout: Layout,
     pub movers: Vec<Mover<W>>,
     pub mode: Mode,
@@ -316,12 +323,108 @@ impl<W: Word> Model<W> {
     }
 }
 
-/// The static board of one map.
+/// The static board of one map. Beside the grid (cells numbered row by row)
+/// it keeps a padded copy: the grid inside a border as wide as the longest
+/// move, so that a move is one addition and never leaves the array.
 struct Board {
     rows: usize,
     cols: usize,
     tile: Vec<TileId>,
     value: Vec<Option<u32>>,
+    /// Grid cell -> its class: cells of one class have one tile and value,
+    /// so they share every property and rule.
+    class: Vec<u32>,
+    /// How many classes there can be.
+    classes: usize,
+    /// Border width of the padded grid (at least 1, for sight).
+    pad: usize,
+    /// Row length of the padded grid.
+    width: usize,
+    /// Padded cell -> grid cell; [`NONE`] on the border.
+    cell: Vec<u32>,
+    /// Padded cell -> 1 where an agent may stand (on the board, not
+    /// solid), 0 elsewhere.
+    open: Vec<u8>,
+}
+
+impl Board {
+    fn new(
+        rules: &Rules,
+        rows: usize,
+        cols: usize,
+        tile: Vec<TileId>,
+        value: Vec<Option<u32>>,
+    ) -> Self {
+        let reach = |d: &Dir| d.dr.unsigned_abs().max(d.dc.unsigned_abs()) as usize;
+        let pad = rules
+            .agents
+            .iter()
+            .flat_map(|a| a.moves.iter().map(reach))
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        // One class per tile without a value, then one per value of the
+        // widest domain.
+        let values = 1 + rules
+            .domains
+            .iter()
+            .map(|d| d.values.len())
+            .max()
+            .unwrap_or(0);
+        let class = tile
+            .iter()
+            .zip(&value)
+            .map(|(t, v)| (t.ix() * values + v.map_or(0, |v| v as usize + 1)) as u32)
+            .collect();
+        let width = cols + 2 * pad;
+        let len = width * (rows + 2 * pad);
+        let (mut cell, mut open) = (vec![NONE; len], vec![0u8; len]);
+        for r in 0..rows {
+            let row = (r + pad) * width + pad;
+            for c in 0..cols {
+                let g = r * cols + c;
+                cell[row + c] = g as u32;
+                open[row + c] = u8::from(!rules.tiles[tile[g].ix()].solid);
+            }
+        }
+        Board {
+            rows,
+            cols,
+            tile,
+            value,
+            class,
+            classes: rules.tiles.len() * values,
+            pad,
+            width,
+            cell,
+            open,
+        }
+    }
+
+    /// The padded index of grid cell `cell`.
+    fn padded(&self, cell: u32) -> usize {
+        let (r, c) = (cell as usize / self.cols, cell as usize % self.cols);
+        (r + self.pad) * self.width + c + self.pad
+    }
+
+    /// What a move in direction `d` adds to a padded index.
+    fn delta(&self, d: Dir) -> isize {
+        d.dr as isize * self.width as isize + d.dc as isize
+    }
+}
+
+/// A padded index moved by a [`Board::delta`]; stays in the padded grid
+/// when the move is at most the border wide.
+#[inline(always)]
+fn shift(pc: usize, delta: isize) -> usize {
+    pc.wrapping_add_signed(delta)
+}
+
+/// The cells an instance can ever stand on, in grid order, as grid cells
+/// and as padded indexes.
+struct Domain {
+    cells: Vec<u32>,
+    padded: Vec<u32>,
 }
 
 /// A map read against the rules: the board, the agent instances, their
@@ -331,8 +434,8 @@ pub struct Prepared<'a> {
     board: Board,
     header: Vec<i64>,
     instances: Vec<Instance>,
-    /// Position domains: instance -> cells, in grid order.
-    domains: Vec<Vec<u32>>,
+    /// Position domains, by instance.
+    domains: Vec<Domain>,
     pub layout: Layout,
 }
 
@@ -371,7 +474,7 @@ pub fn compile<W: Word>(p: &Prepared<'_>) -> Model<W> {
     let c = Compiler {
         p,
         flag_offset: Vec::new(),
-        entry_by_cell: Vec::new(),
+        entry_cache: vec![u32::MAX; p.board.classes],
         nodes: Vec::new(),
         movers: Vec::new(),
         conds: Interner::new(Cond::Always),
@@ -384,8 +487,9 @@ struct Compiler<'p, 'a, W> {
     p: &'p Prepared<'a>,
     /// Bit offset of each flag's first value.
     flag_offset: Vec<u32>,
-    /// Grid cell -> index into `conds`.
-    entry_by_cell: Vec<u32>,
+    /// Cell class (see [`Board::class`]) -> its entry condition (index into
+    /// `conds`), or `u32::MAX` until asked.
+    entry_cache: Vec<u32>,
     nodes: Vec<Node<W>>,
     movers: Vec<Mover<W>>,
     conds: Interner<Cond<W>>,
@@ -443,12 +547,12 @@ impl Prepared<'_> {
         let mut parts = Vec::new();
         let mut off = 0;
         for (i, d) in self.domains.iter().enumerate().rev() {
-            let b = bits_for(d.len());
+            let b = bits_for(d.cells.len());
             parts.push(Part {
                 name: self.instance_name(i),
                 offset: off,
                 bits: b,
-                values: d.len() as u64,
+                values: d.cells.len() as u64,
             });
             off += b;
         }
@@ -501,84 +605,86 @@ impl Prepared<'_> {
 
     /// The cells instance `i` can ever stand on: reachable from its start by
     /// its moves through cells that are not solid.
-    fn domain(&self, i: usize) -> Vec<u32> {
+    fn domain(&self, i: usize) -> Domain {
         let Instance {
             agent: a, start, ..
         } = self.instances[i];
-        let dirs = &self.rules.agents[a.ix()].moves;
-        let mut seen = vec![false; self.board.tile.len()];
-        let mut queue = vec![start];
-        seen[start as usize] = true;
-        while let Some(c) = queue.pop() {
-            let rc = self.row_col(c as usize);
-            for d in dirs {
-                if let Some(t) = self.step_rc(rc, *d)
-                    && !seen[t]
-                    && !self.rules.tiles[self.board.tile[t].ix()].solid
-                {
-                    seen[t] = true;
-                    queue.push(t as u32);
+        let b = &self.board;
+        let deltas: Vec<isize> = self.rules.agents[a.ix()]
+            .moves
+            .iter()
+            .map(|d| b.delta(*d))
+            .collect();
+        // 1: open and not reached yet; 2: reached; 0: closed.
+        let mut mark = b.open.clone();
+        let first = b.padded(start);
+        let mut stack = Vec::with_capacity(256);
+        stack.push(first as u32);
+        mark[first] = 2;
+        while let Some(pc) = stack.pop() {
+            for &d in &deltas {
+                let t = shift(pc as usize, d);
+                if mark[t] == 1 {
+                    mark[t] = 2;
+                    stack.push(t as u32);
                 }
             }
         }
         // Grid order, so position indexes follow the map.
-        (0..seen.len() as u32)
-            .filter(|&c| seen[c as usize])
-            .collect()
-    }
-
-    /// The cell one move in direction `d` from `cell`, if on the board.
-    #[inline]
-    fn step(&self, cell: usize, d: Dir) -> Option<usize> {
-        self.step_rc(self.row_col(cell), d)
-    }
-
-    /// A cell's row and column. Grids are at most 10,000 a side: 32-bit
-    /// division is enough and cheaper.
-    #[inline]
-    fn row_col(&self, cell: usize) -> (i32, i32) {
-        let (cols, cell) = (self.board.cols as u32, cell as u32);
-        ((cell / cols) as i32, (cell % cols) as i32)
-    }
-
-    /// The cell one move in direction `d` from row `r`, column `c`.
-    #[inline]
-    fn step_rc(&self, (r, c): (i32, i32), d: Dir) -> Option<usize> {
-        let (nr, nc) = (r + d.dr as i32, c + d.dc as i32);
-        if nr < 0 || nc < 0 || nr >= self.board.rows as i32 || nc >= self.board.cols as i32 {
-            return None;
+        let mut domain = Domain {
+            cells: Vec::with_capacity(b.tile.len()),
+            padded: Vec::with_capacity(b.tile.len()),
+        };
+        for r in 0..b.rows {
+            let row = (r + b.pad) * b.width + b.pad;
+            for (c, &m) in mark[row..row + b.cols].iter().enumerate() {
+                if m == 2 {
+                    domain.cells.push((r * b.cols + c) as u32);
+                    domain.padded.push((row + c) as u32);
+                }
+            }
         }
-        Some(nr as usize * self.board.cols + nc as usize)
+        domain
+    }
+
+    /// The grid cells seen from padded cell `from` looking in direction
+    /// `d`, nearest first, up to and including the first opaque one.
+    fn sight_line(&self, from: usize, d: Dir) -> impl Iterator<Item = usize> + '_ {
+        let b = &self.board;
+        let delta = b.delta(d);
+        let mut pc = from;
+        let mut blocked = false;
+        std::iter::from_fn(move || {
+            if blocked {
+                return None;
+            }
+            pc = shift(pc, delta);
+            let c = b.cell[pc];
+            if c == NONE {
+                return None;
+            }
+            blocked = self.opaque(c as usize);
+            Some(c as usize)
+        })
     }
 }
 
 impl<W: Word> Compiler<'_, '_, W> {
-    /// The entry condition of every grid cell, from the `solid` property and
-    /// the `enter` rules (all rules matching a cell must hold), as indexes
+    /// The entry condition of a grid cell, from the `solid` property and
+    /// the `enter` rules (all rules matching a cell must hold), as an index
     /// into the condition table. Cells of one tile and value share one.
-    fn entry_conditions(&mut self) -> Vec<u32> {
-        let n = self.p.board.tile.len();
-        // Cache by (tile, value): one slot per tile for no value, then one
-        // per value of its domain.
-        let rules = self.p.rules;
-        let width = 1 + rules
-            .domains
-            .iter()
-            .map(|d| d.values.len())
-            .max()
-            .unwrap_or(0);
-        let mut cache = vec![u32::MAX; rules.tiles.len() * width];
-        let mut out = Vec::with_capacity(n);
-        for cell in 0..n {
-            let (tile, value) = (self.p.board.tile[cell], self.p.board.value[cell]);
-            let key = tile.ix() * width + value.map_or(0, |v| v as usize + 1);
-            if cache[key] == u32::MAX {
+    #[inline]
+    fn entry_at(&mut self, cell: usize) -> u32 {
+        let key = self.p.board.class[cell] as usize;
+        match self.entry_cache[key] {
+            u32::MAX => {
                 let c = self.entry_for(cell);
-                cache[key] = self.conds.id(c);
+                let id = self.conds.id(c);
+                self.entry_cache[key] = id;
+                id
             }
-            out.push(cache[key]);
+            id => id,
         }
-        out
     }
 
     fn entry_for(&mut self, cell: usize) -> Cond<W> {
@@ -613,10 +719,9 @@ impl<W: Word> Compiler<'_, '_, W> {
             layout.bits <= W::BITS,
             "the caller picks a word wide enough for the layout"
         );
-        let pos_bits: u32 = self.p.domains.iter().map(|d| bits_for(d.len())).sum();
+        let pos_bits: u32 = self.p.domains.iter().map(|d| bits_for(d.cells.len())).sum();
         // Flags go after the positions.
         self.set_flag_base(pos_bits);
-        self.entry_by_cell = self.entry_conditions();
 
         // Sight depends on where the others stand only if some agent is
         // opaque and there is someone else to look past it.
@@ -651,6 +756,7 @@ impl<W: Word> Compiler<'_, '_, W> {
         let mut model = Model {
             rows: self.p.board.rows,
             cols: self.p.board.cols,
+            open: self.p.board.open.clone(),
             layout,
             movers: self.movers,
             mode: self.p.rules.mode,
@@ -680,37 +786,44 @@ impl<W: Word> Compiler<'_, '_, W> {
             ..
         } = p.instances[i];
         let agent = &p.rules.agents[agent_id.ix()];
-        let cells = p.domains[i].clone();
-        let ncells = p.board.tile.len();
-        let mut index = vec![NONE; ncells];
-        for (k, c) in cells.iter().enumerate() {
-            index[*c as usize] = k as u32;
+        let domain = &p.domains[i];
+        let cells = domain.cells.clone();
+        let b = &p.board;
+        let ncells = b.tile.len();
+        // Padded cell -> position index.
+        let mut index = vec![NONE; b.cell.len()];
+        for (k, &pc) in domain.padded.iter().enumerate() {
+            index[pc as usize] = k as u32;
         }
-        // A mover with no moves stands still: its only move is `stay`.
+        // A mover with no moves stands still: its only move is `stay`. In
+        // turn, standing still is no step at all.
         let mut dirs = agent.moves.clone();
         if dirs.is_empty() {
             dirs.push(Dir { dr: 0, dc: 0 });
         }
+        if p.rules.mode == Mode::InTurn {
+            dirs.retain(|d| *d != Dir { dr: 0, dc: 0 });
+        }
+        let deltas: Vec<isize> = dirs.iter().map(|d| b.delta(*d)).collect();
+        // One pass over the positions: their moves and entry conditions.
         let mut adj = Vec::with_capacity(cells.len() * dirs.len());
         let mut adj_start = Vec::with_capacity(cells.len() + 1);
-        for &c in &cells {
+        let mut entry = Vec::with_capacity(cells.len());
+        for (&pc, &c) in domain.padded.iter().zip(&cells) {
             adj_start.push(adj.len() as u32);
-            let rc = p.row_col(c as usize);
-            for d in &dirs {
-                let t = p.step_rc(rc, *d).map_or(NONE, |t| index[t]);
+            for &d in &deltas {
+                let to = shift(pc as usize, d);
+                let t = index[to];
                 if t != NONE {
                     adj.push(Step {
                         pos: t,
-                        cell: cells[t as usize],
+                        cell: b.cell[to],
                     });
                 }
             }
+            entry.push(self.entry_at(c as usize));
         }
         adj_start.push(adj.len() as u32);
-        let entry: Vec<u32> = cells
-            .iter()
-            .map(|&c| self.entry_by_cell[c as usize])
-            .collect();
         let free = entry
             .iter()
             .all(|&c| self.conds.table[c as usize] == Cond::Always);
@@ -738,7 +851,9 @@ impl<W: Word> Compiler<'_, '_, W> {
         let has_when = p.rules.when.iter().any(|w| w.agent == agent_id);
         // Effect ids by grid cell: 4 bytes a cell, composed through the table.
         let mut here = vec![0u32; if has_when { ncells } else { 0 }];
-        let mut rays: Vec<Vec<Ray<W>>> = vec![Vec::new(); if dynamic_sight { ncells } else { 0 }];
+        // Sight rays by position index, when other movers can block them.
+        let mut rays: Vec<Vec<Ray<W>>> =
+            vec![Vec::new(); if dynamic_sight { cells.len() } else { 0 }];
         for w in p.rules.when.iter().filter(|w| w.agent == agent_id) {
             for t in (0..ncells).filter(|&t| p.cell_matches(t, w.tile, w.value)) {
                 let eff = self.actions(&w.actions, value(t));
@@ -748,37 +863,30 @@ impl<W: Word> Compiler<'_, '_, W> {
                     Relation::Sees => {
                         // Walk outward from the seen cell: every cell reached
                         // sees it, up to and including the first opaque one.
+                        let from = b.padded(t as u32);
                         for d in SIGHT {
-                            let mut at = t;
-                            while let Some(c) = p.step(at, d) {
-                                at = c;
+                            for c in p.sight_line(from, d) {
                                 here[c] = self.compose(here[c], eff);
-                                if p.opaque(c) {
-                                    break;
-                                }
                             }
                         }
                     }
                 }
             }
             if dynamic_sight && w.relation == Relation::Sees {
-                for &c in &cells {
+                for (q, &pc) in domain.padded.iter().enumerate() {
                     for d in SIGHT {
-                        let mut ray = Vec::new();
-                        let mut at = c as usize;
-                        while let Some(t) = p.step(at, d) {
-                            at = t;
-                            let e = if p.cell_matches(t, w.tile, w.value) {
-                                self.actions(&w.actions, value(t))
-                            } else {
-                                Effect::default()
-                            };
-                            ray.push((t as u32, e));
-                            if p.opaque(t) {
-                                break;
-                            }
-                        }
-                        rays[c as usize].push(ray);
+                        let ray = p
+                            .sight_line(pc as usize, d)
+                            .map(|t| {
+                                let e = if p.cell_matches(t, w.tile, w.value) {
+                                    self.actions(&w.actions, value(t))
+                                } else {
+                                    Effect::default()
+                                };
+                                (t as u32, e)
+                            })
+                            .collect();
+                        rays[q].push(ray);
                     }
                 }
             }
@@ -788,15 +896,7 @@ impl<W: Word> Compiler<'_, '_, W> {
         } else {
             vec![0; cells.len()]
         };
-        let rays = if dynamic_sight {
-            cells
-                .iter()
-                .map(|&c| std::mem::take(&mut rays[c as usize]))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let pos = |cell: u32| Some(index[cell as usize]).filter(|&k| k != NONE);
+        let pos = |cell: u32| Some(index[b.padded(cell)]).filter(|&k| k != NONE);
         Mover {
             offset,
             bits: bits_for(cells.len()),
@@ -811,6 +911,8 @@ impl<W: Word> Compiler<'_, '_, W> {
             when_here,
             rays,
             opaque: agent.opaque,
+            padded: domain.padded.clone(),
+            deltas,
         }
     }
 
@@ -868,7 +970,7 @@ impl<W: Word> Compiler<'_, '_, W> {
     /// The positions of instance `i` where it stands on `place`.
     fn positions(&self, i: usize, place: PlaceRef) -> Vec<bool> {
         let target = self.p.instances[i].target;
-        let cells = &self.p.domains[i];
+        let cells = &self.p.domains[i].cells;
         cells
             .iter()
             .map(|&c| match place {
@@ -1177,12 +1279,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
     if !errors.is_empty() {
         return Err(errors);
     }
-    let board = Board {
-        rows: case.rows,
-        cols: case.cols,
-        tile,
-        value,
-    };
+    let board = Board::new(rules, case.rows, case.cols, tile, value);
     Ok((board, instances))
 }
 

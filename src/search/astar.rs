@@ -1,45 +1,79 @@
-//! A* with a heuristic derived from the goal: for each mover the goal pins
-//! to some positions, its fewest moves to one of them on its own move graph
-//! (other movers, conditions and flags ignored). A step moves every mover at
-//! most once (`at once`: the heuristic is the largest of these distances) or
-//! one mover once (`in turn`: their sum), so the heuristic never
-//! overestimates and changes by at most one per step: it is consistent, and
-//! the first goal taken off the queue is at the fewest steps.
+//! A* with a heuristic derived from the goal, the largest of two lower
+//! bounds:
+//!
+//! - Positions: for each mover the goal pins to some positions, its fewest
+//!   moves to one of them on its own move graph (other movers, conditions and
+//!   flags ignored). A step moves every mover at most once (`at once`: the
+//!   bound is the largest of these distances) or one mover once (`in turn`:
+//!   their sum).
+//! - Flags: for each flag bit the goal fixes, 0 if the state has the value
+//!   asked for, else the fewest moves any mover needs to reach a position
+//!   whose effects (entering it, or standing there) can give the bit that
+//!   value. No other step changes a bit towards it.
+//!
+//! Each bound changes by at most one per step towards the goal, so the
+//! heuristic is consistent: the first goal state taken off the queue is at
+//! the fewest steps, and a state is expanded once.
 
 use super::{Outcome, Successors};
 use crate::ast::Mode;
-use crate::compile::{Cond, Model, Node, Word};
+use crate::compile::{Cond, Model, Mover, Node, Word};
 use hashbrown::HashMap;
 
-/// Per mover, the distance from each position to its nearest goal position
-/// (`u32::MAX`: none reachable); movers the goal does not pin are absent.
+/// Per mover, distances from each position to a set of positions
+/// (`u32::MAX`: none reachable).
+type Tables = Vec<(usize, Vec<u32>)>;
+
+/// A flag bit the goal fixes, and per mover the distance from each position
+/// to one where the bit can take the value the goal asks for. The search
+/// asks for few of them (those near its path): they are found on demand.
+struct FlagTerm {
+    bit: u32,
+    want: u64,
+    tables: Vec<(usize, Distances)>,
+}
+
+/// A lower bound on the steps to the goal, from the model's tables.
 pub struct Heuristic {
-    tables: Vec<(usize, Vec<u32>)>,
+    /// Movers the goal pins, with their distances to the goal positions.
+    tables: Tables,
     sum: bool,
+    flags: Vec<FlagTerm>,
 }
 
 impl Heuristic {
-    /// The heuristic of a model, if its goal pins some mover's position.
+    /// The heuristic of a model, if its goal pins some mover's position or
+    /// fixes a flag that only effects at some positions can change.
     pub fn new<W: Word>(m: &Model<W>) -> Option<Heuristic> {
         let mut goals: Vec<Option<Vec<bool>>> = vec![None; m.movers.len()];
         pinned(m, m.goal, &mut goals);
-        let tables: Vec<(usize, Vec<u32>)> = goals
+        let tables: Tables = goals
             .into_iter()
             .enumerate()
-            .filter_map(|(i, g)| Some((i, distances(m, i, &g?))))
+            .filter_map(|(i, g)| {
+                let mv = &m.movers[i];
+                Some((i, Distances::new(m, mv, &g?).all(&m.open, mv)))
+            })
             .collect();
-        if tables.is_empty() {
+        let flags = flag_terms(m);
+        if tables.is_empty() && flags.is_empty() {
             return None;
         }
         Some(Heuristic {
             tables,
             sum: m.mode == Mode::InTurn,
+            flags,
         })
+    }
+
+    /// Whether the heuristic bounds the flags the goal asks for.
+    pub fn knows_flags(&self) -> bool {
+        !self.flags.is_empty()
     }
 
     /// A lower bound on the steps from `s` to a goal; `u32::MAX` if none.
     #[inline]
-    pub fn of<W: Word>(&self, m: &Model<W>, s: W) -> u32 {
+    pub fn of<W: Word>(&mut self, m: &Model<W>, s: W) -> u32 {
         let mut h = 0u32;
         for (i, table) in &self.tables {
             let d = table[m.movers[*i].pos(s) as usize];
@@ -48,8 +82,78 @@ impl Heuristic {
             }
             h = if self.sum { h + d } else { h.max(d) };
         }
+        for f in &mut self.flags {
+            if (s >> f.bit).low() & 1 == f.want {
+                continue;
+            }
+            let d = f
+                .tables
+                .iter_mut()
+                .map(|(i, t)| {
+                    let mv = &m.movers[*i];
+                    t.get(&m.open, mv, mv.pos(s) as usize)
+                })
+                .min()
+                .unwrap_or(u32::MAX);
+            if d == u32::MAX {
+                return u32::MAX;
+            }
+            h = h.max(d);
+        }
         h
     }
+}
+
+/// Whether the goal fixes some flag bit that [`Heuristic`] can bound.
+pub fn goal_fixes_flags<W: Word>(m: &Model<W>) -> bool {
+    match m.goal {
+        Cond::Masked { mask, .. } if !m.dynamic_sight => {
+            let positions = m.movers.iter().fold(W::ZERO, |a, mv| a | mv.field());
+            mask & !positions != W::ZERO
+        }
+        _ => false,
+    }
+}
+
+/// The flag bits a goal of fixed bits asks for, each with the positions
+/// whose effects can give it the value asked for. None when sight can be
+/// blocked by movers (then effects depend on more than one position).
+fn flag_terms<W: Word>(m: &Model<W>) -> Vec<FlagTerm> {
+    let Cond::Masked { mask, value } = m.goal else {
+        return Vec::new();
+    };
+    if !goal_fixes_flags(m) {
+        return Vec::new();
+    }
+    let positions = m.movers.iter().fold(W::ZERO, |a, mv| a | mv.field());
+    let flags = mask & !positions;
+    let mut terms = Vec::new();
+    for bit in 0..m.layout.bits {
+        if (flags >> bit).low() & 1 == 0 {
+            continue;
+        }
+        let want = (value >> bit).low() & 1;
+        // Effects that turn the bit from the other value to this one.
+        let from = if want == 1 { W::ZERO } else { W::ONE << bit };
+        let gives: Vec<bool> = m
+            .effects
+            .iter()
+            .map(|e| (e.apply(from) >> bit).low() & 1 == want)
+            .collect();
+        let tables = m
+            .movers
+            .iter()
+            .enumerate()
+            .map(|(i, mv)| {
+                let targets: Vec<bool> = (0..mv.cells.len())
+                    .map(|q| gives[mv.on_enter[q] as usize] || gives[mv.when_here[q] as usize])
+                    .collect();
+                (i, Distances::new(m, mv, &targets))
+            })
+            .collect();
+        terms.push(FlagTerm { bit, want, tables });
+    }
+    terms
 }
 
 /// Collects the positions a goal condition requires of each mover, from its
@@ -95,40 +199,116 @@ fn pinned<W: Word>(m: &Model<W>, c: Cond<W>, goals: &mut [Option<Vec<bool>>]) {
     }
 }
 
-/// Breadth-first distances on mover `i`'s move graph to the positions
-/// marked in `goal`.
-fn distances<W: Word>(m: &Model<W>, i: usize, goal: &[bool]) -> Vec<u32> {
-    let mv = &m.movers[i];
-    let n = mv.cells.len();
-    // Moves reversed: from each position, who can reach it in one move.
-    let mut back: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for p in 0..n {
-        for st in mv.moves(p) {
-            back[st.pos as usize].push(p as u32);
+/// Breadth-first distances on a mover's move graph to a set of positions,
+/// walking its moves backwards over the model's padded grid, found only as
+/// far as asked: a position's distance is final once the search has reached
+/// it. Indexed by padded cell.
+struct Distances {
+    dist: Vec<u32>,
+    queue: Vec<u32>,
+    head: usize,
+}
+
+impl Distances {
+    fn new<W: Word>(m: &Model<W>, mv: &Mover<W>, goal: &[bool]) -> Self {
+        let mut dist = vec![u32::MAX; m.open.len()];
+        let mut queue: Vec<u32> = Vec::with_capacity(mv.padded.len());
+        for (&pc, &g) in mv.padded.iter().zip(goal) {
+            if g {
+                dist[pc as usize] = 0;
+                queue.push(pc);
+            }
+        }
+        Distances {
+            dist,
+            queue,
+            head: 0,
         }
     }
-    let mut dist = vec![u32::MAX; n];
-    let mut queue: Vec<u32> = (0..n as u32).filter(|&p| goal[p as usize]).collect();
-    for &p in &queue {
-        dist[p as usize] = 0;
+
+    /// The distance of position `p` (`u32::MAX`: the set is out of reach).
+    #[inline]
+    fn get<W: Word>(&mut self, open: &[u8], mv: &Mover<W>, p: usize) -> u32 {
+        let pc = mv.padded[p] as usize;
+        while self.dist[pc] == u32::MAX && self.head < self.queue.len() {
+            self.step(open, &mv.deltas);
+        }
+        self.dist[pc]
     }
-    let mut k = 0;
-    while k < queue.len() {
-        let p = queue[k] as usize;
-        k += 1;
-        for &q in &back[p] {
-            if dist[q as usize] == u32::MAX {
-                dist[q as usize] = dist[p] + 1;
-                queue.push(q);
+
+    /// Every position's distance, searched to the end.
+    fn all<W: Word>(mut self, open: &[u8], mv: &Mover<W>) -> Vec<u32> {
+        while self.head < self.queue.len() {
+            self.step(open, &mv.deltas);
+        }
+        mv.padded.iter().map(|&pc| self.dist[pc as usize]).collect()
+    }
+
+    /// Reaches the cells one move before the next cell in the queue.
+    #[inline]
+    fn step(&mut self, open: &[u8], deltas: &[isize]) {
+        let pc = self.queue[self.head] as usize;
+        self.head += 1;
+        let next = self.dist[pc] + 1;
+        for &d in deltas {
+            let q = pc.wrapping_add_signed(-d);
+            if open[q] == 1 && self.dist[q] == u32::MAX {
+                self.dist[q] = next;
+                self.queue.push(q as u32);
             }
         }
     }
-    dist
+}
+
+/// The fewest steps found so far to each state: a flat array when the
+/// layout is small (zeroed pages cost nothing until touched), else a map.
+enum Best<W> {
+    /// `g + 1` by packed state; 0 is unseen.
+    Dense(Vec<u32>),
+    Sparse(HashMap<W, u32>),
+}
+
+/// The widest layout whose `g` values are kept in a flat array (16 MiB).
+const DENSE_G_BITS: u32 = 22;
+
+impl<W: Word> Best<W> {
+    fn new(bits: u32) -> Self {
+        if bits <= DENSE_G_BITS {
+            Best::Dense(vec![0; 1 << bits])
+        } else {
+            Best::Sparse(HashMap::new())
+        }
+    }
+
+    #[inline]
+    fn get(&self, s: W) -> Option<u32> {
+        match self {
+            Best::Dense(v) => v[s.low() as usize].checked_sub(1),
+            Best::Sparse(h) => h.get(&s).copied(),
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, s: W, g: u32) {
+        match self {
+            Best::Dense(v) => v[s.low() as usize] = g + 1,
+            Best::Sparse(h) => {
+                h.insert(s, g);
+            }
+        }
+    }
+
+    fn len(&self) -> u64 {
+        match self {
+            Best::Dense(v) => v.iter().filter(|&&g| g != 0).count() as u64,
+            Best::Sparse(h) => h.len() as u64,
+        }
+    }
 }
 
 /// A* from the model's start: states in buckets by `f = g + h`, the best
 /// `g` of each state kept; a state is expanded once, at its fewest steps.
-pub fn astar<W: Word>(m: &Model<W>, h: &Heuristic) -> Outcome {
+pub fn astar<W: Word>(m: &Model<W>, mut h: Heuristic) -> Outcome {
     let mut out = Outcome {
         steps: None,
         expanded: 0,
@@ -139,7 +319,8 @@ pub fn astar<W: Word>(m: &Model<W>, h: &Heuristic) -> Outcome {
         return out;
     }
     let limit = m.limit.map_or(u64::MAX, |l| l);
-    let mut best: HashMap<W, u32> = HashMap::from([(m.start, 0)]);
+    let mut best = Best::new(m.layout.bits);
+    best.set(m.start, 0);
     // buckets[f] holds (g, state); the smallest non-empty f is expanded next.
     let mut buckets: Vec<Vec<(u32, W)>> = vec![Vec::new(); h0 as usize + 1];
     buckets[h0 as usize].push((0, m.start));
@@ -151,7 +332,7 @@ pub fn astar<W: Word>(m: &Model<W>, h: &Heuristic) -> Outcome {
             f += 1;
             continue;
         };
-        if best.get(&s).is_some_and(|&b| b < g) {
+        if best.get(s).is_some_and(|b| b < g) {
             continue;
         }
         if m.holds(m.goal, s) {
@@ -169,14 +350,14 @@ pub fn astar<W: Word>(m: &Model<W>, h: &Heuristic) -> Outcome {
         });
         for &t in &children {
             let gt = g + 1;
-            if best.get(&t).is_some_and(|&b| b <= gt) {
+            if best.get(t).is_some_and(|b| b <= gt) {
                 continue;
             }
             let ht = h.of(m, t);
             if ht == u32::MAX || (gt + ht) as u64 > limit {
                 continue;
             }
-            best.insert(t, gt);
+            best.set(t, gt);
             let ft = (gt + ht) as usize;
             if ft >= buckets.len() {
                 buckets.resize(ft + 1, Vec::new());
@@ -184,6 +365,6 @@ pub fn astar<W: Word>(m: &Model<W>, h: &Heuristic) -> Outcome {
             buckets[ft].push((gt, t));
         }
     }
-    out.visited = best.len() as u64;
+    out.visited = best.len();
     out
 }

@@ -77,28 +77,36 @@ pub fn choose<W: Word>(m: &Model<W>, asked: Strategy) -> Plan {
         why,
         heuristic,
     };
+    // The position bound is well informed when no entry condition or effect
+    // can lengthen the way, only other agents; the flag bound whenever the
+    // goal asks for flags.
+    let positions_tell = !m.has_effects && m.movers.iter().all(|mv| mv.free);
     let wants_astar = match asked {
         Strategy::Astar => true,
-        Strategy::Auto => !m.has_effects && m.movers.iter().all(|mv| mv.free),
+        Strategy::Auto => positions_tell || astar::goal_fixes_flags(m),
         _ => false,
     };
     if wants_astar && let Some(h) = Heuristic::new(m) {
         let why = if asked == Strategy::Astar {
-            "A* with distances to the goal positions, as asked"
+            "A* with distances to the goal, as asked"
+        } else if h.knows_flags() {
+            "the goal asks for flags that only steps onto some positions can give: \
+             A* with the agents' distances to those positions"
         } else {
-            // The heuristic knows each pinned agent's distance to the goal on
-            // its own: well informed when no entry condition or effect can
-            // lengthen the way, only other agents.
             "the goal pins the agents' positions and nothing but other agents stands \
              between them and it: A* with their distances to the goal"
         };
-        return plan(Strategy::Astar, why.into(), Some(h));
+        if asked == Strategy::Astar || positions_tell || h.knows_flags() {
+            return plan(Strategy::Astar, why.into(), Some(h));
+        }
     }
     match (asked, bidir_reason(m)) {
         (Strategy::Bfs, _) => plan(Strategy::Bfs, "breadth-first search, as asked".into(), None),
         (Strategy::Astar, _) => plan(
             Strategy::Bfs,
-            "A* was asked for, but the goal pins no agent's position: breadth-first search".into(),
+            "A* was asked for, but the goal pins no agent's position and fixes no flag: \
+             breadth-first search"
+                .into(),
             None,
         ),
         (Strategy::Bidir | Strategy::Auto, Ok(why)) => plan(Strategy::Bidir, why, None),
@@ -141,7 +149,7 @@ pub fn search<W: Word>(m: &Model<W>, config: Config) -> Outcome {
     }
     let dense = m.layout.bits <= DENSE_MAX_BITS;
     let plan = choose(m, config.strategy);
-    if let Some(h) = &plan.heuristic {
+    if let Some(h) = plan.heuristic {
         return astar(m, h);
     }
     match (plan.strategy, dense) {

@@ -167,10 +167,8 @@ impl<'m, W: Word> Successors<'m, W> {
         for (i, mv) in m.movers.iter().enumerate() {
             let p = self.old_pos[i] as usize;
             let cleared = s & !mv.field();
+            // In turn, the move lists hold no `stay`.
             for st in mv.moves(p) {
-                if st.pos as usize == p {
-                    continue;
-                }
                 if !mv.free && !m.holds(m.conds[mv.entry[st.pos as usize] as usize], s) {
                     continue;
                 }
