@@ -619,7 +619,15 @@ impl Prepared<'_> {
         let mut mark = b.open.clone();
         let first = b.padded(start);
         let mut stack = Vec::with_capacity(256);
-        stack.push(first as u32);
+        if self.instances.len() == 1 {
+            // A lone agent's state space is its positions times the flags:
+            // a few cells it cannot reach cost a few table entries, never a
+            // state, and less than finding them. Every open cell is its
+            // domain.
+            mark.iter_mut().for_each(|m| *m *= 2);
+        } else {
+            stack.push(first as u32);
+        }
         mark[first] = 2;
         while let Some(pc) = stack.pop() {
             for &d in &deltas {

@@ -54,14 +54,17 @@ pub fn space_is_cell(rules: &Rules) -> bool {
     rules.legend.contains_key(&' ')
 }
 
-/// Reads `input` case by case and calls `each` on every case; a malformed
-/// case stops the loop with a report naming it.
-fn for_each_case(
+/// Reads `input` case by case and calls `each` on batches of up to `batch`
+/// cases, in order; a malformed case stops the loop with a report naming it
+/// (the cases read before it are handed over first). `each` returns the
+/// errors of the first bad case of its batch, with that case's number.
+fn for_each_batch(
     rules: &Rules,
     input_name: &str,
     input: &str,
     opts: &Options,
-    mut each: impl FnMut(&RawCase) -> Result<(), Vec<InputError>>,
+    batch: usize,
+    mut each: impl FnMut(&[RawCase]) -> Result<(), (Vec<InputError>, usize)>,
 ) -> Result<(), RunError> {
     let src = || NamedSource::new(input_name, input.to_string());
     let fail = |errors: Vec<InputError>, n: usize| {
@@ -75,52 +78,89 @@ fn for_each_case(
         ),
     };
     let mut reader = Reader::new(&rules.io, input, space_is_cell(rules), bare);
-    while let Some(case) = reader.next_case() {
-        let case = case.map_err(|e| fail(vec![e], reader.case_number()))?;
-        each(&case).map_err(|e| fail(e, case.number))?;
+    let mut cases = Vec::with_capacity(batch);
+    loop {
+        let (stop, bad) = match reader.next_case() {
+            Some(Ok(case)) => {
+                cases.push(case);
+                (false, None)
+            }
+            Some(Err(e)) => (true, Some(fail(vec![e], reader.case_number()))),
+            None => (true, None),
+        };
+        if !cases.is_empty() && (stop || cases.len() == batch) {
+            each(&cases).map_err(|(e, n)| fail(e, n))?;
+            cases.clear();
+        }
+        if stop {
+            return bad.map_or(Ok(()), Err);
+        }
     }
-    Ok(())
 }
 
-/// Reads `input`, solves each case and writes the answers to `out`.
-pub fn run(
+/// Reads `input`, solves each case and writes the answers to `out`. With
+/// several threads, cases are solved several at a time (each answer is
+/// still written in order, and is the same at any thread count).
+pub fn run<W: Write>(
     rules: &Rules,
     input_name: &str,
     input: &str,
     opts: &Options,
-    out: &mut impl Write,
+    out: &mut W,
 ) -> Result<(), RunError> {
     let mut written: std::io::Result<()> = Ok(());
-    let mut write =
-        |case: &RawCase, outcome: &crate::search::Outcome, secs: f64| -> std::io::Result<()> {
-            if let Some(b) = &rules.io.before {
-                writeln!(out, "{}", b.render(case.number, None, &case.header))?;
-            }
-            let line = match outcome.steps {
-                Some(n) => rules.io.solved.render(case.number, Some(n), &case.header),
-                None => rules.io.unsolved.render(case.number, None, &case.header),
-            };
-            writeln!(out, "{line}")?;
-            out.flush()?;
-            if opts.stats {
-                eprintln!(
-                    "case {}: {}, expanded {}, visited {}, {secs:.3} s, {:.2} M states/s",
-                    case.number,
-                    outcome
-                        .steps
-                        .map_or("unsolved".to_string(), |n| format!("{n} steps")),
-                    outcome.expanded,
-                    outcome.visited,
-                    outcome.expanded as f64 / secs.max(1e-9) / 1e6
-                );
-            }
-            Ok(())
+    let write = |out: &mut W,
+                 case: &RawCase,
+                 outcome: &crate::search::Outcome,
+                 secs: f64|
+     -> std::io::Result<()> {
+        if let Some(b) = &rules.io.before {
+            writeln!(out, "{}", b.render(case.number, None, &case.header))?;
+        }
+        let line = match outcome.steps {
+            Some(n) => rules.io.solved.render(case.number, Some(n), &case.header),
+            None => rules.io.unsolved.render(case.number, None, &case.header),
         };
-    for_each_case(rules, input_name, input, opts, |case| {
+        writeln!(out, "{line}")?;
+        if opts.stats {
+            // The answer first, then its statistics.
+            out.flush()?;
+            eprintln!(
+                "case {}: {}, expanded {}, visited {}, {secs:.3} s, {:.2} M states/s",
+                case.number,
+                outcome
+                    .steps
+                    .map_or("unsolved".to_string(), |n| format!("{n} steps")),
+                outcome.expanded,
+                outcome.visited,
+                outcome.expanded as f64 / secs.max(1e-9) / 1e6
+            );
+        }
+        Ok(())
+    };
+    let solve = |case: &RawCase| {
         let clock = std::time::Instant::now();
-        let outcome = crate::solve(rules, case, opts.search)?;
+        crate::solve(rules, case, opts.search).map(|o| (o, clock.elapsed().as_secs_f64()))
+    };
+    // Enough cases a batch to keep every thread busy while one case is
+    // slower than the rest; one at a time on one thread.
+    let threads = opts.search.threads.max(1);
+    let batch = if threads == 1 { 1 } else { threads * 4 };
+    for_each_batch(rules, input_name, input, opts, batch, |cases| {
+        let solved: Vec<_> = if cases.len() == 1 {
+            vec![solve(&cases[0])]
+        } else {
+            use rayon::prelude::*;
+            cases.par_iter().map(solve).collect()
+        };
+        for (case, result) in cases.iter().zip(solved) {
+            let (outcome, secs) = result.map_err(|e| (e, case.number))?;
+            if written.is_ok() {
+                written = write(out, case, &outcome, secs);
+            }
+        }
         if written.is_ok() {
-            written = write(case, &outcome, clock.elapsed().as_secs_f64());
+            written = out.flush();
         }
         Ok(())
     })?;
@@ -137,8 +177,10 @@ pub fn explain(
     out: &mut impl Write,
 ) -> Result<(), RunError> {
     let mut text = String::new();
-    for_each_case(rules, input_name, input, opts, |case| {
-        text.push_str(&describe(rules, case, opts.search)?);
+    for_each_batch(rules, input_name, input, opts, 1, |cases| {
+        for case in cases {
+            text.push_str(&describe(rules, case, opts.search).map_err(|e| (e, case.number))?);
+        }
         Ok(())
     })?;
     out.write_all(text.as_bytes())?;

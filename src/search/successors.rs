@@ -20,6 +20,9 @@ pub struct Successors<'m, W> {
     /// Two or three movers at once with no conditions or effects: the
     /// unrolled kernels [`Self::two`] and [`Self::three`] apply.
     small: bool,
+    /// One mover in turn whose effects depend on its position alone:
+    /// [`Self::lone`] applies.
+    lone: bool,
     /// Per level, the cells its mover may not end on, and how many.
     forbid: [[u32; 2 * MAX_AT_ONCE]; MAX_AT_ONCE],
     nf: [usize; MAX_AT_ONCE],
@@ -42,6 +45,7 @@ impl<'m, W: Word> Successors<'m, W> {
                 && (2..=3).contains(&n)
                 && !m.has_effects
                 && m.movers.iter().all(|mv| mv.free),
+            lone: m.mode == Mode::InTurn && n == 1 && !m.dynamic_sight,
             m,
             old_pos: vec![0; n],
             old_cell: vec![0; n],
@@ -63,6 +67,7 @@ impl<'m, W: Word> Successors<'m, W> {
     pub fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
         let m = self.m;
         match m.mode {
+            Mode::InTurn if self.lone => self.lone(s, &mut f),
             Mode::InTurn => {
                 for (i, mv) in m.movers.iter().enumerate() {
                     let p = mv.pos(s);
@@ -161,9 +166,31 @@ impl<'m, W: Word> Successors<'m, W> {
         }
     }
 
+    /// One mover in turn: its moves, each checked against its entry
+    /// condition, with the effects of arriving (entering, then standing).
+    #[inline(always)]
+    fn lone(&self, s: W, f: &mut impl FnMut(W) -> bool) {
+        let m = self.m;
+        let mv = &m.movers[0];
+        let cleared = s & !mv.field();
+        for st in mv.moves(mv.pos(s) as usize) {
+            let q = st.pos as usize;
+            if !mv.free && !m.holds(m.conds[mv.entry[q] as usize], s) {
+                continue;
+            }
+            let mut t = cleared | mv.bits(st.pos);
+            if m.has_effects {
+                t = m.effects[mv.on_enter[q] as usize].apply(t);
+                t = m.effects[mv.when_here[q] as usize].apply(t);
+            }
+            if !f(t) {
+                return;
+            }
+        }
+    }
+
     fn in_turn(&mut self, s: W, f: &mut impl FnMut(W) -> bool) {
         let m = self.m;
-        let alone = m.movers.len() == 1 && !m.dynamic_sight;
         for (i, mv) in m.movers.iter().enumerate() {
             let p = self.old_pos[i] as usize;
             let cleared = s & !mv.field();
@@ -186,13 +213,7 @@ impl<'m, W: Word> Successors<'m, W> {
                     let q = st.pos as usize;
                     t = m.effects[mv.on_enter[q] as usize].apply(t);
                     if m.has_when {
-                        t = if alone {
-                            // The only mover: its `when` effects are known
-                            // from where it arrives, without decoding the state.
-                            m.effects[mv.when_here[q] as usize].apply(t)
-                        } else {
-                            settle(m, t)
-                        };
+                        t = settle(m, t);
                     }
                 }
                 if !f(t) {
