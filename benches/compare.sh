@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Side-by-side benchmark: `puzzle run` against the reference C++ solutions
 # (g++ -O2 -std=c++17) on ../shared/bench/*.in, runs alternating in one
-# session, median of RUNS each. Prints time ratios (puzzle / C++), peak RSS,
+# session, median of RUNS each. Prints time ratios (puzzle / C++) on one
+# thread and on two (cases of a file solved two at a time), peak RSS,
 # states expanded and states per second; then the thread scaling of plain
 # BFS on a synthetic instance of about 15 million states.
 #
@@ -24,30 +25,40 @@ for p in halloween keytask hideseek; do
 done
 
 # measure CMD...: prints "seconds max_rss_kb" of one run (stdout discarded).
-measure() { "$TIME" -f "%e %M" -o /tmp/puzzle-bench.$$ "$@" >/dev/null; cat /tmp/puzzle-bench.$$; }
+# Wall time from the clock in nanoseconds (GNU time's own is in 10 ms steps);
+# both sides pay the same wrapper.
+measure() {
+  local t0 t1
+  t0=$(date +%s%N)
+  "$TIME" -f "%M" -o /tmp/puzzle-bench.$$ "$@" >/dev/null
+  t1=$(date +%s%N)
+  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b - a) / 1e9}') $(cat /tmp/puzzle-bench.$$)"
+}
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-printf '%-22s %-9s %9s %9s %7s %10s %10s %12s %10s\n' \
-  input strategy "puzzle s" "C++ s" ratio "puzzle KB" "C++ KB" expanded "states/s"
+printf '%-22s %-9s %9s %9s %7s %9s %7s %10s %10s %12s %10s\n' \
+  input strategy "puzzle s" "C++ s" ratio "2 thr s" ratio "puzzle KB" "C++ KB" expanded "states/s"
 for input in "$SHARED"/bench/*.in; do
   name=$(basename "$input" .in)
   p=${name%%-*}
   strategies="auto"
   [ "$p" = halloween ] && strategies="auto bidir bfs"
   for strategy in $strategies; do
-    : >/tmp/puzzle-ours.$$; : >/tmp/puzzle-theirs.$$
+    : >/tmp/puzzle-ours.$$; : >/tmp/puzzle-theirs.$$; : >/tmp/puzzle-two.$$
     for _ in $(seq "$RUNS"); do
       measure "$BIN" run "puzzles/$p.puz" "$input" --threads 1 --strategy "$strategy" >>/tmp/puzzle-ours.$$
+      measure "$BIN" run "puzzles/$p.puz" "$input" --threads 2 --strategy "$strategy" >>/tmp/puzzle-two.$$
       measure "$REF/$p" <"$input" >>/tmp/puzzle-theirs.$$ 2>/dev/null || measure sh -c "$REF/$p < $input" >>/tmp/puzzle-theirs.$$
     done
     ours=$(cut -d' ' -f1 /tmp/puzzle-ours.$$ | median)
+    two=$(cut -d' ' -f1 /tmp/puzzle-two.$$ | median)
     theirs=$(cut -d' ' -f1 /tmp/puzzle-theirs.$$ | median)
     ours_kb=$(cut -d' ' -f2 /tmp/puzzle-ours.$$ | median)
     theirs_kb=$(cut -d' ' -f2 /tmp/puzzle-theirs.$$ | median)
     expanded=$("$BIN" run "puzzles/$p.puz" "$input" --threads 1 --strategy "$strategy" --stats 2>&1 >/dev/null |
       awk -F'expanded ' '{split($2, a, ","); s += a[1]} END {print s}')
-    awk -v n="$name" -v st="$strategy" -v o="$ours" -v t="$theirs" -v ok="$ours_kb" -v tk="$theirs_kb" -v e="$expanded" \
-      'BEGIN {printf "%-22s %-9s %9.3f %9.3f %7.2f %10d %10d %12d %10.2e\n", n, st, o, t, (t > 0 ? o / t : 0), ok, tk, e, (o > 0 ? e / o : 0)}'
+    awk -v n="$name" -v st="$strategy" -v o="$ours" -v t="$theirs" -v w="$two" -v ok="$ours_kb" -v tk="$theirs_kb" -v e="$expanded" \
+      'BEGIN {printf "%-22s %-9s %9.4f %9.4f %7.2f %9.4f %7.2f %10d %10d %12d %10.2e\n", n, st, o, t, (t > 0 ? o / t : 0), w, (t > 0 ? w / t : 0), ok, tk, e, (o > 0 ? e / o : 0)}'
   done
 done
 
@@ -62,4 +73,4 @@ t1=$(cut -d' ' -f1 /tmp/puzzle-t1.$$ | median)
 t2=$(cut -d' ' -f1 /tmp/puzzle-t2.$$ | median)
 "$BIN" run benches/synthetic/robots.puz benches/synthetic/robots.txt --strategy bfs --threads 1 --stats 2>&1 | tail -1
 awk -v a="$t1" -v b="$t2" 'BEGIN {printf "1 thread %.2f s, 2 threads %.2f s: speed-up %.2fx\n", a, b, (b > 0 ? a / b : 0)}'
-rm -f /tmp/puzzle-bench.$$ /tmp/puzzle-ours.$$ /tmp/puzzle-theirs.$$ /tmp/puzzle-t1.$$ /tmp/puzzle-t2.$$
+rm -f /tmp/puzzle-bench.$$ /tmp/puzzle-ours.$$ /tmp/puzzle-theirs.$$ /tmp/puzzle-two.$$ /tmp/puzzle-t1.$$ /tmp/puzzle-t2.$$

@@ -814,23 +814,26 @@ impl<W: Word> Compiler<'_, '_, W> {
         }
         let deltas: Vec<isize> = dirs.iter().map(|d| b.delta(*d)).collect();
         // One pass over the positions: their moves and entry conditions.
-        let mut adj = Vec::with_capacity(cells.len() * dirs.len());
+        // Every move is written and kept only if it lands in the domain:
+        // no branch on the map's layout.
+        let mut adj = vec![Step { pos: 0, cell: 0 }; cells.len() * deltas.len()];
+        let mut k = 0;
         let mut adj_start = Vec::with_capacity(cells.len() + 1);
         let mut entry = Vec::with_capacity(cells.len());
         for (&pc, &c) in domain.padded.iter().zip(&cells) {
-            adj_start.push(adj.len() as u32);
+            adj_start.push(k as u32);
             for &d in &deltas {
                 let to = shift(pc as usize, d);
                 let t = index[to];
-                if t != NONE {
-                    adj.push(Step {
-                        pos: t,
-                        cell: b.cell[to],
-                    });
-                }
+                adj[k] = Step {
+                    pos: t,
+                    cell: b.cell[to],
+                };
+                k += usize::from(t != NONE);
             }
             entry.push(self.entry_at(c as usize));
         }
+        adj.truncate(k);
         adj_start.push(adj.len() as u32);
         let free = entry
             .iter()

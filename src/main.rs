@@ -88,12 +88,14 @@ struct RunOpts {
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
     set: Vec<(String, i64)>,
     /// The search strategy. `auto` picks A* when the goal pins the agents and
-    /// only other agents stand in their way, else bidirectional search when
-    /// the goal is one state and every step is reversible, else breadth-first.
+    /// only other agents stand in their way, or when the goal asks for flags;
+    /// else bidirectional search when the goal is one state and every step is
+    /// reversible; else breadth-first.
     #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
     strategy: StrategyArg,
-    /// Threads for expanding large search levels [default: the number of cores].
-    /// The answers do not depend on it.
+    /// Threads: the cases of a file are solved several at a time, and large
+    /// search levels are expanded in parallel [default: the number of cores].
+    /// The answers, and their order, do not depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
 }

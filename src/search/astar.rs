@@ -205,24 +205,31 @@ fn pinned<W: Word>(m: &Model<W>, c: Cond<W>, goals: &mut [Option<Vec<bool>>]) {
 /// it. Indexed by padded cell.
 struct Distances {
     dist: Vec<u32>,
+    /// Cells reached, in order: `queue[head..tail]` are still to be
+    /// walked from.
     queue: Vec<u32>,
     head: usize,
+    tail: usize,
 }
 
 impl Distances {
     fn new<W: Word>(m: &Model<W>, mv: &Mover<W>, goal: &[bool]) -> Self {
         let mut dist = vec![u32::MAX; m.open.len()];
-        let mut queue: Vec<u32> = Vec::with_capacity(mv.padded.len());
+        // Each cell is queued once; one slot more for the branch-free write.
+        let mut queue = vec![0u32; m.open.len() + 1];
+        let mut tail = 0;
         for (&pc, &g) in mv.padded.iter().zip(goal) {
             if g {
                 dist[pc as usize] = 0;
-                queue.push(pc);
+                queue[tail] = pc;
+                tail += 1;
             }
         }
         Distances {
             dist,
             queue,
             head: 0,
+            tail,
         }
     }
 
@@ -230,7 +237,7 @@ impl Distances {
     #[inline]
     fn get<W: Word>(&mut self, open: &[u8], mv: &Mover<W>, p: usize) -> u32 {
         let pc = mv.padded[p] as usize;
-        while self.dist[pc] == u32::MAX && self.head < self.queue.len() {
+        while self.dist[pc] == u32::MAX && self.head < self.tail {
             self.step(open, &mv.deltas);
         }
         self.dist[pc]
@@ -238,13 +245,15 @@ impl Distances {
 
     /// Every position's distance, searched to the end.
     fn all<W: Word>(mut self, open: &[u8], mv: &Mover<W>) -> Vec<u32> {
-        while self.head < self.queue.len() {
+        while self.head < self.tail {
             self.step(open, &mv.deltas);
         }
         mv.padded.iter().map(|&pc| self.dist[pc as usize]).collect()
     }
 
-    /// Reaches the cells one move before the next cell in the queue.
+    /// Reaches the cells one move before the next cell in the queue. Every
+    /// neighbour is written to the queue and kept only if it is new: no
+    /// branch on the map's layout.
     #[inline]
     fn step(&mut self, open: &[u8], deltas: &[isize]) {
         let pc = self.queue[self.head] as usize;
@@ -252,10 +261,10 @@ impl Distances {
         let next = self.dist[pc] + 1;
         for &d in deltas {
             let q = pc.wrapping_add_signed(-d);
-            if open[q] == 1 && self.dist[q] == u32::MAX {
-                self.dist[q] = next;
-                self.queue.push(q as u32);
-            }
+            let fresh = (open[q] == 1) & (self.dist[q] == u32::MAX);
+            self.dist[q] = if fresh { next } else { self.dist[q] };
+            self.queue[self.tail] = q as u32;
+            self.tail += usize::from(fresh);
         }
     }
 }
