@@ -298,25 +298,42 @@ pub fn describe(
         "  state space: at most {bound} states (2^{} packed values)",
         layout.bits
     );
-    let store = search::store_name(layout.bits);
-    let size = if layout.bits <= search::DENSE_MAX_BITS {
-        format!(
-            "{} KiB, one bit per packed value",
-            (1u64 << layout.bits).div_ceil(8 * 1024)
+    let plan = if layout.bits <= 64 {
+        search::choose(&compile::compile::<u64>(&prepared), config.strategy)
+    } else {
+        search::choose(&compile::compile::<u128>(&prepared), config.strategy)
+    };
+    let (store, size) = if plan.strategy == search::Strategy::Astar {
+        if layout.bits <= search::DENSE_G_BITS {
+            let kib = (4u64 << layout.bits).div_ceil(1024);
+            (
+                "fewest steps per state in a flat array",
+                format!("{kib} KiB, 4 bytes per packed value"),
+            )
+        } else {
+            (
+                "fewest steps per state in a hash map",
+                "grows with the states seen".to_string(),
+            )
+        }
+    } else if layout.bits <= search::DENSE_MAX_BITS {
+        let kib = (1u64 << layout.bits).div_ceil(8 * 1024);
+        (
+            search::store_name(layout.bits),
+            format!("{kib} KiB, one bit per packed value"),
         )
     } else {
-        "grows with the states seen".to_string()
+        (
+            search::store_name(layout.bits),
+            "grows with the states seen".to_string(),
+        )
     };
     let _ = writeln!(s, "  visited store: {store} ({size})");
-    let why = if layout.bits <= 64 {
-        search::choose(&compile::compile::<u64>(&prepared), config.strategy).why
-    } else {
-        search::choose(&compile::compile::<u128>(&prepared), config.strategy).why
-    };
+    let why = plan.why;
     let _ = writeln!(s, "  strategy: {why}");
     let _ = writeln!(
         s,
-        "  threads: {} (levels of at least 4096 states are shared)",
+        "  threads: {} (cases solved several at a time; levels of at least 4096 states are shared)",
         config.threads
     );
     Ok(s)

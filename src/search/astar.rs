@@ -278,7 +278,7 @@ enum Best<W> {
 }
 
 /// The widest layout whose `g` values are kept in a flat array (16 MiB).
-const DENSE_G_BITS: u32 = 22;
+pub const DENSE_G_BITS: u32 = 22;
 
 impl<W: Word> Best<W> {
     fn new(bits: u32) -> Self {

@@ -12,7 +12,7 @@ mod store;
 mod successors;
 
 use crate::compile::{Cond, Model, Word};
-pub use astar::{Heuristic, astar};
+pub use astar::{DENSE_G_BITS, Heuristic, astar};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 pub use store::{DENSE_MAX_BITS, Dense, Sparse, Store, store_name};
