@@ -38,9 +38,17 @@ fn random_input(rng: &mut SmallRng, cases: usize) -> String {
     text
 }
 
+/// The answers of plain breadth-first search on one thread: the reference.
+fn bfs_answers(rules: &puzzle::resolve::Rules, input: &str) -> String {
+    let config = puzzle::search::Config {
+        strategy: puzzle::search::Strategy::Bfs,
+        threads: 1,
+    };
+    common::run_with(rules, input, config)
+}
+
 #[test]
 fn all_strategies_agree() {
-    use puzzle::search::{Config, Strategy};
     let mut rng = SmallRng::seed_from_u64(0x5_7a7e);
     let variants = [
         ("in turn", "north east south west", false),
@@ -60,14 +68,7 @@ fn all_strategies_agree() {
     for (mode, dirs, swap) in variants {
         let loaded = puzzle::load("strategies.puz", &rules(mode, dirs, swap)).unwrap();
         let input = random_input(&mut rng, 60);
-        let reference = common::run_with(
-            &loaded.rules,
-            &input,
-            Config {
-                strategy: Strategy::Bfs,
-                threads: 1,
-            },
-        );
+        let reference = bfs_answers(&loaded.rules, &input);
         assert!(
             reference.lines().any(|l| l != "-1"),
             "some cases must be solvable"
@@ -149,14 +150,7 @@ fn flag_goals_agree_with_breadth_first() {
             let t = rng.gen_range(0..=12);
             input.push_str(&common::case_text(&format!("{n} {t} {h} {w}"), &g));
         }
-        let reference = common::run_with(
-            &loaded.rules,
-            &input,
-            Config {
-                strategy: Strategy::Bfs,
-                threads: 1,
-            },
-        );
+        let reference = bfs_answers(&loaded.rules, &input);
         assert!(
             reference.lines().any(|l| l != "-1") && reference.lines().any(|l| l == "-1"),
             "{goal}: the cases must be mixed"
