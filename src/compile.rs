@@ -604,37 +604,38 @@ impl Prepared<'_> {
     }
 
     /// The cells instance `i` can ever stand on: reachable from its start by
-    /// its moves through cells that are not solid.
+    /// its moves through cells that are not solid. A lone agent's are every
+    /// cell it may stand on: its states are positions times flags, so a few
+    /// cells it cannot reach cost a few table entries, never a state, and
+    /// less than finding them.
     fn domain(&self, i: usize) -> Domain {
         let Instance {
             agent: a, start, ..
         } = self.instances[i];
         let b = &self.board;
-        let deltas: Vec<isize> = self.rules.agents[a.ix()]
-            .moves
-            .iter()
-            .map(|d| b.delta(*d))
-            .collect();
-        // 1: open and not reached yet; 2: reached; 0: closed.
-        let mut mark = b.open.clone();
         let first = b.padded(start);
-        let mut stack = Vec::with_capacity(256);
-        if self.instances.len() == 1 {
-            // A lone agent's state space is its positions times the flags:
-            // a few cells it cannot reach cost a few table entries, never a
-            // state, and less than finding them. Every open cell is its
-            // domain.
+        // 2: in the domain. While flooding, 1: open and not reached yet.
+        let mut mark = b.open.clone();
+        let lone = self.instances.len() == 1;
+        if lone {
             mark.iter_mut().for_each(|m| *m *= 2);
-        } else {
-            stack.push(first as u32);
         }
+        // The start, even on a cell no agent may enter.
         mark[first] = 2;
-        while let Some(pc) = stack.pop() {
-            for &d in &deltas {
-                let t = shift(pc as usize, d);
-                if mark[t] == 1 {
-                    mark[t] = 2;
-                    stack.push(t as u32);
+        if !lone {
+            let deltas: Vec<isize> = self.rules.agents[a.ix()]
+                .moves
+                .iter()
+                .map(|d| b.delta(*d))
+                .collect();
+            let mut stack = vec![first as u32];
+            while let Some(pc) = stack.pop() {
+                for &d in &deltas {
+                    let t = shift(pc as usize, d);
+                    if mark[t] == 1 {
+                        mark[t] = 2;
+                        stack.push(t as u32);
+                    }
                 }
             }
         }

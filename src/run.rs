@@ -153,16 +153,24 @@ pub fn run<W: Write>(
             use rayon::prelude::*;
             cases.par_iter().map(solve).collect()
         };
+        // The answers up to the first bad case, flushed before its report.
+        let mut bad = None;
         for (case, result) in cases.iter().zip(solved) {
-            let (outcome, secs) = result.map_err(|e| (e, case.number))?;
-            if written.is_ok() {
-                written = write(out, case, &outcome, secs);
+            match result {
+                Ok((outcome, secs)) if written.is_ok() => {
+                    written = write(out, case, &outcome, secs);
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    bad = Some((e, case.number));
+                    break;
+                }
             }
         }
         if written.is_ok() {
             written = out.flush();
         }
-        Ok(())
+        bad.map_or(Ok(()), Err)
     })?;
     Ok(written?)
 }

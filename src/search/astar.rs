@@ -106,27 +106,27 @@ impl Heuristic {
 
 /// Whether the goal fixes some flag bit that [`Heuristic`] can bound.
 pub fn goal_fixes_flags<W: Word>(m: &Model<W>) -> bool {
-    match m.goal {
-        Cond::Masked { mask, .. } if !m.dynamic_sight => {
-            let positions = m.movers.iter().fold(W::ZERO, |a, mv| a | mv.field());
-            mask & !positions != W::ZERO
-        }
-        _ => false,
-    }
+    goal_flags(m).is_some()
 }
 
-/// The flag bits a goal of fixed bits asks for, each with the positions
-/// whose effects can give it the value asked for. None when sight can be
-/// blocked by movers (then effects depend on more than one position).
-fn flag_terms<W: Word>(m: &Model<W>) -> Vec<FlagTerm> {
+/// The flag bits the goal fixes (a mask) and the values it wants, when it
+/// fixes some and each depends on one position of one mover (not when
+/// sight can be blocked by movers).
+fn goal_flags<W: Word>(m: &Model<W>) -> Option<(W, W)> {
     let Cond::Masked { mask, value } = m.goal else {
-        return Vec::new();
+        return None;
     };
-    if !goal_fixes_flags(m) {
-        return Vec::new();
-    }
     let positions = m.movers.iter().fold(W::ZERO, |a, mv| a | mv.field());
     let flags = mask & !positions;
+    (flags != W::ZERO && !m.dynamic_sight).then_some((flags, value))
+}
+
+/// The flag bits the goal asks for, each with the positions whose effects
+/// can give it the value asked for.
+fn flag_terms<W: Word>(m: &Model<W>) -> Vec<FlagTerm> {
+    let Some((flags, value)) = goal_flags(m) else {
+        return Vec::new();
+    };
     let mut terms = Vec::new();
     for bit in 0..m.layout.bits {
         if (flags >> bit).low() & 1 == 0 {
@@ -306,13 +306,6 @@ impl<W: Word> Best<W> {
             }
         }
     }
-
-    fn len(&self) -> u64 {
-        match self {
-            Best::Dense(v) => v.iter().filter(|&&g| g != 0).count() as u64,
-            Best::Sparse(h) => h.len() as u64,
-        }
-    }
 }
 
 /// A* from the model's start: states in buckets by `f = g + h`, the best
@@ -330,6 +323,7 @@ pub fn astar<W: Word>(m: &Model<W>, mut h: Heuristic) -> Outcome {
     let limit = m.limit.map_or(u64::MAX, |l| l);
     let mut best = Best::new(m.layout.bits);
     best.set(m.start, 0);
+    out.visited = 1;
     // buckets[f] holds (g, state); the smallest non-empty f is expanded next.
     let mut buckets: Vec<Vec<(u32, W)>> = vec![Vec::new(); h0 as usize + 1];
     buckets[h0 as usize].push((0, m.start));
@@ -359,7 +353,8 @@ pub fn astar<W: Word>(m: &Model<W>, mut h: Heuristic) -> Outcome {
         });
         for &t in &children {
             let gt = g + 1;
-            if best.get(t).is_some_and(|b| b <= gt) {
+            let seen = best.get(t);
+            if seen.is_some_and(|b| b <= gt) {
                 continue;
             }
             let ht = h.of(m, t);
@@ -367,6 +362,7 @@ pub fn astar<W: Word>(m: &Model<W>, mut h: Heuristic) -> Outcome {
                 continue;
             }
             best.set(t, gt);
+            out.visited += u64::from(seen.is_none());
             let ft = (gt + ht) as usize;
             if ft >= buckets.len() {
                 buckets.resize(ft + 1, Vec::new());
@@ -374,6 +370,5 @@ pub fn astar<W: Word>(m: &Model<W>, mut h: Heuristic) -> Outcome {
             buckets[ft].push((gt, t));
         }
     }
-    out.visited = best.len();
     out
 }

@@ -96,9 +96,7 @@ pub fn choose<W: Word>(m: &Model<W>, asked: Strategy) -> Plan {
             "the goal pins the agents' positions and nothing but other agents stands \
              between them and it: A* with their distances to the goal"
         };
-        if asked == Strategy::Astar || positions_tell || h.knows_flags() {
-            return plan(Strategy::Astar, why.into(), Some(h));
-        }
+        return plan(Strategy::Astar, why.into(), Some(h));
     }
     match (asked, bidir_reason(m)) {
         (Strategy::Bfs, _) => plan(Strategy::Bfs, "breadth-first search, as asked".into(), None),

@@ -20,7 +20,7 @@ pub struct Successors<'m, W> {
     /// Two or three movers at once with no conditions or effects: the
     /// unrolled kernels [`Self::two`] and [`Self::three`] apply.
     small: bool,
-    /// One mover in turn whose effects depend on its position alone:
+    /// One mover in turn (its effects then depend on its position alone):
     /// [`Self::lone`] applies.
     lone: bool,
     /// Per level, the cells its mover may not end on, and how many.
@@ -45,7 +45,7 @@ impl<'m, W: Word> Successors<'m, W> {
                 && (2..=3).contains(&n)
                 && !m.has_effects
                 && m.movers.iter().all(|mv| mv.free),
-            lone: m.mode == Mode::InTurn && n == 1 && !m.dynamic_sight,
+            lone: m.mode == Mode::InTurn && n == 1,
             m,
             old_pos: vec![0; n],
             old_cell: vec![0; n],
