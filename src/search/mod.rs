@@ -245,15 +245,7 @@ fn expand<W: Word, S: Store<W>>(
     own: &mut Successors<'_, W>,
     spare: &mut Vec<Vec<W>>,
 ) -> Level<W> {
-    // `ALONE`: no other thread inserts into the store meanwhile.
-    fn run<W: Word, S: Store<W>, const ALONE: bool>(
-        store: &S,
-        test: &impl Fn(W) -> bool,
-        succ: &mut Successors<'_, W>,
-        chunk: &[W],
-        hit: &AtomicBool,
-        next: &mut Vec<W>,
-    ) -> u64 {
+    let run = |succ: &mut Successors<'_, W>, chunk: &[W], hit: &AtomicBool, next: &mut Vec<W>| {
         let mut expanded = 0;
         for &s in chunk {
             if hit.load(Relaxed) {
@@ -262,12 +254,7 @@ fn expand<W: Word, S: Store<W>>(
             expanded += 1;
             let before = next.len();
             succ.each(s, |t| {
-                let new = if ALONE {
-                    store.insert_alone(t)
-                } else {
-                    store.insert(t)
-                };
-                if new {
+                if store.insert(t) {
                     next.push(t);
                 }
                 true
@@ -278,7 +265,7 @@ fn expand<W: Word, S: Store<W>>(
             }
         }
         expanded
-    }
+    };
     let hit = AtomicBool::new(false);
     let len = frontier.len();
     if threads <= 1 || len < PAR_MIN {
@@ -287,7 +274,7 @@ fn expand<W: Word, S: Store<W>>(
         next.clear();
         let mut expanded = 0;
         for part in &frontier.parts {
-            expanded += run::<W, S, true>(store, test, own, part, &hit, &mut next);
+            expanded += run(own, part, &hit, &mut next);
         }
         return Level {
             next: Frontier { parts: vec![next] },
@@ -301,7 +288,7 @@ fn expand<W: Word, S: Store<W>>(
         .par_iter()
         .map(|c| {
             let mut next = Vec::with_capacity(c.len() * 2);
-            let e = run::<W, S, false>(store, test, &mut Successors::new(m), c, &hit, &mut next);
+            let e = run(&mut Successors::new(m), c, &hit, &mut next);
             (next, e)
         })
         .collect();

@@ -33,12 +33,6 @@ pub trait Store<W>: Sync {
     fn new(bits: u32) -> Self;
     /// Marks `s`; true if it was new.
     fn insert(&self, s: W) -> bool;
-    /// [`Self::insert`] while no other thread inserts: a plain store, no
-    /// atomic read-modify-write.
-    #[inline(always)]
-    fn insert_alone(&self, s: W) -> bool {
-        self.insert(s)
-    }
     fn contains(&self, s: W) -> bool;
     /// How many states are marked.
     fn count(&self) -> u64;
@@ -64,17 +58,6 @@ impl<W: Word> Store<W> for Dense<W> {
         let i = s.low() as usize;
         let (w, b) = (&self.words[i >> 6], 1u64 << (i & 63));
         w.load(Relaxed) & b == 0 && w.fetch_or(b, Relaxed) & b == 0
-    }
-
-    #[inline(always)]
-    fn insert_alone(&self, s: W) -> bool {
-        let i = s.low() as usize;
-        let (w, b) = (&self.words[i >> 6], 1u64 << (i & 63));
-        let old = w.load(Relaxed);
-        old & b == 0 && {
-            w.store(old | b, Relaxed);
-            true
-        }
     }
 
     #[inline(always)]

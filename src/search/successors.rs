@@ -115,6 +115,7 @@ impl<'m, W: Word> Successors<'m, W> {
     fn two(&mut self, s: W, f: &mut impl FnMut(W) -> bool) {
         let m = self.m;
         let (m0, m1) = (&m.movers[0], &m.movers[1]);
+        debug_assert_eq!(m1.offset, 0, "the last mover has the lowest bits");
         let (p0, p1) = (m0.pos(s) as usize, m1.pos(s) as usize);
         let (c0, c1) = (m0.cells[p0], m1.cells[p1]);
         let base = s & !(m0.field() | m1.field());
@@ -126,7 +127,8 @@ impl<'m, W: Word> Successors<'m, W> {
                 if (b.cell == f0) | (b.cell == f1) {
                     continue;
                 }
-                if !f(t0 | m1.bits(b.pos)) {
+                // The last mover's field is the lowest: no shift.
+                if !f(t0 | W::from_u64(b.pos as u64)) {
                     return;
                 }
             }
@@ -138,6 +140,7 @@ impl<'m, W: Word> Successors<'m, W> {
     fn three(&mut self, s: W, f: &mut impl FnMut(W) -> bool) {
         let m = self.m;
         let (m0, m1, m2) = (&m.movers[0], &m.movers[1], &m.movers[2]);
+        debug_assert_eq!(m2.offset, 0, "the last mover has the lowest bits");
         let (p0, p1, p2) = (m0.pos(s) as usize, m1.pos(s) as usize, m2.pos(s) as usize);
         let (c0, c1, c2) = (m0.cells[p0], m1.cells[p1], m2.cells[p2]);
         let base = s & !(m0.field() | m1.field() | m2.field());
@@ -158,7 +161,8 @@ impl<'m, W: Word> Successors<'m, W> {
                     if (x == g0) | (x == g1) | (x == h0) | (x == h1) {
                         continue;
                     }
-                    if !f(t1 | m2.bits(c.pos)) {
+                    // The last mover's field is the lowest: no shift.
+                    if !f(t1 | W::from_u64(c.pos as u64)) {
                         return;
                     }
                 }
