@@ -72,8 +72,10 @@ impl Heuristic {
     }
 
     /// A lower bound on the steps from `s` to a goal; `u32::MAX` if none.
+    /// Exact up to `bound` (less than `u32::MAX`): past it, some value above
+    /// `bound`, found without looking further (the caller drops the state).
     #[inline]
-    pub fn of<W: Word>(&mut self, m: &Model<W>, s: W) -> u32 {
+    pub fn of<W: Word>(&mut self, m: &Model<W>, s: W, bound: u32) -> u32 {
         let mut h = 0u32;
         for (i, table) in &self.tables {
             let d = table[m.movers[*i].pos(s) as usize];
@@ -83,6 +85,9 @@ impl Heuristic {
             h = if self.sum { h + d } else { h.max(d) };
         }
         for f in &mut self.flags {
+            if h > bound {
+                break;
+            }
             if (s >> f.bit).low() & 1 == f.want {
                 continue;
             }
@@ -91,7 +96,7 @@ impl Heuristic {
                 .iter_mut()
                 .map(|(i, t)| {
                     let mv = &m.movers[*i];
-                    t.get(&m.open, mv, mv.pos(s) as usize)
+                    t.get(&m.open, mv, mv.pos(s) as usize, bound)
                 })
                 .min()
                 .unwrap_or(u32::MAX);
@@ -233,11 +238,17 @@ impl Distances {
         }
     }
 
-    /// The distance of position `p` (`u32::MAX`: the set is out of reach).
+    /// The distance of position `p` (`u32::MAX`: the set is out of reach),
+    /// or `bound + 1` when it is more than `bound`: the search only goes as
+    /// far as it is asked to.
     #[inline]
-    fn get<W: Word>(&mut self, open: &[u8], mv: &Mover<W>, p: usize) -> u32 {
+    fn get<W: Word>(&mut self, open: &[u8], mv: &Mover<W>, p: usize, bound: u32) -> u32 {
         let pc = mv.padded[p] as usize;
         while self.dist[pc] == u32::MAX && self.head < self.tail {
+            if self.dist[self.queue[self.head] as usize] >= bound {
+                // Every cell within `bound` has its distance.
+                return bound + 1;
+            }
             self.step(open, &mv.deltas);
         }
         self.dist[pc]
@@ -316,11 +327,14 @@ pub fn astar<W: Word>(m: &Model<W>, mut h: Heuristic) -> Outcome {
         expanded: 0,
         visited: 0,
     };
-    let h0 = h.of(m, m.start);
-    if h0 == u32::MAX {
+    let limit = m.limit.map_or(u64::MAX, |l| l);
+    // What `h` may be and still lead to a goal within the limit after `g`
+    // steps.
+    let room = |g: u32| limit.saturating_sub(g as u64).min(u64::from(u32::MAX - 1)) as u32;
+    let h0 = h.of(m, m.start, room(0));
+    if h0 == u32::MAX || h0 as u64 > limit {
         return out;
     }
-    let limit = m.limit.map_or(u64::MAX, |l| l);
     let mut best = Best::new(m.layout.bits);
     best.set(m.start, 0);
     out.visited = 1;
@@ -357,7 +371,7 @@ pub fn astar<W: Word>(m: &Model<W>, mut h: Heuristic) -> Outcome {
             if seen.is_some_and(|b| b <= gt) {
                 continue;
             }
-            let ht = h.of(m, t);
+            let ht = h.of(m, t, room(gt));
             if ht == u32::MAX || (gt + ht) as u64 > limit {
                 continue;
             }
