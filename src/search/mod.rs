@@ -284,10 +284,17 @@ fn expand<W: Word, S: Store<W>>(
     }
     let size = (len / (threads * 16)).max(256);
     let chunks: Vec<&[W]> = frontier.parts.iter().flat_map(|p| p.chunks(size)).collect();
+    // Each chunk's new states go to a vector of an earlier level when there
+    // is one: fresh memory would be faulted in and zeroed by the kernel on
+    // every level.
+    let outs: Vec<Vec<W>> = (0..chunks.len())
+        .map(|_| spare.pop().unwrap_or_default())
+        .collect();
     let done: Vec<(Vec<W>, u64)> = chunks
         .par_iter()
-        .map(|c| {
-            let mut next = Vec::with_capacity(c.len() * 2);
+        .zip(outs)
+        .map(|(c, mut next)| {
+            next.clear();
             let e = run(&mut Successors::new(m), c, &hit, &mut next);
             (next, e)
         })
