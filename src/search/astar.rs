@@ -52,7 +52,8 @@ impl Heuristic {
             .enumerate()
             .filter_map(|(i, g)| {
                 let mv = &m.movers[i];
-                Some((i, Distances::new(m, mv, &g?).all(&m.open, mv)))
+                let g = g?;
+                Some((i, Distances::new(m, mv, |p| g[p]).all(&m.open, mv)))
             })
             .collect();
         let flags = flag_terms(m);
@@ -150,10 +151,9 @@ fn flag_terms<W: Word>(m: &Model<W>) -> Vec<FlagTerm> {
             .iter()
             .enumerate()
             .map(|(i, mv)| {
-                let targets: Vec<bool> = (0..mv.cells.len())
-                    .map(|q| gives[mv.on_enter[q] as usize] || gives[mv.when_here[q] as usize])
-                    .collect();
-                (i, Distances::new(m, mv, &targets))
+                let gives_at =
+                    |q: usize| gives[mv.on_enter[q] as usize] || gives[mv.when_here[q] as usize];
+                (i, Distances::new(m, mv, gives_at))
             })
             .collect();
         terms.push(FlagTerm { bit, want, tables });
@@ -218,13 +218,14 @@ struct Distances {
 }
 
 impl Distances {
-    fn new<W: Word>(m: &Model<W>, mv: &Mover<W>, goal: &[bool]) -> Self {
+    /// Distances to the positions `p` where `goal(p)` holds.
+    fn new<W: Word>(m: &Model<W>, mv: &Mover<W>, goal: impl Fn(usize) -> bool) -> Self {
         let mut dist = vec![u32::MAX; m.open.len()];
         // Each cell is queued once; one slot more for the branch-free write.
         let mut queue = vec![0u32; m.open.len() + 1];
         let mut tail = 0;
-        for (&pc, &g) in mv.padded.iter().zip(goal) {
-            if g {
+        for (p, &pc) in mv.padded.iter().enumerate() {
+            if goal(p) {
                 dist[pc as usize] = 0;
                 queue[tail] = pc;
                 tail += 1;
