@@ -198,9 +198,13 @@ pub struct Mover<W> {
     /// Position index -> grid cell.
     pub cells: Vec<u32>,
     /// The moves from `pos` (including to `pos` itself for `stay`) are
-    /// `adj[adj_start[pos]..adj_start[pos + 1]]`.
+    /// `adj[adj_start[pos]..adj_start[pos + 1]]`. Empty for a lone mover
+    /// (see [`Model::lone`]), which moves by [`Mover::index`] instead.
     pub adj: Vec<Step>,
     pub adj_start: Vec<u32>,
+    /// Padded cell -> position index, [`NONE`] outside the domain: a move
+    /// from position `p` reaches `index[padded[p] + delta]`.
+    pub index: Vec<u32>,
     /// Position index -> condition to enter it (index into [`Model::conds`]).
     pub entry: Vec<u32>,
     /// Every entry condition is `Always`.
@@ -227,7 +231,8 @@ impl<W: Word> Mover<W> {
         ((s >> self.offset).low() & ((1u64 << self.bits) - 1)) as u32
     }
 
-    /// The moves from position `p`.
+    /// The moves from position `p` (not for a lone mover: see
+    /// [`Mover::adj`]).
     #[inline(always)]
     pub fn moves(&self, p: usize) -> &[Step] {
         &self.adj[self.adj_start[p] as usize..self.adj_start[p + 1] as usize]
@@ -280,6 +285,13 @@ pub struct Model<W> {
 }
 
 impl<W: Word> Model<W> {
+    /// One mover taking steps: its successors depend on its position alone
+    /// (and the flags), and it moves through [`Mover::index`] with no
+    /// move table built.
+    pub fn lone(&self) -> bool {
+        self.mode == Mode::InTurn && self.movers.len() == 1
+    }
+
     #[inline(always)]
     pub fn holds(&self, c: Cond<W>, s: W) -> bool {
         match c {
@@ -540,6 +552,11 @@ fn bits_for(n: usize) -> u32 {
 }
 
 impl Prepared<'_> {
+    /// See [`Model::lone`].
+    fn lone(&self) -> bool {
+        self.rules.mode == Mode::InTurn && self.instances.len() == 1
+    }
+
     /// Positions first, flags after. The last mover gets the lowest bits:
     /// a simultaneous step varies it innermost, so the successors of one
     /// state then fall close together in a dense visited set.
@@ -814,28 +831,30 @@ impl<W: Word> Compiler<'_, '_, W> {
             dirs.retain(|d| *d != Dir { dr: 0, dc: 0 });
         }
         let deltas: Vec<isize> = dirs.iter().map(|d| b.delta(*d)).collect();
-        // One pass over the positions: their moves and entry conditions.
-        // Every move is written and kept only if it lands in the domain:
-        // no branch on the map's layout.
-        let mut adj = vec![Step { pos: 0, cell: 0 }; cells.len() * deltas.len()];
-        let mut k = 0;
-        let mut adj_start = Vec::with_capacity(cells.len() + 1);
-        let mut entry = Vec::with_capacity(cells.len());
-        for (&pc, &c) in domain.padded.iter().zip(&cells) {
-            adj_start.push(k as u32);
-            for &d in &deltas {
-                let to = shift(pc as usize, d);
-                let t = index[to];
-                adj[k] = Step {
-                    pos: t,
-                    cell: b.cell[to],
-                };
-                k += usize::from(t != NONE);
+        let entry: Vec<u32> = cells.iter().map(|&c| self.entry_at(c as usize)).collect();
+        // The move table, unless the mover is lone. Every move is written
+        // and kept only if it lands in the domain: no branch on the map's
+        // layout.
+        let (mut adj, mut adj_start) = (Vec::new(), Vec::new());
+        if !p.lone() {
+            adj = vec![Step { pos: 0, cell: 0 }; cells.len() * deltas.len()];
+            adj_start.reserve(cells.len() + 1);
+            let mut k = 0;
+            for &pc in &domain.padded {
+                adj_start.push(k as u32);
+                for &d in &deltas {
+                    let to = shift(pc as usize, d);
+                    let t = index[to];
+                    adj[k] = Step {
+                        pos: t,
+                        cell: b.cell[to],
+                    };
+                    k += usize::from(t != NONE);
+                }
             }
-            entry.push(self.entry_at(c as usize));
+            adj.truncate(k);
+            adj_start.push(adj.len() as u32);
         }
-        adj.truncate(k);
-        adj_start.push(adj.len() as u32);
         let free = entry
             .iter()
             .all(|&c| self.conds.table[c as usize] == Cond::Always);
@@ -908,15 +927,17 @@ impl<W: Word> Compiler<'_, '_, W> {
         } else {
             vec![0; cells.len()]
         };
-        let pos = |cell: u32| Some(index[b.padded(cell)]).filter(|&k| k != NONE);
+        let start = index[b.padded(start)];
+        assert_ne!(start, NONE, "a start is in its own domain");
         Mover {
             offset,
             bits: bits_for(cells.len()),
             mask: mask_ones::<W>(bits_for(cells.len())) << offset,
-            start: pos(start).expect("a start is in its own domain"),
+            start,
             cells,
             adj,
             adj_start,
+            index,
             entry,
             free,
             on_enter,

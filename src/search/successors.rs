@@ -3,7 +3,7 @@
 
 use super::settle;
 use crate::ast::Mode;
-use crate::compile::{MAX_AT_ONCE, Model, Word};
+use crate::compile::{MAX_AT_ONCE, Model, NONE, Word};
 
 /// Generates the successors of a state, reusing its buffers.
 pub struct Successors<'m, W> {
@@ -45,7 +45,7 @@ impl<'m, W: Word> Successors<'m, W> {
                 && (2..=3).contains(&n)
                 && !m.has_effects
                 && m.movers.iter().all(|mv| mv.free),
-            lone: m.mode == Mode::InTurn && n == 1,
+            lone: m.lone(),
             m,
             old_pos: vec![0; n],
             old_cell: vec![0; n],
@@ -177,12 +177,17 @@ impl<'m, W: Word> Successors<'m, W> {
         let m = self.m;
         let mv = &m.movers[0];
         let cleared = s & !mv.field();
-        for st in mv.moves(mv.pos(s) as usize) {
-            let q = st.pos as usize;
+        let pc = mv.padded[mv.pos(s) as usize] as usize;
+        for &d in &mv.deltas {
+            let to = mv.index[pc.wrapping_add_signed(d)];
+            if to == NONE {
+                continue;
+            }
+            let q = to as usize;
             if !mv.free && !m.holds(m.conds[mv.entry[q] as usize], s) {
                 continue;
             }
-            let mut t = cleared | mv.bits(st.pos);
+            let mut t = cleared | mv.bits(to);
             if m.has_effects {
                 t = m.effects[mv.on_enter[q] as usize].apply(t);
                 t = m.effects[mv.when_here[q] as usize].apply(t);
