@@ -205,7 +205,8 @@ pub struct Mover<W> {
     /// Padded cell -> position index, [`NONE`] outside the domain: a move
     /// from position `p` reaches `index[padded[p] + delta]`.
     pub index: Vec<u32>,
-    /// Position index -> condition to enter it (index into [`Model::conds`]).
+    /// Position index -> condition to enter it (index into [`Model::conds`]);
+    /// empty when the mover is `free`.
     pub entry: Vec<u32>,
     /// Every entry condition is `Always`.
     pub free: bool,
@@ -335,38 +336,67 @@ impl<W: Word> Model<W> {
     }
 }
 
-/// The static board of one map. Beside the grid (cells numbered row by row)
-/// it keeps a padded copy: the grid inside a border as wide as the longest
-/// move, so that a move is one addition and never leaves the array.
+/// The static board of one map: each cell's class (its tile and value),
+/// and a padded copy of where agents may stand: the grid inside a border as
+/// wide as the longest move, so that a move is one addition and never
+/// leaves the array.
 struct Board {
     rows: usize,
     cols: usize,
-    tile: Vec<TileId>,
-    value: Vec<Option<u32>>,
-    /// Grid cell -> its class: cells of one class have one tile and value,
-    /// so they share every property and rule.
+    /// Grid cell -> its class (see [`Classes`]): cells of one class share
+    /// every property and rule.
     class: Vec<u32>,
-    /// How many classes there can be.
-    classes: usize,
+    classes: Classes,
     /// Border width of the padded grid (at least 1, for sight).
     pad: usize,
     /// Row length of the padded grid.
     width: usize,
-    /// Padded cell -> grid cell; [`NONE`] on the border.
-    cell: Vec<u32>,
     /// Padded cell -> 1 where an agent may stand (on the board, not
     /// solid), 0 elsewhere.
     open: Vec<u8>,
 }
 
+/// Numbers the (tile, value) pairs of a rule set: one class per tile
+/// without a value, then one per value of the widest domain.
+#[derive(Clone, Copy)]
+struct Classes {
+    /// Class numbers per tile.
+    per_tile: usize,
+    /// How many classes there can be.
+    len: usize,
+}
+
+impl Classes {
+    fn new(rules: &Rules) -> Self {
+        let per_tile = 1 + rules
+            .domains
+            .iter()
+            .map(|d| d.values.len())
+            .max()
+            .unwrap_or(0);
+        Classes {
+            per_tile,
+            len: rules.tiles.len() * per_tile,
+        }
+    }
+
+    fn of(self, tile: TileId, value: Option<u32>) -> u32 {
+        (tile.ix() * self.per_tile + value.map_or(0, |v| v as usize + 1)) as u32
+    }
+
+    fn tile(self, class: u32) -> TileId {
+        TileId((class as usize / self.per_tile) as u32)
+    }
+
+    fn value(self, class: u32) -> Option<u32> {
+        (class as usize % self.per_tile)
+            .checked_sub(1)
+            .map(|v| v as u32)
+    }
+}
+
 impl Board {
-    fn new(
-        rules: &Rules,
-        rows: usize,
-        cols: usize,
-        tile: Vec<TileId>,
-        value: Vec<Option<u32>>,
-    ) -> Self {
+    fn new(rules: &Rules, rows: usize, cols: usize, classes: Classes, class: Vec<u32>) -> Self {
         let reach = |d: &Dir| d.dr.unsigned_abs().max(d.dc.unsigned_abs()) as usize;
         let pad = rules
             .agents
@@ -375,48 +405,47 @@ impl Board {
             .max()
             .unwrap_or(0)
             .max(1);
-        // One class per tile without a value, then one per value of the
-        // widest domain.
-        let values = 1 + rules
-            .domains
-            .iter()
-            .map(|d| d.values.len())
-            .max()
-            .unwrap_or(0);
-        let class = tile
-            .iter()
-            .zip(&value)
-            .map(|(t, v)| (t.ix() * values + v.map_or(0, |v| v as usize + 1)) as u32)
+        let open_class: Vec<u8> = (0..classes.len as u32)
+            .map(|k| u8::from(!rules.tiles[classes.tile(k).ix()].solid))
             .collect();
         let width = cols + 2 * pad;
-        let len = width * (rows + 2 * pad);
-        let (mut cell, mut open) = (vec![NONE; len], vec![0u8; len]);
-        for r in 0..rows {
-            let row = (r + pad) * width + pad;
-            for c in 0..cols {
-                let g = r * cols + c;
-                cell[row + c] = g as u32;
-                open[row + c] = u8::from(!rules.tiles[tile[g].ix()].solid);
+        let mut open = vec![0u8; width * (rows + 2 * pad)];
+        for (r, row) in class.chunks_exact(cols).enumerate() {
+            let at = (r + pad) * width + pad;
+            for (o, &k) in open[at..at + cols].iter_mut().zip(row) {
+                *o = open_class[k as usize];
             }
         }
         Board {
             rows,
             cols,
-            tile,
-            value,
             class,
-            classes: rules.tiles.len() * values,
+            classes,
             pad,
             width,
-            cell,
             open,
         }
+    }
+
+    fn tile(&self, cell: usize) -> TileId {
+        self.classes.tile(self.class[cell])
+    }
+
+    fn value(&self, cell: usize) -> Option<u32> {
+        self.classes.value(self.class[cell])
     }
 
     /// The padded index of grid cell `cell`.
     fn padded(&self, cell: u32) -> usize {
         let (r, c) = (cell as usize / self.cols, cell as usize % self.cols);
         (r + self.pad) * self.width + c + self.pad
+    }
+
+    /// The grid cell of a padded index; `None` on the border.
+    fn cell(&self, pc: usize) -> Option<u32> {
+        let (r, c) = (pc / self.width, pc % self.width);
+        let (r, c) = (r.checked_sub(self.pad)?, c.checked_sub(self.pad)?);
+        (r < self.rows && c < self.cols).then_some((r * self.cols + c) as u32)
     }
 
     /// What a move in direction `d` adds to a padded index.
@@ -486,7 +515,7 @@ pub fn compile<W: Word>(p: &Prepared<'_>) -> Model<W> {
     let c = Compiler {
         p,
         flag_offset: Vec::new(),
-        entry_cache: vec![u32::MAX; p.board.classes],
+        class_entry: vec![NONE; p.board.classes.len],
         nodes: Vec::new(),
         movers: Vec::new(),
         conds: Interner::new(Cond::Always),
@@ -500,8 +529,8 @@ struct Compiler<'p, 'a, W> {
     /// Bit offset of each flag's first value.
     flag_offset: Vec<u32>,
     /// Cell class (see [`Board::class`]) -> its entry condition (index into
-    /// `conds`), or `u32::MAX` until asked.
-    entry_cache: Vec<u32>,
+    /// `conds`), or [`NONE`] until asked.
+    class_entry: Vec<u32>,
     nodes: Vec<Node<W>>,
     movers: Vec<Mover<W>>,
     conds: Interner<Cond<W>>,
@@ -609,15 +638,27 @@ impl Prepared<'_> {
     }
 
     fn cell_matches(&self, cell: usize, tile: TileId, sel: ValueSel) -> bool {
-        self.board.tile[cell] == tile
+        self.class_matches(self.board.class[cell], tile, sel)
+    }
+
+    fn class_matches(&self, class: u32, tile: TileId, sel: ValueSel) -> bool {
+        let classes = self.board.classes;
+        classes.tile(class) == tile
             && match sel {
-                ValueSel::Value(v) => self.board.value[cell] == Some(v),
+                ValueSel::Value(v) => classes.value(class) == Some(v),
                 _ => true,
             }
     }
 
+    /// By class: whether its cells match `tile` and `sel`.
+    fn matching(&self, tile: TileId, sel: ValueSel) -> Vec<bool> {
+        (0..self.board.classes.len as u32)
+            .map(|k| self.class_matches(k, tile, sel))
+            .collect()
+    }
+
     fn opaque(&self, cell: usize) -> bool {
-        self.rules.tiles[self.board.tile[cell].ix()].opaque
+        self.rules.tiles[self.board.tile(cell).ix()].opaque
     }
 
     /// The cells instance `i` can ever stand on: reachable from its start by
@@ -631,15 +672,34 @@ impl Prepared<'_> {
         } = self.instances[i];
         let b = &self.board;
         let first = b.padded(start);
-        // 2: in the domain. While flooding, 1: open and not reached yet.
-        let mut mark = b.open.clone();
-        let lone = self.instances.len() == 1;
-        if lone {
-            mark.iter_mut().for_each(|m| *m *= 2);
-        }
-        // The start, even on a cell no agent may enter.
-        mark[first] = 2;
-        if !lone {
+        let mut cells = vec![0u32; b.class.len()];
+        let mut padded = vec![0u32; b.class.len()];
+        let mut k = 0;
+        // Writes every cell of the grid in order, keeping those `keep`
+        // says: no branch on the map's layout.
+        let mut scan = |keep: &[u8], want: u8| {
+            for r in 0..b.rows {
+                let row = (r + b.pad) * b.width + b.pad;
+                for (c, &m) in keep[row..row + b.cols].iter().enumerate() {
+                    cells[k] = (r * b.cols + c) as u32;
+                    padded[k] = (row + c) as u32;
+                    k += usize::from(m == want);
+                }
+            }
+        };
+        if self.instances.len() == 1 {
+            scan(&b.open, 1);
+            // The start, even on a cell no agent may enter.
+            if b.open[first] == 0 {
+                let at = padded[..k].partition_point(|&pc| (pc as usize) < first);
+                cells.insert(at, start);
+                padded.insert(at, first as u32);
+                k += 1;
+            }
+        } else {
+            // 2: in the domain. 1: open and not reached yet.
+            let mut mark = b.open.clone();
+            mark[first] = 2;
             let deltas: Vec<isize> = self.rules.agents[a.ix()]
                 .moves
                 .iter()
@@ -655,22 +715,11 @@ impl Prepared<'_> {
                     }
                 }
             }
+            scan(&mark, 2);
         }
-        // Grid order, so position indexes follow the map.
-        let mut domain = Domain {
-            cells: Vec::with_capacity(b.tile.len()),
-            padded: Vec::with_capacity(b.tile.len()),
-        };
-        for r in 0..b.rows {
-            let row = (r + b.pad) * b.width + b.pad;
-            for (c, &m) in mark[row..row + b.cols].iter().enumerate() {
-                if m == 2 {
-                    domain.cells.push((r * b.cols + c) as u32);
-                    domain.padded.push((row + c) as u32);
-                }
-            }
-        }
-        domain
+        cells.truncate(k);
+        padded.truncate(k);
+        Domain { cells, padded }
     }
 
     /// The grid cells seen from padded cell `from` looking in direction
@@ -685,43 +734,37 @@ impl Prepared<'_> {
                 return None;
             }
             pc = shift(pc, delta);
-            let c = b.cell[pc];
-            if c == NONE {
-                return None;
-            }
-            blocked = self.opaque(c as usize);
-            Some(c as usize)
+            let c = b.cell(pc)? as usize;
+            blocked = self.opaque(c);
+            Some(c)
         })
     }
 }
 
 impl<W: Word> Compiler<'_, '_, W> {
-    /// The entry condition of a grid cell, from the `solid` property and
-    /// the `enter` rules (all rules matching a cell must hold), as an index
-    /// into the condition table. Cells of one tile and value share one.
-    #[inline]
-    fn entry_at(&mut self, cell: usize) -> u32 {
-        let key = self.p.board.class[cell] as usize;
-        match self.entry_cache[key] {
-            u32::MAX => {
-                let c = self.entry_for(cell);
-                let id = self.conds.id(c);
-                self.entry_cache[key] = id;
-                id
-            }
-            id => id,
+    /// The entry condition of the cells of a class, from the `solid`
+    /// property and the `enter` rules (all rules matching a cell must
+    /// hold), as an index into the condition table (0 is `Always`).
+    /// Computed when first asked.
+    fn class_entry(&mut self, class: u32) -> u32 {
+        let k = class as usize;
+        if self.class_entry[k] == NONE {
+            let c = self.entry_for(class);
+            self.class_entry[k] = self.conds.id(c);
         }
+        self.class_entry[k]
     }
 
-    fn entry_for(&mut self, cell: usize) -> Cond<W> {
-        let tile = &self.p.rules.tiles[self.p.board.tile[cell].ix()];
+    fn entry_for(&mut self, class: u32) -> Cond<W> {
+        let classes = self.p.board.classes;
+        let tile = &self.p.rules.tiles[classes.tile(class).ix()];
         if tile.solid {
             return Cond::Never;
         }
         let mut parts = Vec::new();
         for r in &self.p.rules.enter_rules {
-            if self.p.cell_matches(cell, r.tile, r.value) {
-                let bound = self.p.board.value[cell];
+            if self.p.class_matches(class, r.tile, r.value) {
+                let bound = classes.value(class);
                 parts.push(self.expr(&r.cond, bound));
             }
         }
@@ -815,9 +858,9 @@ impl<W: Word> Compiler<'_, '_, W> {
         let domain = &p.domains[i];
         let cells = domain.cells.clone();
         let b = &p.board;
-        let ncells = b.tile.len();
+        let ncells = b.class.len();
         // Padded cell -> position index.
-        let mut index = vec![NONE; b.cell.len()];
+        let mut index = vec![NONE; b.open.len()];
         for (k, &pc) in domain.padded.iter().enumerate() {
             index[pc as usize] = k as u32;
         }
@@ -831,7 +874,25 @@ impl<W: Word> Compiler<'_, '_, W> {
             dirs.retain(|d| *d != Dir { dr: 0, dc: 0 });
         }
         let deltas: Vec<isize> = dirs.iter().map(|d| b.delta(*d)).collect();
-        let entry: Vec<u32> = cells.iter().map(|&c| self.entry_at(c as usize)).collect();
+        // Entry conditions, first for the classes on the domain: if each is
+        // `Always`, no position needs one.
+        let mut present = vec![false; b.classes.len];
+        for &c in &cells {
+            present[b.class[c as usize] as usize] = true;
+        }
+        let mut free = true;
+        for k in (0..present.len()).filter(|&k| present[k]) {
+            free &= self.class_entry(k as u32) == 0;
+        }
+        let entry: Vec<u32> = if free {
+            Vec::new()
+        } else {
+            let class_entry = &self.class_entry;
+            cells
+                .iter()
+                .map(|&c| class_entry[b.class[c as usize] as usize])
+                .collect()
+        };
         // The move table, unless the mover is lone. Every move is written
         // and kept only if it lands in the domain: no branch on the map's
         // layout.
@@ -847,7 +908,7 @@ impl<W: Word> Compiler<'_, '_, W> {
                     let t = index[to];
                     adj[k] = Step {
                         pos: t,
-                        cell: b.cell[to],
+                        cell: if t == NONE { NONE } else { cells[t as usize] },
                     };
                     k += usize::from(t != NONE);
                 }
@@ -855,10 +916,7 @@ impl<W: Word> Compiler<'_, '_, W> {
             adj.truncate(k);
             adj_start.push(adj.len() as u32);
         }
-        let free = entry
-            .iter()
-            .all(|&c| self.conds.table[c as usize] == Cond::Always);
-        let value = |c: usize| p.board.value[c];
+        let value = |c: usize| p.board.value(c);
         let mut on_enter = vec![0; cells.len()];
         let enter_rules: Vec<_> = p
             .rules
@@ -867,15 +925,20 @@ impl<W: Word> Compiler<'_, '_, W> {
             .filter(|r| r.agent.is_none_or(|a| a == agent_id))
             .collect();
         if !enter_rules.is_empty() {
+            // Cells of one class have one effect: found once, by class.
+            let mut by_class = vec![NONE; b.classes.len];
             for (q, &c) in cells.iter().enumerate() {
-                let c = c as usize;
-                let mut eff = Effect::default();
-                for r in &enter_rules {
-                    if p.cell_matches(c, r.tile, r.value) {
-                        eff = eff.then(self.actions(&r.actions, value(c)));
+                let k = b.class[c as usize];
+                if by_class[k as usize] == NONE {
+                    let mut eff = Effect::default();
+                    for r in &enter_rules {
+                        if p.class_matches(k, r.tile, r.value) {
+                            eff = eff.then(self.actions(&r.actions, b.classes.value(k)));
+                        }
                     }
+                    by_class[k as usize] = self.effects.id(eff);
                 }
-                on_enter[q] = self.effects.id(eff);
+                on_enter[q] = by_class[k as usize];
             }
         }
         // `when` effects by grid cell of the mover (none: no table at all).
@@ -886,7 +949,8 @@ impl<W: Word> Compiler<'_, '_, W> {
         let mut rays: Vec<Vec<Ray<W>>> =
             vec![Vec::new(); if dynamic_sight { cells.len() } else { 0 }];
         for w in p.rules.when.iter().filter(|w| w.agent == agent_id) {
-            for t in (0..ncells).filter(|&t| p.cell_matches(t, w.tile, w.value)) {
+            let hit = p.matching(w.tile, w.value);
+            for t in (0..ncells).filter(|&t| hit[b.class[t] as usize]) {
                 let eff = self.actions(&w.actions, value(t));
                 match w.relation {
                     Relation::On => here[t] = self.compose(here[t], eff),
@@ -909,7 +973,7 @@ impl<W: Word> Compiler<'_, '_, W> {
                         let ray = p
                             .sight_line(pc as usize, d)
                             .map(|t| {
-                                let e = if p.cell_matches(t, w.tile, w.value) {
+                                let e = if hit[b.class[t] as usize] {
                                     self.actions(&w.actions, value(t))
                                 } else {
                                     Effect::default()
@@ -1175,9 +1239,8 @@ fn mask_ones<W: Word>(n: u32) -> W {
 /// target. Reports every problem in the map at once.
 fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), Vec<InputError>> {
     let mut errors = Vec::new();
-    let n = case.cells.len();
-    let mut tile = vec![TileId(0); n];
-    let mut value = vec![None; n];
+    let classes = Classes::new(rules);
+    let mut class = vec![0u32; case.cells.len()];
     // Family sizes, each within what its markers allow.
     let mut sizes = Vec::with_capacity(rules.agents.len());
     for agent in &rules.agents {
@@ -1208,21 +1271,26 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
         .collect();
     let mut targets = starts.clone();
     let mut unknown: Vec<(usize, char)> = Vec::new();
-    // ASCII characters are looked up in a table, the rest in the legend map.
-    let ascii: Vec<Option<&Glyph>> = (0..128u8).map(|b| rules.legend.get(&(b as char))).collect();
+    // The class of each ASCII tile character, from a table; markers, other
+    // characters and unknown ones go through the legend.
+    let ascii: Vec<u32> = (0..128u8)
+        .map(|b| match rules.legend.get(&(b as char)) {
+            Some(Glyph::Tile(t, v)) => classes.of(*t, *v),
+            _ => NONE,
+        })
+        .collect();
     for (cell, ch) in case.cells.iter().enumerate() {
-        let glyph = match ascii.get(*ch as usize) {
-            Some(g) => *g,
-            None => rules.legend.get(ch),
-        };
-        match glyph {
+        if let Some(&k) = ascii.get(*ch as usize)
+            && k != NONE
+        {
+            class[cell] = k;
+            continue;
+        }
+        match rules.legend.get(ch) {
             None => unknown.push((cell, *ch)),
-            Some(Glyph::Tile(t, v)) => {
-                tile[cell] = *t;
-                value[cell] = *v;
-            }
+            Some(Glyph::Tile(t, v)) => class[cell] = classes.of(*t, *v),
             Some(g @ (Glyph::Start(a, m) | Glyph::Target(a, m))) => {
-                tile[cell] = rules.agents[a.ix()].on;
+                class[cell] = classes.of(rules.agents[a.ix()].on, None);
                 let list = if matches!(g, Glyph::Start(..)) {
                     &mut starts
                 } else {
@@ -1312,7 +1380,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
     if !errors.is_empty() {
         return Err(errors);
     }
-    let board = Board::new(rules, case.rows, case.cols, tile, value);
+    let board = Board::new(rules, case.rows, case.cols, classes, class);
     Ok((board, instances))
 }
 
