@@ -53,7 +53,7 @@ impl Heuristic {
             .filter_map(|(i, g)| {
                 let mv = &m.movers[i];
                 let g = g?;
-                Some((i, Distances::new(m, mv, |p| g[p]).all(&m.open, mv)))
+                Some((i, Distances::new(m, mv, |p| g[p]).all(mv)))
             })
             .collect();
         let flags = flag_terms(m);
@@ -97,7 +97,7 @@ impl Heuristic {
                 .iter_mut()
                 .map(|(i, t)| {
                     let mv = &m.movers[*i];
-                    t.get(&m.open, mv, mv.pos(s) as usize, bound)
+                    t.get(mv, mv.pos(s) as usize, bound)
                 })
                 .min()
                 .unwrap_or(u32::MAX);
@@ -152,7 +152,7 @@ fn flag_terms<W: Word>(m: &Model<W>) -> Vec<FlagTerm> {
             .enumerate()
             .map(|(i, mv)| {
                 let gives_at =
-                    |q: usize| gives[mv.on_enter[q] as usize] || gives[mv.when_here[q] as usize];
+                    |q: usize| gives[mv.on_enter[q] as usize] | gives[mv.when_here[q] as usize];
                 (i, Distances::new(m, mv, gives_at))
             })
             .collect();
@@ -208,7 +208,13 @@ fn pinned<W: Word>(m: &Model<W>, c: Cond<W>, goals: &mut [Option<Vec<bool>>]) {
 /// walking its moves backwards over the model's padded grid, found only as
 /// far as asked: a position's distance is final once the search has reached
 /// it. Indexed by padded cell.
+///
+/// The search relaxes the mover's moves (any open cell, no conditions), so
+/// its distances are lower bounds. Cells where no agent may stand hold 0
+/// from the start: never walked through, and a bound of 0 for a start
+/// placed on one.
 struct Distances {
+    /// `UNKNOWN` until reached.
     dist: Vec<u32>,
     /// Cells reached, in order: `queue[head..tail]` are still to be
     /// walked from.
@@ -217,19 +223,28 @@ struct Distances {
     tail: usize,
 }
 
+const UNKNOWN: u32 = u32::MAX;
+
 impl Distances {
     /// Distances to the positions `p` where `goal(p)` holds.
     fn new<W: Word>(m: &Model<W>, mv: &Mover<W>, goal: impl Fn(usize) -> bool) -> Self {
-        let mut dist = vec![u32::MAX; m.open.len()];
+        // Open cells UNKNOWN (all ones), the others 0.
+        let mut dist: Vec<u32> = m
+            .open
+            .iter()
+            .map(|&o| u32::from(o).wrapping_neg())
+            .collect();
         // Each cell is queued once; one slot more for the branch-free write.
         let mut queue = vec![0u32; m.open.len() + 1];
         let mut tail = 0;
         for (p, &pc) in mv.padded.iter().enumerate() {
             if goal(p) {
-                dist[pc as usize] = 0;
                 queue[tail] = pc;
                 tail += 1;
             }
+        }
+        for &pc in &queue[..tail] {
+            dist[pc as usize] = 0;
         }
         Distances {
             dist,
@@ -243,41 +258,52 @@ impl Distances {
     /// or `bound + 1` when it is more than `bound`: the search only goes as
     /// far as it is asked to.
     #[inline]
-    fn get<W: Word>(&mut self, open: &[u8], mv: &Mover<W>, p: usize, bound: u32) -> u32 {
+    fn get<W: Word>(&mut self, mv: &Mover<W>, p: usize, bound: u32) -> u32 {
         let pc = mv.padded[p] as usize;
-        while self.dist[pc] == u32::MAX && self.head < self.tail {
-            if self.dist[self.queue[self.head] as usize] >= bound {
-                // Every cell within `bound` has its distance.
-                return bound + 1;
-            }
-            self.step(open, &mv.deltas);
+        if self.dist[pc] != UNKNOWN {
+            return self.dist[pc];
         }
-        self.dist[pc]
+        self.search(pc, bound, &mv.deltas)
     }
 
     /// Every position's distance, searched to the end.
-    fn all<W: Word>(mut self, open: &[u8], mv: &Mover<W>) -> Vec<u32> {
-        while self.head < self.tail {
-            self.step(open, &mv.deltas);
-        }
+    fn all<W: Word>(mut self, mv: &Mover<W>) -> Vec<u32> {
+        self.search(usize::MAX, u32::MAX, &mv.deltas);
         mv.padded.iter().map(|&pc| self.dist[pc as usize]).collect()
     }
 
-    /// Reaches the cells one move before the next cell in the queue. Every
-    /// neighbour is written to the queue and kept only if it is new: no
-    /// branch on the map's layout.
-    #[inline]
-    fn step(&mut self, open: &[u8], deltas: &[isize]) {
-        let pc = self.queue[self.head] as usize;
-        self.head += 1;
-        let next = self.dist[pc] + 1;
-        for &d in deltas {
-            let q = pc.wrapping_add_signed(-d);
-            let fresh = (open[q] == 1) & (self.dist[q] == u32::MAX);
-            self.dist[q] = if fresh { next } else { self.dist[q] };
-            self.queue[self.tail] = q as u32;
-            self.tail += usize::from(fresh);
-        }
+    /// Walks on until padded cell `until` has its distance, or every cell
+    /// within `bound` has (then `bound + 1`), or the queue runs out (then
+    /// `u32::MAX`). Every neighbour is written to the queue and kept only
+    /// if it is new: no branch on the map's layout.
+    #[inline(never)]
+    fn search(&mut self, until: usize, bound: u32, deltas: &[isize]) -> u32 {
+        let (dist, queue) = (&mut self.dist[..], &mut self.queue[..]);
+        let (mut head, mut tail) = (self.head, self.tail);
+        let found = loop {
+            if dist.get(until).is_some_and(|&d| d != UNKNOWN) {
+                break dist[until];
+            }
+            if head == tail {
+                break u32::MAX;
+            }
+            let pc = queue[head] as usize;
+            let here = dist[pc];
+            if here >= bound {
+                // Every cell within `bound` has its distance.
+                break bound.saturating_add(1);
+            }
+            head += 1;
+            for &d in deltas {
+                let q = pc.wrapping_add_signed(-d);
+                let fresh = dist[q] == UNKNOWN;
+                dist[q] = if fresh { here + 1 } else { dist[q] };
+                queue[tail] = q as u32;
+                tail += usize::from(fresh);
+            }
+        };
+        (self.head, self.tail) = (head, tail);
+        found
     }
 }
 
