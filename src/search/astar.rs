@@ -308,20 +308,72 @@ impl Distances {
 }
 
 /// The fewest steps found so far to each state: a flat array when the
-/// layout is small (zeroed pages cost nothing until touched), else a map.
+/// layout is small, else a map.
 enum Best<W> {
-    /// `g + 1` by packed state; 0 is unseen.
-    Dense(Vec<u32>),
+    Dense(DenseG),
     Sparse(HashMap<W, u32>),
 }
 
 /// The widest layout whose `g` values are kept in a flat array (16 MiB).
 pub const DENSE_G_BITS: u32 = 22;
 
+/// `g + 1` by packed state (0 is unseen), in an array kept between
+/// searches on one thread: a file's cases are often many and small, and
+/// setting back the entries a search wrote costs less than zeroing a new
+/// array for each. The entries written are listed for that, up to an
+/// eighth of the array; past it, the whole array is zeroed.
+struct DenseG {
+    g: Vec<u32>,
+    written: Vec<u32>,
+    overflow: bool,
+}
+
+thread_local! {
+    static SPARE_G: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl DenseG {
+    fn new(len: usize) -> Self {
+        let mut g = SPARE_G.take();
+        // The spare is all zeros; a longer one serves as well.
+        if g.len() < len {
+            g = vec![0; len];
+        }
+        DenseG {
+            g,
+            written: Vec::new(),
+            overflow: false,
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, v: u32) {
+        if self.g[i] == 0 && !self.overflow {
+            self.written.push(i as u32);
+            self.overflow = self.written.len() > self.g.len() / 8;
+        }
+        self.g[i] = v;
+    }
+}
+
+impl Drop for DenseG {
+    fn drop(&mut self) {
+        let mut g = std::mem::take(&mut self.g);
+        if self.overflow {
+            g.fill(0);
+        } else {
+            for &i in &self.written {
+                g[i as usize] = 0;
+            }
+        }
+        SPARE_G.set(g);
+    }
+}
+
 impl<W: Word> Best<W> {
     fn new(bits: u32) -> Self {
         if bits <= DENSE_G_BITS {
-            Best::Dense(vec![0; 1 << bits])
+            Best::Dense(DenseG::new(1 << bits))
         } else {
             Best::Sparse(HashMap::new())
         }
@@ -330,7 +382,7 @@ impl<W: Word> Best<W> {
     #[inline]
     fn get(&self, s: W) -> Option<u32> {
         match self {
-            Best::Dense(v) => v[s.low() as usize].checked_sub(1),
+            Best::Dense(d) => d.g[s.low() as usize].checked_sub(1),
             Best::Sparse(h) => h.get(&s).copied(),
         }
     }
@@ -338,7 +390,7 @@ impl<W: Word> Best<W> {
     #[inline]
     fn set(&mut self, s: W, g: u32) {
         match self {
-            Best::Dense(v) => v[s.low() as usize] = g + 1,
+            Best::Dense(d) => d.set(s.low() as usize, g + 1),
             Best::Sparse(h) => {
                 h.insert(s, g);
             }
