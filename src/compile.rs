@@ -203,8 +203,11 @@ pub struct Mover<W> {
     pub adj: Vec<Step>,
     pub adj_start: Vec<u32>,
     /// Padded cell -> position index, [`NONE`] outside the domain: a move
-    /// from position `p` reaches `index[padded[p] + delta]`.
+    /// from position `p` reaches `index[padded[p] + deltas[i]]`.
     pub index: Vec<u32>,
+    /// For a lone mover with at most 8 moves, by padded cell: bit `i` set
+    /// when move `i` lands on a cell it may stand on. Else empty.
+    pub exits: Vec<u8>,
     /// Position index -> condition to enter it (index into [`Model::conds`]);
     /// empty when the mover is `free`.
     pub entry: Vec<u32>,
@@ -216,6 +219,10 @@ pub struct Mover<W> {
     /// Position index -> effect of standing there after a step (`when` rules
     /// that do not depend on other movers).
     pub when_here: Vec<u32>,
+    /// For a lone mover (see [`Model::lone`]), position index -> the
+    /// effect of arriving there: `on_enter` then `when_here`. Empty for
+    /// others, and when the mover has neither.
+    pub arrive: Vec<u32>,
     /// Position index -> sight rays, when other movers can block sight.
     pub rays: Vec<Vec<Ray<W>>>,
     pub opaque: bool,
@@ -991,6 +998,23 @@ impl<W: Word> Compiler<'_, '_, W> {
         } else {
             vec![0; cells.len()]
         };
+        // A lone mover's arrival: entering, then standing, as one effect.
+        let arrive = if p.lone() && self.effects.table.len() > 1 {
+            on_enter
+                .iter()
+                .zip(&when_here)
+                .map(|(&e, &w)| match (e, w) {
+                    (0, w) => w,
+                    (e, 0) => e,
+                    (e, w) => {
+                        let w = self.effects.table[w as usize];
+                        self.compose(e, w)
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let start = index[b.padded(start)];
         assert_ne!(start, NONE, "a start is in its own domain");
         Mover {
@@ -1001,11 +1025,17 @@ impl<W: Word> Compiler<'_, '_, W> {
             cells,
             adj,
             adj_start,
+            exits: if p.lone() && deltas.len() <= 8 {
+                exits(&b.open, &deltas)
+            } else {
+                Vec::new()
+            },
             index,
             entry,
             free,
             on_enter,
             when_here,
+            arrive,
             rays,
             opaque: agent.opaque,
             padded: domain.padded.clone(),
@@ -1215,6 +1245,26 @@ impl<W: Word> Compiler<'_, '_, W> {
                 })
             })
     }
+}
+
+/// By padded cell: bit `i` set when move `deltas[i]` lands on an open cell.
+/// A lone mover's domain is every open cell and its start; moving onto the
+/// start, when it is not open, is never allowed (its entry is `Never`).
+fn exits(open: &[u8], deltas: &[isize]) -> Vec<u8> {
+    let mut exits = vec![0u8; open.len()];
+    for (i, &d) in deltas.iter().enumerate() {
+        // Every cell whose neighbour by `d` is in the array, in one pass.
+        let n = open.len() - d.unsigned_abs();
+        let (from, to) = if d >= 0 {
+            (0, d as usize)
+        } else {
+            (-d as usize, 0)
+        };
+        for (e, &o) in exits[from..from + n].iter_mut().zip(&open[to..to + n]) {
+            *e |= o << i;
+        }
+    }
+    exits
 }
 
 /// The directions of sight: along the row and the column.

@@ -5,6 +5,8 @@
 //! [`Dense`]: one bit per possible state, for layouts of at most
 //! [`DENSE_MAX_BITS`] bits. A lookup is a plain load; only a new state costs
 //! an atomic `fetch_or`, and new states are few next to the successors seen.
+//! A thread that holds the store alone inserts with plain writes
+//! ([`Store::inserter`]).
 //! [`Sparse`]: a `hashbrown` set of packed words, split into shards by hash
 //! so that threads rarely wait for one another.
 
@@ -33,6 +35,9 @@ pub trait Store<W>: Sync {
     fn new(bits: u32) -> Self;
     /// Marks `s`; true if it was new.
     fn insert(&self, s: W) -> bool;
+    /// [`Store::insert`] for the only thread that holds the store: no
+    /// atomic operation, no lock.
+    fn inserter(&mut self) -> impl FnMut(W) -> bool + '_;
     fn contains(&self, s: W) -> bool;
     /// How many states are marked.
     fn count(&self) -> u64;
@@ -61,6 +66,22 @@ impl<W: Word> Store<W> for Dense<W> {
     }
 
     #[inline(always)]
+    fn inserter(&mut self) -> impl FnMut(W) -> bool + '_ {
+        // The closure holds the slice itself, not the store: its address
+        // and length stay in registers.
+        let words = &mut self.words[..];
+        move |s| {
+            let i = s.low() as usize;
+            let w = words[i >> 6].get_mut();
+            if *w >> (i & 63) & 1 == 1 {
+                return false;
+            }
+            *w |= 1 << (i & 63);
+            true
+        }
+    }
+
+    #[inline(always)]
     fn contains(&self, s: W) -> bool {
         let i = s.low() as usize;
         self.words[i >> 6].load(Relaxed) >> (i & 63) & 1 == 1
@@ -76,6 +97,12 @@ impl<W: Word> Store<W> for Dense<W> {
 
 const SHARDS: usize = 64;
 
+/// The shard of a state: Fibonacci hashing of both halves.
+fn shard_of<W: Word>(s: W) -> usize {
+    let h = (s.low() ^ (s >> 64u32.min(W::BITS - 1)).low()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> 58) as usize % SHARDS
+}
+
 /// A hash set of packed words, in shards.
 pub struct Sparse<W> {
     shards: Vec<Mutex<HashSet<W>>>,
@@ -83,9 +110,7 @@ pub struct Sparse<W> {
 
 impl<W: Word> Sparse<W> {
     fn shard(&self, s: W) -> std::sync::MutexGuard<'_, HashSet<W>> {
-        // Fibonacci hashing of both halves picks a shard.
-        let h = (s.low() ^ (s >> 64u32.min(W::BITS - 1)).low()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.shards[(h >> 58) as usize % SHARDS]
+        self.shards[shard_of(s)]
             .lock()
             .expect("a shard lock is never poisoned")
     }
@@ -101,6 +126,15 @@ impl<W: Word> Store<W> for Sparse<W> {
     #[inline(always)]
     fn insert(&self, s: W) -> bool {
         self.shard(s).insert(s)
+    }
+
+    fn inserter(&mut self) -> impl FnMut(W) -> bool + '_ {
+        |s| {
+            self.shards[shard_of(s)]
+                .get_mut()
+                .expect("a shard lock is never poisoned")
+                .insert(s)
+        }
     }
 
     #[inline(always)]

@@ -63,7 +63,7 @@ impl<'m, W: Word> Successors<'m, W> {
 
     /// Calls `f` on every successor of `s` (duplicates possible); stops early
     /// when `f` returns false.
-    #[inline]
+    #[inline(always)]
     pub fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
         let m = self.m;
         match m.mode {
@@ -174,28 +174,46 @@ impl<'m, W: Word> Successors<'m, W> {
     /// condition, with the effects of arriving (entering, then standing).
     #[inline(always)]
     fn lone(&self, s: W, f: &mut impl FnMut(W) -> bool) {
-        let m = self.m;
-        let mv = &m.movers[0];
+        let mv = &self.m.movers[0];
         let cleared = s & !mv.field();
         let pc = mv.padded[mv.pos(s) as usize] as usize;
-        for &d in &mv.deltas {
+        if mv.exits.is_empty() {
+            for &d in &mv.deltas {
+                let to = mv.index[pc.wrapping_add_signed(d)];
+                if to != NONE && !self.arrive(s, cleared, to, f) {
+                    return;
+                }
+            }
+            return;
+        }
+        // Only the moves that land on the board, one bit each.
+        let mut bits = mv.exits[pc];
+        while bits != 0 {
+            let d = mv.deltas[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
             let to = mv.index[pc.wrapping_add_signed(d)];
-            if to == NONE {
-                continue;
-            }
-            let q = to as usize;
-            if !mv.free && !m.holds(m.conds[mv.entry[q] as usize], s) {
-                continue;
-            }
-            let mut t = cleared | mv.bits(to);
-            if m.has_effects {
-                t = m.effects[mv.on_enter[q] as usize].apply(t);
-                t = m.effects[mv.when_here[q] as usize].apply(t);
-            }
-            if !f(t) {
+            debug_assert_ne!(to, NONE, "an exit lands in the domain");
+            if !self.arrive(s, cleared, to, f) {
                 return;
             }
         }
+    }
+
+    /// The lone mover of `s` (its field `cleared`) arrives at position
+    /// `to`, if its entry condition allows: passes the state to `f`.
+    #[inline(always)]
+    fn arrive(&self, s: W, cleared: W, to: u32, f: &mut impl FnMut(W) -> bool) -> bool {
+        let m = self.m;
+        let mv = &m.movers[0];
+        let q = to as usize;
+        if !mv.free && !m.holds(m.conds[mv.entry[q] as usize], s) {
+            return true;
+        }
+        let mut t = cleared | mv.bits(to);
+        if m.has_effects {
+            t = m.effects[mv.arrive[q] as usize].apply(t);
+        }
+        f(t)
     }
 
     fn in_turn(&mut self, s: W, f: &mut impl FnMut(W) -> bool) {
