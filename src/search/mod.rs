@@ -239,22 +239,22 @@ const PAR_MIN: usize = 4096;
 fn expand<W: Word, S: Store<W>>(
     m: &Model<W>,
     frontier: &Frontier<W>,
-    store: &mut S,
+    store: &S,
     test: &(impl Fn(W) -> bool + Sync),
     threads: usize,
     own: &mut Successors<'_, W>,
     spare: &mut Vec<Vec<W>>,
 ) -> Level<W> {
-    /// Expands `chunk` into `next`, marking new states with `insert`. Kept
+    /// Expands `chunk` into `next`, marking new states in `store`. Kept
     /// out of line: the successor loop then has the registers to itself.
     #[inline(never)]
-    fn run<W: Word>(
+    fn run<W: Word, S: Store<W>>(
         succ: &mut Successors<'_, W>,
         chunk: &[W],
         hit: &AtomicBool,
         next: &mut Vec<W>,
         test: &impl Fn(W) -> bool,
-        mut insert: impl FnMut(W) -> bool,
+        store: &S,
     ) -> u64 {
         let mut expanded = 0;
         for &s in chunk {
@@ -264,7 +264,7 @@ fn expand<W: Word, S: Store<W>>(
             expanded += 1;
             let before = next.len();
             succ.each(s, |t| {
-                if insert(t) {
+                if store.insert(t) {
                     next.push(t);
                 }
                 true
@@ -283,10 +283,8 @@ fn expand<W: Word, S: Store<W>>(
         let mut next = spare.pop().unwrap_or_default();
         next.clear();
         let mut expanded = 0;
-        // One thread holds the store: no atomic operation.
-        let mut insert = store.inserter();
         for part in &frontier.parts {
-            expanded += run(own, part, &hit, &mut next, test, &mut insert);
+            expanded += run(own, part, &hit, &mut next, test, store);
         }
         return Level {
             next: Frontier { parts: vec![next] },
@@ -302,15 +300,12 @@ fn expand<W: Word, S: Store<W>>(
     let outs: Vec<Vec<W>> = (0..chunks.len())
         .map(|_| spare.pop().unwrap_or_default())
         .collect();
-    let store = &*store;
     let done: Vec<(Vec<W>, u64)> = chunks
         .par_iter()
         .zip(outs)
         .map(|(c, mut next)| {
             next.clear();
-            let e = run(&mut Successors::new(m), c, &hit, &mut next, test, |t| {
-                store.insert(t)
-            });
+            let e = run(&mut Successors::new(m), c, &hit, &mut next, test, store);
             (next, e)
         })
         .collect();
@@ -326,7 +321,7 @@ fn expand<W: Word, S: Store<W>>(
 
 /// Breadth-first search from the model's start state.
 pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
-    let mut store = S::new(m.layout.bits);
+    let store = S::new(m.layout.bits);
     store.insert(m.start);
     let mut out = Outcome {
         steps: None,
@@ -342,9 +337,7 @@ pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
         let mut succ = Successors::new(m);
         let mut spare = Vec::new();
         while !frontier.is_empty() && m.limit.is_none_or(|l| depth < l) {
-            let level = expand(
-                m, &frontier, &mut store, &goal, threads, &mut succ, &mut spare,
-            );
+            let level = expand(m, &frontier, &store, &goal, threads, &mut succ, &mut spare);
             out.expanded += level.expanded;
             depth += 1;
             if level.hit {
@@ -366,7 +359,7 @@ pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
 /// `da + 1 + db` steps. Needs a reversible model with a single goal state.
 pub fn bidir<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
     let goal = m.goal_state().expect("bidir needs a single goal state");
-    let mut stores = [S::new(m.layout.bits), S::new(m.layout.bits)];
+    let stores = [S::new(m.layout.bits), S::new(m.layout.bits)];
     stores[0].insert(m.start);
     stores[1].insert(goal);
     let mut out = Outcome {
@@ -386,16 +379,11 @@ pub fn bidir<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
                 break;
             }
             let a = usize::from(frontier[1].len() < frontier[0].len());
-            let [first, second] = &mut stores;
-            let (ours, theirs) = if a == 0 {
-                (first, &*second)
-            } else {
-                (second, &*first)
-            };
+            let theirs = &stores[1 - a];
             let level = expand(
                 m,
                 &frontier[a],
-                ours,
+                &stores[a],
                 &|t| theirs.contains(t),
                 threads,
                 &mut succ,

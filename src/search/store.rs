@@ -5,8 +5,6 @@
 //! [`Dense`]: one bit per possible state, for layouts of at most
 //! [`DENSE_MAX_BITS`] bits. A lookup is a plain load; only a new state costs
 //! an atomic `fetch_or`, and new states are few next to the successors seen.
-//! A thread that holds the store alone inserts with plain writes
-//! ([`Store::inserter`]).
 //! [`Sparse`]: a `hashbrown` set of packed words, split into shards by hash
 //! so that threads rarely wait for one another.
 
@@ -35,9 +33,6 @@ pub trait Store<W>: Sync {
     fn new(bits: u32) -> Self;
     /// Marks `s`; true if it was new.
     fn insert(&self, s: W) -> bool;
-    /// [`Store::insert`] for the only thread that holds the store: no
-    /// atomic operation, no lock.
-    fn inserter(&mut self) -> impl FnMut(W) -> bool + '_;
     fn contains(&self, s: W) -> bool;
     /// How many states are marked.
     fn count(&self) -> u64;
@@ -63,22 +58,6 @@ impl<W: Word> Store<W> for Dense<W> {
         let i = s.low() as usize;
         let (w, b) = (&self.words[i >> 6], 1u64 << (i & 63));
         w.load(Relaxed) & b == 0 && w.fetch_or(b, Relaxed) & b == 0
-    }
-
-    #[inline(always)]
-    fn inserter(&mut self) -> impl FnMut(W) -> bool + '_ {
-        // The closure holds the slice itself, not the store: its address
-        // and length stay in registers.
-        let words = &mut self.words[..];
-        move |s| {
-            let i = s.low() as usize;
-            let w = words[i >> 6].get_mut();
-            if *w >> (i & 63) & 1 == 1 {
-                return false;
-            }
-            *w |= 1 << (i & 63);
-            true
-        }
     }
 
     #[inline(always)]
@@ -126,15 +105,6 @@ impl<W: Word> Store<W> for Sparse<W> {
     #[inline(always)]
     fn insert(&self, s: W) -> bool {
         self.shard(s).insert(s)
-    }
-
-    fn inserter(&mut self) -> impl FnMut(W) -> bool + '_ {
-        |s| {
-            self.shards[shard_of(s)]
-                .get_mut()
-                .expect("a shard lock is never poisoned")
-                .insert(s)
-        }
     }
 
     #[inline(always)]
