@@ -518,9 +518,9 @@ pub fn prepare<'a>(rules: &'a Rules, case: &RawCase) -> Result<Prepared<'a>, Vec
 
 /// Builds the transition tables of a prepared map. `W` must hold
 /// `p.layout.bits` bits.
-pub fn compile<W: Word>(p: &Prepared<'_>) -> Model<W> {
+pub fn compile<W: Word>(p: Prepared<'_>) -> Model<W> {
     let c = Compiler {
-        p,
+        p: &p,
         flag_offset: Vec::new(),
         class_entry: vec![NONE; p.board.classes.len],
         nodes: Vec::new(),
@@ -528,7 +528,14 @@ pub fn compile<W: Word>(p: &Prepared<'_>) -> Model<W> {
         conds: Interner::new(Cond::Always),
         effects: Interner::new(Effect::default()),
     };
-    c.build()
+    let mut model = c.build();
+    // The board and the domains move into the model, with no copy.
+    model.open = p.board.open;
+    for (mv, d) in model.movers.iter_mut().zip(p.domains) {
+        (mv.cells, mv.padded) = (d.cells, d.padded);
+    }
+    model.start = crate::search::settle(&model, model.start);
+    model
 }
 
 struct Compiler<'p, 'a, W> {
@@ -789,6 +796,8 @@ impl<W: Word> Compiler<'_, '_, W> {
         }
     }
 
+    /// The model, but for what [`compile`] moves in afterwards (the open
+    /// grid, each mover's cells and padded indexes) and the settled start.
     fn build(mut self) -> Model<W> {
         let layout = self.p.layout.clone();
         assert!(
@@ -829,10 +838,10 @@ impl<W: Word> Compiler<'_, '_, W> {
                 .movers
                 .iter()
                 .any(|m| m.when_here.iter().any(|&e| e != 0));
-        let mut model = Model {
+        Model {
             rows: self.p.board.rows,
             cols: self.p.board.cols,
-            open: self.p.board.open.clone(),
+            open: Vec::new(),
             layout,
             movers: self.movers,
             mode: self.p.rules.mode,
@@ -848,9 +857,7 @@ impl<W: Word> Compiler<'_, '_, W> {
             has_effects,
             has_when,
             reversible,
-        };
-        model.start = crate::search::settle(&model, model.start);
-        model
+        }
     }
 
     /// The tables of instance `i`.
@@ -863,7 +870,8 @@ impl<W: Word> Compiler<'_, '_, W> {
         } = p.instances[i];
         let agent = &p.rules.agents[agent_id.ix()];
         let domain = &p.domains[i];
-        let cells = domain.cells.clone();
+        // Moved into the mover by `compile` once every rule is compiled.
+        let cells = &domain.cells;
         let b = &p.board;
         let ncells = b.class.len();
         // Padded cell -> position index.
@@ -884,7 +892,7 @@ impl<W: Word> Compiler<'_, '_, W> {
         // Entry conditions, first for the classes on the domain: if each is
         // `Always`, no position needs one.
         let mut present = vec![false; b.classes.len];
-        for &c in &cells {
+        for &c in cells {
             present[b.class[c as usize] as usize] = true;
         }
         let mut free = true;
@@ -1022,7 +1030,7 @@ impl<W: Word> Compiler<'_, '_, W> {
             bits: bits_for(cells.len()),
             mask: mask_ones::<W>(bits_for(cells.len())) << offset,
             start,
-            cells,
+            cells: Vec::new(),
             adj,
             adj_start,
             exits: if p.lone() && deltas.len() <= 8 {
@@ -1038,7 +1046,7 @@ impl<W: Word> Compiler<'_, '_, W> {
             arrive,
             rays,
             opaque: agent.opaque,
-            padded: domain.padded.clone(),
+            padded: Vec::new(),
             deltas,
         }
     }

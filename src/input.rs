@@ -24,8 +24,6 @@ pub struct RawCase {
     pub cells: Vec<char>,
     /// Byte offset in the input of each row's first character.
     pub row_offsets: Vec<usize>,
-    /// Byte offset of each row's characters, for pointing at one cell.
-    row_texts: Vec<String>,
     /// Where the case starts in the input.
     pub offset: usize,
 }
@@ -33,10 +31,13 @@ pub struct RawCase {
 impl RawCase {
     /// The span of one cell in the input file.
     pub fn cell_span(&self, cell: usize) -> miette::SourceSpan {
-        let (r, c) = (cell / self.cols, cell % self.cols);
-        let text = &self.row_texts[r];
-        let (b, ch) = text.char_indices().nth(c).unwrap_or((0, ' '));
-        (self.row_offsets[r] + b, ch.len_utf8()).into()
+        let r = cell / self.cols;
+        // The row's characters before it are the cells before it.
+        let before: usize = self.cells[r * self.cols..cell]
+            .iter()
+            .map(|ch| ch.len_utf8())
+            .sum();
+        (self.row_offsets[r] + before, self.cells[cell].len_utf8()).into()
     }
 
     /// The span of the whole case's header and grid.
@@ -362,13 +363,19 @@ impl<'a> Reader<'a> {
             None => self.trimmed(lines[0].text).chars().count(),
         };
         let mut cells = Vec::with_capacity(lines.len() * cols);
-        let mut row_offsets = Vec::new();
-        let mut row_texts = Vec::new();
+        let mut row_offsets = Vec::with_capacity(lines.len());
+        let count = |t: &str| {
+            if t.is_ascii() {
+                t.len()
+            } else {
+                t.chars().count()
+            }
+        };
         for (i, l) in lines.iter().enumerate() {
-            let n = l.text.chars().count();
+            let n = count(l.text);
             let kept = self.trimmed(l.text);
-            if n < cols || kept.chars().count() > cols {
-                let got = if n < cols { n } else { kept.chars().count() };
+            if n < cols || count(kept) > cols {
+                let got = if n < cols { n } else { count(kept) };
                 let short = got < cols;
                 return Err(InputError::RowWidth {
                     case: number,
@@ -389,9 +396,12 @@ impl<'a> Reader<'a> {
                     },
                 });
             }
-            cells.extend(l.text.chars().take(cols));
+            if l.text.is_ascii() {
+                cells.extend(l.text.bytes().take(cols).map(char::from));
+            } else {
+                cells.extend(l.text.chars().take(cols));
+            }
             row_offsets.push(l.offset);
-            row_texts.push(l.text.to_string());
         }
         self.read += 1;
         for (size, n) in [(self.io.rows, lines.len()), (self.io.cols, cols)] {
@@ -406,7 +416,6 @@ impl<'a> Reader<'a> {
             cols,
             cells,
             row_offsets,
-            row_texts,
             offset: start,
         })
     }

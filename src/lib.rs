@@ -55,8 +55,8 @@ pub fn solve(
 ) -> Result<search::Outcome, Vec<InputError>> {
     let prepared = compile::prepare(rules, case)?;
     match prepared.layout.bits {
-        0..=64 => Ok(search::search(&compile::compile::<u64>(&prepared), config)),
-        65..=compile::MAX_BITS => Ok(search::search(&compile::compile::<u128>(&prepared), config)),
+        0..=64 => Ok(search::search(&compile::compile::<u64>(prepared), config)),
+        65..=compile::MAX_BITS => Ok(search::search(&compile::compile::<u128>(prepared), config)),
         _ => Err(vec![run::too_wide(case, &prepared.layout)]),
     }
 }

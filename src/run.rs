@@ -279,7 +279,7 @@ pub fn describe(
     use crate::{compile, search};
     use std::fmt::Write;
     let prepared = compile::prepare(rules, case)?;
-    let layout = &prepared.layout;
+    let layout = &prepared.layout.clone();
     let mut s = String::new();
     let word = match layout.bits {
         0..=64 => "u64",
@@ -307,9 +307,9 @@ pub fn describe(
         layout.bits
     );
     let plan = if layout.bits <= 64 {
-        search::choose(&compile::compile::<u64>(&prepared), config.strategy)
+        search::choose(&compile::compile::<u64>(prepared), config.strategy)
     } else {
-        search::choose(&compile::compile::<u128>(&prepared), config.strategy)
+        search::choose(&compile::compile::<u128>(prepared), config.strategy)
     };
     let (store, size) = if plan.strategy == search::Strategy::Astar {
         if layout.bits <= search::DENSE_G_BITS {
