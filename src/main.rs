@@ -108,11 +108,14 @@ impl RunOpts {
             usize::from,
         );
         // One pool for the whole run; levels too small to share stay on the
-        // calling thread.
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global()
-            .map_err(|e| miette::miette!("cannot start {threads} threads: {e}"))?;
+        // calling thread. One thread never uses the pool: it is not started
+        // (a thread spun up for nothing costs a short run a millisecond).
+        if threads > 1 {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build_global()
+                .map_err(|e| miette::miette!("cannot start {threads} threads: {e}"))?;
+        }
         Ok(puzzle::run::Options {
             bare: (self.map || !self.set.is_empty()).then_some(self.set),
             stats,
