@@ -205,8 +205,9 @@ pub struct Mover<W> {
     /// Padded cell -> position index, [`NONE`] outside the domain: a move
     /// from position `p` reaches `index[padded[p] + deltas[i]]`.
     pub index: Vec<u32>,
-    /// For a lone mover with at most 8 moves, by padded cell: bit `i` set
-    /// when move `i` lands on a cell it may stand on. Else empty.
+    /// For a lone mover, by padded cell: bit `i` set when move `i` lands on
+    /// a cell it may stand on (it has at most the 8 neighbours: `stay` is
+    /// no step in turn). Empty for others.
     pub exits: Vec<u8>,
     /// Position index -> condition to enter it (index into [`Model::conds`]);
     /// empty when the mover is `free`.
@@ -1033,7 +1034,7 @@ impl<W: Word> Compiler<'_, '_, W> {
             cells: Vec::new(),
             adj,
             adj_start,
-            exits: if p.lone() && deltas.len() <= 8 {
+            exits: if p.lone() {
                 exits(&b.open, &deltas)
             } else {
                 Vec::new()
@@ -1259,6 +1260,7 @@ impl<W: Word> Compiler<'_, '_, W> {
 /// A lone mover's domain is every open cell and its start; moving onto the
 /// start, when it is not open, is never allowed (its entry is `Never`).
 fn exits(open: &[u8], deltas: &[isize]) -> Vec<u8> {
+    assert!(deltas.len() <= 8, "moves are distinct neighbours");
     let mut exits = vec![0u8; open.len()];
     for (i, &d) in deltas.iter().enumerate() {
         // Every cell whose neighbour by `d` is in the array, in one pass.

@@ -168,3 +168,99 @@ fn flag_goals_agree_with_breadth_first() {
         }
     }
 }
+
+/// A lone walker against a search written here, independent of the engine:
+/// walls, a key that opens doors, an exit; moves from the 4-neighbourhood,
+/// a one-way pair, and the 8-neighbourhood. Every strategy, on one thread
+/// and two.
+#[test]
+fn a_lone_walker_matches_a_hand_written_search() {
+    const DIRS: [(&str, (i32, i32)); 8] = [
+        ("north", (-1, 0)),
+        ("south", (1, 0)),
+        ("east", (0, 1)),
+        ("west", (0, -1)),
+        ("northeast", (-1, 1)),
+        ("northwest", (-1, -1)),
+        ("southeast", (1, 1)),
+        ("southwest", (1, -1)),
+    ];
+    let rules = |dirs: &str| {
+        format!(
+            "input {{ cases until eof  header rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  wall '#' solid  key 'k'  door 'D'  exit 'X' }}\n\
+             agent walker '@' on floor\n\
+             flag has\n\
+             move walker: {dirs}\n\
+             enter door only if has\n\
+             on enter key: set has\n\
+             goal walker on exit\n\
+             output {{ solved \"{{steps}}\"  unsolved \"-1\" }}\n"
+        )
+    };
+    // Fewest steps from '@' to 'X', over (cell, key held).
+    let reference = |g: &[Vec<u8>], moves: &[(i32, i32)]| -> i64 {
+        let (h, w) = (g.len() as i32, g[0].len() as i32);
+        let start = common::find(g, b'@');
+        let mut dist = vec![vec![[-1i64; 2]; g[0].len()]; g.len()];
+        dist[start.0][start.1][0] = 0;
+        let mut queue = std::collections::VecDeque::from([(start.0, start.1, 0usize)]);
+        while let Some((r, c, k)) = queue.pop_front() {
+            let d = dist[r][c][k];
+            if g[r][c] == b'X' {
+                return d;
+            }
+            for &(dr, dc) in moves {
+                let (nr, nc) = (r as i32 + dr, c as i32 + dc);
+                if nr < 0 || nc < 0 || nr >= h || nc >= w {
+                    continue;
+                }
+                let (nr, nc) = (nr as usize, nc as usize);
+                let t = g[nr][nc];
+                if t == b'#' || (t == b'D' && k == 0) {
+                    continue;
+                }
+                let nk = k | usize::from(t == b'k');
+                if dist[nr][nc][nk] < 0 {
+                    dist[nr][nc][nk] = d + 1;
+                    queue.push_back((nr, nc, nk));
+                }
+            }
+        }
+        -1
+    };
+    let four: Vec<_> = DIRS[..4].to_vec();
+    let one_way = vec![DIRS[1], DIRS[2]];
+    let eight = DIRS.to_vec();
+    let mut rng = SmallRng::seed_from_u64(0x10e);
+    for moves in [four, one_way, eight] {
+        let names: Vec<&str> = moves.iter().map(|m| m.0).collect();
+        let steps: Vec<(i32, i32)> = moves.iter().map(|m| m.1).collect();
+        let loaded = puzzle::load("walker.puz", &rules(&names.join(" "))).unwrap();
+        let (mut input, mut want) = (String::new(), String::new());
+        for _ in 0..150 {
+            let (h, w) = (rng.gen_range(1..=7), rng.gen_range(2..=8));
+            let mut g: Vec<Vec<u8>> = (0..h)
+                .map(|_| {
+                    (0..w)
+                        .map(|_| match rng.gen_range(0..12) {
+                            0..=2 => b'#',
+                            3 => b'k',
+                            4 | 5 => b'D',
+                            _ => b'.',
+                        })
+                        .collect()
+                })
+                .collect();
+            let cells = common::all_cells(&g);
+            common::place(&mut rng, &mut g, cells, b"@X");
+            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
+            want.push_str(&format!("{}\n", reference(&g, &steps)));
+        }
+        assert!(want.lines().any(|l| l == "-1") && want.lines().any(|l| l != "-1"));
+        for config in common::configs() {
+            let got = common::run_with(&loaded.rules, &input, config);
+            assert_eq!(got, want, "{names:?}: {config:?}");
+        }
+    }
+}

@@ -177,15 +177,6 @@ impl<'m, W: Word> Successors<'m, W> {
         let mv = &self.m.movers[0];
         let cleared = s & !mv.field();
         let pc = mv.padded[mv.pos(s) as usize] as usize;
-        if mv.exits.is_empty() {
-            for &d in &mv.deltas {
-                let to = mv.index[pc.wrapping_add_signed(d)];
-                if to != NONE && !self.arrive(s, cleared, to, f) {
-                    return;
-                }
-            }
-            return;
-        }
         // Only the moves that land on the board, one bit each.
         let mut bits = mv.exits[pc];
         while bits != 0 {
