@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Side-by-side benchmark: `puzzle run` against the reference C++ solutions
 # (g++ -O2 -std=c++17) on ../shared/bench/*.in, runs alternating in one
-# session, median of RUNS each. Prints time ratios (puzzle / C++) on one
-# thread and on two (cases of a file solved two at a time), peak RSS,
-# states expanded and states per second; then the thread scaling of plain
-# BFS on a synthetic instance of about 15 million states.
+# session, RUNS each. Prints the median times and time ratios (puzzle / C++)
+# on one thread and on two (cases of a file solved two at a time), and the
+# ratio of the best runs (on a shared machine, the runs least disturbed by
+# other load); peak RSS, states expanded and states per second; then the
+# thread scaling of plain BFS on a synthetic instance of about 15 million
+# states.
 #
 # Usage: benches/compare.sh [RUNS]        (default 5; needs g++ and GNU time)
 set -euo pipefail
@@ -35,9 +37,10 @@ measure() {
   echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b - a) / 1e9}') $(cat /tmp/puzzle-bench.$$)"
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+best() { sort -n | head -1; }
 
-printf '%-22s %-9s %9s %9s %7s %9s %7s %10s %10s %12s %10s\n' \
-  input strategy "puzzle s" "C++ s" ratio "2 thr s" ratio "puzzle KB" "C++ KB" expanded "states/s"
+printf '%-22s %-9s %9s %9s %7s %7s %9s %7s %7s %10s %10s %12s %10s\n' \
+  input strategy "puzzle s" "C++ s" ratio best "2 thr s" ratio best "puzzle KB" "C++ KB" expanded "states/s"
 for input in "$SHARED"/bench/*.in; do
   name=$(basename "$input" .in)
   p=${name%%-*}
@@ -53,12 +56,16 @@ for input in "$SHARED"/bench/*.in; do
     ours=$(cut -d' ' -f1 /tmp/puzzle-ours.$$ | median)
     two=$(cut -d' ' -f1 /tmp/puzzle-two.$$ | median)
     theirs=$(cut -d' ' -f1 /tmp/puzzle-theirs.$$ | median)
+    ours_b=$(cut -d' ' -f1 /tmp/puzzle-ours.$$ | best)
+    two_b=$(cut -d' ' -f1 /tmp/puzzle-two.$$ | best)
+    theirs_b=$(cut -d' ' -f1 /tmp/puzzle-theirs.$$ | best)
     ours_kb=$(cut -d' ' -f2 /tmp/puzzle-ours.$$ | median)
     theirs_kb=$(cut -d' ' -f2 /tmp/puzzle-theirs.$$ | median)
     expanded=$("$BIN" run "puzzles/$p.puz" "$input" --threads 1 --strategy "$strategy" --stats 2>&1 >/dev/null |
       awk -F'expanded ' '{split($2, a, ","); s += a[1]} END {print s}')
-    awk -v n="$name" -v st="$strategy" -v o="$ours" -v t="$theirs" -v w="$two" -v ok="$ours_kb" -v tk="$theirs_kb" -v e="$expanded" \
-      'BEGIN {printf "%-22s %-9s %9.4f %9.4f %7.2f %9.4f %7.2f %10d %10d %12d %10.2e\n", n, st, o, t, (t > 0 ? o / t : 0), w, (t > 0 ? w / t : 0), ok, tk, e, (o > 0 ? e / o : 0)}'
+    awk -v n="$name" -v st="$strategy" -v o="$ours" -v t="$theirs" -v w="$two" -v ob="$ours_b" -v tb="$theirs_b" -v wb="$two_b" \
+      -v ok="$ours_kb" -v tk="$theirs_kb" -v e="$expanded" \
+      'BEGIN {printf "%-22s %-9s %9.4f %9.4f %7.2f %7.2f %9.4f %7.2f %7.2f %10d %10d %12d %10.2e\n", n, st, o, t, (t > 0 ? o / t : 0), (tb > 0 ? ob / tb : 0), w, (t > 0 ? w / t : 0), (tb > 0 ? wb / tb : 0), ok, tk, e, (o > 0 ? e / o : 0)}'
   done
 done
 
@@ -71,6 +78,9 @@ for _ in $(seq "$RUNS"); do
 done
 t1=$(cut -d' ' -f1 /tmp/puzzle-t1.$$ | median)
 t2=$(cut -d' ' -f1 /tmp/puzzle-t2.$$ | median)
+b1=$(cut -d' ' -f1 /tmp/puzzle-t1.$$ | best)
+b2=$(cut -d' ' -f1 /tmp/puzzle-t2.$$ | best)
 "$BIN" run benches/synthetic/robots.puz benches/synthetic/robots.txt --strategy bfs --threads 1 --stats 2>&1 | tail -1
-awk -v a="$t1" -v b="$t2" 'BEGIN {printf "1 thread %.2f s, 2 threads %.2f s: speed-up %.2fx\n", a, b, (b > 0 ? a / b : 0)}'
+awk -v a="$t1" -v b="$t2" -v c="$b1" -v d="$b2" \
+  'BEGIN {printf "median: 1 thread %.2f s, 2 threads %.2f s: speed-up %.2fx; best runs: %.2f s, %.2f s: %.2fx\n", a, b, (b > 0 ? a / b : 0), c, d, (d > 0 ? c / d : 0)}'
 rm -f /tmp/puzzle-bench.$$ /tmp/puzzle-ours.$$ /tmp/puzzle-theirs.$$ /tmp/puzzle-two.$$ /tmp/puzzle-t1.$$ /tmp/puzzle-t2.$$
