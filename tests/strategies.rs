@@ -23,13 +23,7 @@ fn random_input(rng: &mut SmallRng, cases: usize) -> String {
     for _ in 0..cases {
         let (h, w) = (rng.gen_range(2..=5), rng.gen_range(2..=6));
         let n = rng.gen_range(1..=3usize).min(h * w / 2);
-        let mut g: Vec<Vec<u8>> = (0..h)
-            .map(|_| {
-                (0..w)
-                    .map(|_| if rng.gen_bool(0.25) { b'#' } else { b'.' })
-                    .collect()
-            })
-            .collect();
+        let mut g = common::random_grid(rng, h, w, |r| if r.gen_bool(0.25) { b'#' } else { b'.' });
         let cells = common::all_cells(&g);
         let markers = common::family_markers(n);
         common::place(rng, &mut g, cells, &markers);
@@ -128,22 +122,16 @@ fn flag_goals_agree_with_breadth_first() {
         for _ in 0..80 {
             let (h, w) = (rng.gen_range(2..=5), rng.gen_range(2..=6));
             let n = rng.gen_range(1..=2usize);
-            let mut g: Vec<Vec<u8>> = (0..h)
-                .map(|_| {
-                    (0..w)
-                        .map(|_| match rng.gen_range(0..20) {
-                            0..=3 => b'#',
-                            4 => b'l',
-                            5 => b'm',
-                            6 => b'S',
-                            7 => b'T',
-                            8 => b'x',
-                            9 => b'G',
-                            _ => b'.',
-                        })
-                        .collect()
-                })
-                .collect();
+            let mut g = common::random_grid(&mut rng, h, w, |r| match r.gen_range(0..20) {
+                0..=3 => b'#',
+                4 => b'l',
+                5 => b'm',
+                6 => b'S',
+                7 => b'T',
+                8 => b'x',
+                9 => b'G',
+                _ => b'.',
+            });
             let cells = common::all_cells(&g);
             let starts: Vec<u8> = (0..n as u8).map(|i| b'1' + i).collect();
             common::place(&mut rng, &mut g, cells, &starts);
@@ -240,18 +228,12 @@ fn a_lone_walker_matches_a_hand_written_search() {
         let (mut input, mut want) = (String::new(), String::new());
         for _ in 0..150 {
             let (h, w) = (rng.gen_range(1..=7), rng.gen_range(2..=8));
-            let mut g: Vec<Vec<u8>> = (0..h)
-                .map(|_| {
-                    (0..w)
-                        .map(|_| match rng.gen_range(0..12) {
-                            0..=2 => b'#',
-                            3 => b'k',
-                            4 | 5 => b'D',
-                            _ => b'.',
-                        })
-                        .collect()
-                })
-                .collect();
+            let mut g = common::random_grid(&mut rng, h, w, |r| match r.gen_range(0..12) {
+                0..=2 => b'#',
+                3 => b'k',
+                4 | 5 => b'D',
+                _ => b'.',
+            });
             let cells = common::all_cells(&g);
             common::place(&mut rng, &mut g, cells, b"@X");
             input.push_str(&common::case_text(&format!("{h} {w}"), &g));

@@ -136,6 +136,18 @@ pub fn place(
     }
 }
 
+/// A random `h` x `w` grid, each cell drawn by `cell`.
+pub fn random_grid<R: rand::Rng>(
+    rng: &mut R,
+    h: usize,
+    w: usize,
+    mut cell: impl FnMut(&mut R) -> u8,
+) -> Vec<Vec<u8>> {
+    (0..h)
+        .map(|_| (0..w).map(|_| cell(rng)).collect())
+        .collect()
+}
+
 /// Every cell of a grid.
 pub fn all_cells(g: &[Vec<u8>]) -> Vec<(usize, usize)> {
     (0..g.len())
