@@ -199,7 +199,7 @@ pub struct Mover<W> {
     pub cells: Vec<u32>,
     /// The moves from `pos` (including to `pos` itself for `stay`) are
     /// `adj[adj_start[pos]..adj_start[pos + 1]]`. Empty for a lone mover
-    /// (see [`Model::lone`]), which moves by [`Mover::index`] instead.
+    /// (see [`Model::lone`]), which moves by [`Mover::exits`] instead.
     pub adj: Vec<Step>,
     pub adj_start: Vec<u32>,
     /// Padded cell -> position index, [`NONE`] outside the domain: a move
@@ -295,8 +295,8 @@ pub struct Model<W> {
 
 impl<W: Word> Model<W> {
     /// One mover taking steps: its successors depend on its position alone
-    /// (and the flags), and it moves through [`Mover::index`] with no
-    /// move table built.
+    /// (and the flags), and it moves by [`Mover::exits`] with no move
+    /// table built.
     pub fn lone(&self) -> bool {
         self.mode == Mode::InTurn && self.movers.len() == 1
     }
