@@ -10,7 +10,7 @@
 //! ```
 //!
 //! [`load`] runs the first two phases on a rule file; [`solve`] runs the last
-//! two on one case; [`run`] drives a whole input file and prints the answers.
+//! two on one case; [`run()`] drives a whole input file and prints the answers.
 
 pub mod ast;
 pub mod compile;

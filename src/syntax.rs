@@ -1,4 +1,4 @@
-//! Phase 1: text -> [`ast::File`]. Runs the pest grammar and turns the parse
+//! Phase 1: text -> [`crate::ast::File`]. Runs the pest grammar and turns the parse
 //! tree into the AST, keeping a span on every node. A syntax error becomes a
 //! [`RuleError::Syntax`] whose expected-rule set is said in words.
 
