@@ -202,8 +202,9 @@ pub struct Mover<W> {
     /// (see [`Model::lone`]), which moves by [`Mover::exits`] instead.
     pub adj: Vec<Step>,
     pub adj_start: Vec<u32>,
-    /// Padded cell -> position index, [`NONE`] outside the domain: a move
-    /// from position `p` reaches `index[padded[p] + deltas[i]]`.
+    /// For a lone mover, padded cell -> position index, [`NONE`] outside
+    /// the domain: move `i` from position `p` reaches
+    /// `index[padded[p] + deltas[i]]`. Empty for others (see `adj`).
     pub index: Vec<u32>,
     /// For a lone mover, by padded cell: bit `i` set when move `i` lands on
     /// a cell it may stand on (it has at most the 8 neighbours: `stay` is
@@ -1039,7 +1040,7 @@ impl<W: Word> Compiler<'_, '_, W> {
             } else {
                 Vec::new()
             },
-            index,
+            index: if p.lone() { index } else { Vec::new() },
             entry,
             free,
             on_enter,

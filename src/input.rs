@@ -364,18 +364,14 @@ impl<'a> Reader<'a> {
         };
         let mut cells = Vec::with_capacity(lines.len() * cols);
         let mut row_offsets = Vec::with_capacity(lines.len());
-        let count = |t: &str| {
-            if t.is_ascii() {
-                t.len()
-            } else {
-                t.chars().count()
-            }
-        };
         for (i, l) in lines.iter().enumerate() {
+            // An ASCII row (the usual) is counted and copied by bytes.
+            let ascii = l.text.is_ascii();
+            let count = |t: &str| if ascii { t.len() } else { t.chars().count() };
             let n = count(l.text);
-            let kept = self.trimmed(l.text);
-            if n < cols || count(kept) > cols {
-                let got = if n < cols { n } else { count(kept) };
+            let kept = count(self.trimmed(l.text));
+            if n < cols || kept > cols {
+                let got = if n < cols { n } else { kept };
                 let short = got < cols;
                 return Err(InputError::RowWidth {
                     case: number,
@@ -396,7 +392,7 @@ impl<'a> Reader<'a> {
                     },
                 });
             }
-            if l.text.is_ascii() {
+            if ascii {
                 cells.extend(l.text.bytes().take(cols).map(char::from));
             } else {
                 cells.extend(l.text.chars().take(cols));

@@ -279,6 +279,7 @@ pub fn describe(
     use crate::{compile, search};
     use std::fmt::Write;
     let prepared = compile::prepare(rules, case)?;
+    // Kept: compiling consumes the prepared map.
     let layout = &prepared.layout.clone();
     let mut s = String::new();
     let word = match layout.bits {

@@ -76,12 +76,6 @@ impl<W: Word> Store<W> for Dense<W> {
 
 const SHARDS: usize = 64;
 
-/// The shard of a state: Fibonacci hashing of both halves.
-fn shard_of<W: Word>(s: W) -> usize {
-    let h = (s.low() ^ (s >> 64u32.min(W::BITS - 1)).low()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (h >> 58) as usize % SHARDS
-}
-
 /// A hash set of packed words, in shards.
 pub struct Sparse<W> {
     shards: Vec<Mutex<HashSet<W>>>,
@@ -89,7 +83,9 @@ pub struct Sparse<W> {
 
 impl<W: Word> Sparse<W> {
     fn shard(&self, s: W) -> std::sync::MutexGuard<'_, HashSet<W>> {
-        self.shards[shard_of(s)]
+        // Fibonacci hashing of both halves picks a shard.
+        let h = (s.low() ^ (s >> 64u32.min(W::BITS - 1)).low()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.shards[(h >> 58) as usize % SHARDS]
             .lock()
             .expect("a shard lock is never poisoned")
     }

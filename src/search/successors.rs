@@ -171,10 +171,11 @@ impl<'m, W: Word> Successors<'m, W> {
     }
 
     /// One mover in turn: its moves, each checked against its entry
-    /// condition, with the effects of arriving (entering, then standing).
+    /// condition, with the effect of arriving (entering, then standing).
     #[inline(always)]
     fn lone(&self, s: W, f: &mut impl FnMut(W) -> bool) {
-        let mv = &self.m.movers[0];
+        let m = self.m;
+        let mv = &m.movers[0];
         let cleared = s & !mv.field();
         let pc = mv.padded[mv.pos(s) as usize] as usize;
         // Only the moves that land on the board, one bit each.
@@ -184,27 +185,18 @@ impl<'m, W: Word> Successors<'m, W> {
             bits &= bits - 1;
             let to = mv.index[pc.wrapping_add_signed(d)];
             debug_assert_ne!(to, NONE, "an exit lands in the domain");
-            if !self.arrive(s, cleared, to, f) {
+            let q = to as usize;
+            if !mv.free && !m.holds(m.conds[mv.entry[q] as usize], s) {
+                continue;
+            }
+            let mut t = cleared | mv.bits(to);
+            if m.has_effects {
+                t = m.effects[mv.arrive[q] as usize].apply(t);
+            }
+            if !f(t) {
                 return;
             }
         }
-    }
-
-    /// The lone mover of `s` (its field `cleared`) arrives at position
-    /// `to`, if its entry condition allows: passes the state to `f`.
-    #[inline(always)]
-    fn arrive(&self, s: W, cleared: W, to: u32, f: &mut impl FnMut(W) -> bool) -> bool {
-        let m = self.m;
-        let mv = &m.movers[0];
-        let q = to as usize;
-        if !mv.free && !m.holds(m.conds[mv.entry[q] as usize], s) {
-            return true;
-        }
-        let mut t = cleared | mv.bits(to);
-        if m.has_effects {
-            t = m.effects[mv.arrive[q] as usize].apply(t);
-        }
-        f(t)
     }
 
     fn in_turn(&mut self, s: W, f: &mut impl FnMut(W) -> bool) {
