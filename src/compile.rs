@@ -292,6 +292,82 @@ pub struct Model<W> {
     /// Every move is undone by another move with the same conditions and no
     /// effects: steps are reversible.
     pub reversible: bool,
+    /// The last mover's moves as bitmasks, when [`Reach`] applies.
+    pub reach: Option<Reach>,
+}
+
+/// The moves of the last of two or three movers that move at once, all free
+/// and with no effects, as bitmasks over its positions (at most
+/// [`Reach::MAX_POSITIONS`]). The last mover's field is the lowest bits of
+/// a state, so the successors that differ only in its move lie in one
+/// aligned run of `2^bits` values: a search with a bitset store tests and
+/// marks them together (see [`crate::search::Successors::rows`]).
+#[derive(Debug, Clone)]
+pub struct Reach {
+    /// Words per mask: 1, 2 or 4.
+    pub words: usize,
+    /// The last mover's position -> the positions its moves reach, `words`
+    /// words each.
+    pub moves: Vec<u64>,
+    /// Per other mover, its position -> the last mover's position on the
+    /// same cell, as a mask of `words` words (empty where it has none): the
+    /// cell the last mover may not end on, or may not swap into.
+    pub under: Vec<Vec<u64>>,
+}
+
+impl Reach {
+    /// The most positions a mask covers.
+    pub const MAX_POSITIONS: usize = 256;
+
+    /// The table for a model, if it applies.
+    fn new<W: Word>(m: &Model<W>) -> Option<Reach> {
+        let applies = m.mode == Mode::AtOnce
+            && (2..=3).contains(&m.movers.len())
+            && !m.has_effects
+            && m.movers.iter().all(|mv| mv.free);
+        let (last, others) = m.movers.split_last()?;
+        if !applies || last.cells.len() > Self::MAX_POSITIONS {
+            return None;
+        }
+        debug_assert_eq!(last.offset, 0, "the last mover has the lowest bits");
+        let words = (1usize << last.bits).div_ceil(64);
+        let set = |mask: &mut [u64], p: usize| mask[p / 64] |= 1 << (p % 64);
+        let mut moves = vec![0; last.cells.len() * words];
+        for (p, mask) in moves.chunks_exact_mut(words).enumerate() {
+            for st in last.moves(p) {
+                set(mask, st.pos as usize);
+            }
+        }
+        let mut slot = vec![NONE; m.rows * m.cols];
+        for (p, &c) in last.cells.iter().enumerate() {
+            slot[c as usize] = p as u32;
+        }
+        let under = others
+            .iter()
+            .map(|mv| {
+                let mut masks = vec![0; mv.cells.len() * words];
+                for (mask, &c) in masks.chunks_exact_mut(words).zip(&mv.cells) {
+                    if slot[c as usize] != NONE {
+                        set(mask, slot[c as usize] as usize);
+                    }
+                }
+                masks
+            })
+            .collect();
+        Some(Reach {
+            words,
+            moves,
+            under,
+        })
+    }
+
+    /// The `R` words at `p` of a table of masks.
+    #[inline(always)]
+    pub fn at<const R: usize>(table: &[u64], p: u32) -> [u64; R] {
+        table[p as usize * R..][..R]
+            .try_into()
+            .expect("R words per mask")
+    }
 }
 
 impl<W: Word> Model<W> {
@@ -537,6 +613,7 @@ pub fn compile<W: Word>(p: Prepared<'_>) -> Model<W> {
         (mv.cells, mv.padded) = (d.cells, d.padded);
     }
     model.start = crate::search::settle(&model, model.start);
+    model.reach = Reach::new(&model);
     model
 }
 
@@ -859,6 +936,7 @@ impl<W: Word> Compiler<'_, '_, W> {
             has_effects,
             has_when,
             reversible,
+            reach: None,
         }
     }
 

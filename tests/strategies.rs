@@ -246,3 +246,115 @@ fn a_lone_walker_matches_a_hand_written_search() {
         }
     }
 }
+
+/// Agents moving at once against a search written here: one to three
+/// agents, with and without each of `forbid same cell` and `forbid swap`,
+/// on maps from a few cells (one machine word of the visited set per row of
+/// the last agent's moves) to more than 256 (too many for a row). Every
+/// strategy, on one thread and two.
+#[test]
+fn movers_at_once_match_a_hand_written_search() {
+    const MOVES: [(i32, i32); 5] = [(0, 0), (-1, 0), (0, 1), (1, 0), (0, -1)];
+    let rules = |same: bool, swap: bool| {
+        format!(
+            "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  wall '#' solid }}\n\
+             agent bot[n] 'a'.. target 'A'.. on floor\n\
+             move all at once: stay north east south west\n\
+             {}{}goal every bot on its target\n\
+             output {{ solved \"{{steps}}\"  unsolved \"-1\" }}\n",
+            if same { "forbid same cell\n" } else { "" },
+            if swap { "forbid swap\n" } else { "" },
+        )
+    };
+    // Fewest steps over the tuples of the agents' cells.
+    let reference = |g: &[Vec<u8>], n: usize, same: bool, swap: bool| -> i64 {
+        let (h, w) = (g.len() as i32, g[0].len() as i32);
+        let start: Vec<_> = (0..n).map(|i| common::find(g, b'a' + i as u8)).collect();
+        let goal: Vec<_> = (0..n).map(|i| common::find(g, b'A' + i as u8)).collect();
+        let mut dist = std::collections::HashMap::from([(start.clone(), 0i64)]);
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(s) = queue.pop_front() {
+            let d = dist[&s];
+            if s == goal {
+                return d;
+            }
+            'combo: for k in 0..MOVES.len().pow(n as u32) {
+                let mut t = s.clone();
+                let mut k = k;
+                for p in t.iter_mut() {
+                    let (dr, dc) = MOVES[k % MOVES.len()];
+                    k /= MOVES.len();
+                    let (r, c) = (p.0 as i32 + dr, p.1 as i32 + dc);
+                    if r < 0 || c < 0 || r >= h || c >= w || g[r as usize][c as usize] == b'#' {
+                        continue 'combo;
+                    }
+                    *p = (r as usize, c as usize);
+                }
+                for i in 0..n {
+                    for j in i + 1..n {
+                        let swapped = s[i] != s[j] && t[i] == s[j] && t[j] == s[i];
+                        if (same && t[i] == t[j]) || (swap && swapped) {
+                            continue 'combo;
+                        }
+                    }
+                }
+                if !dist.contains_key(&t) {
+                    dist.insert(t.clone(), d + 1);
+                    queue.push_back(t);
+                }
+            }
+        }
+        -1
+    };
+    let mut rng = SmallRng::seed_from_u64(0xa7_0ce);
+    let mut unsolvable = 0;
+    for (same, swap) in [(true, true), (true, false), (false, true), (false, false)] {
+        let loaded = puzzle::load("bots.puz", &rules(same, swap)).unwrap();
+        let (mut input, mut want, mut cases) = (String::new(), String::new(), Vec::new());
+        for i in 0..40 {
+            let n = rng.gen_range(1..=3usize);
+            // Every tenth map is large: more than 256 cells for two agents.
+            // Every fifth is one row, where only a swap lets agents pass.
+            let (h, w) = match (n, i % 10) {
+                (1 | 2, 0) => (rng.gen_range(17..=19), rng.gen_range(17..=19)),
+                (_, 5) => (1, rng.gen_range(4..=9)),
+                (1 | 2, _) => (rng.gen_range(1..=12), rng.gen_range(2..=12)),
+                _ => (rng.gen_range(2..=6), rng.gen_range(2..=7)),
+            };
+            let walls = match i % 10 {
+                0 => 0.05,
+                5 => 0.0,
+                _ => rng.gen_range(0.1..0.5),
+            };
+            let mut g =
+                common::random_grid(
+                    &mut rng,
+                    h,
+                    w,
+                    |r| {
+                        if r.gen_bool(walls) { b'#' } else { b'.' }
+                    },
+                );
+            let cells = common::all_cells(&g);
+            if cells.len() < 2 * n {
+                continue;
+            }
+            common::place(&mut rng, &mut g, cells, &common::family_markers(n));
+            let case = common::case_text(&format!("{n} {h} {w}"), &g);
+            input.push_str(&case);
+            cases.push(case);
+            want.push_str(&format!("{}\n", reference(&g, n, same, swap)));
+        }
+        assert!(
+            want.lines().any(|l| l != "-1"),
+            "some cases must be solvable"
+        );
+        unsolvable += want.lines().filter(|&l| l == "-1").count();
+        for config in common::configs() {
+            let got = common::run_with(&loaded.rules, &input, config);
+            common::assert_same(&got, &want, &cases);
+        }
+    }
+    assert!(unsolvable > 0, "some cases must be unsolvable");
+}

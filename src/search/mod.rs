@@ -245,10 +245,12 @@ fn expand<W: Word, S: Store<W>>(
     own: &mut Successors<'_, W>,
     spare: &mut Vec<Vec<W>>,
 ) -> Level<W> {
-    /// Expands `chunk` into `next`, marking new states in `store`. Kept
-    /// out of line: the successor loop then has the registers to itself.
+    /// Expands `chunk` into `next`, marking new states in `store`; with
+    /// `R > 0`, a row of `R` words at a time (see [`Successors::rows`]).
+    /// Kept out of line: the successor loop then has the registers to
+    /// itself.
     #[inline(never)]
-    fn run<W: Word, S: Store<W>>(
+    fn run<W: Word, S: Store<W>, const R: usize>(
         succ: &mut Successors<'_, W>,
         chunk: &[W],
         hit: &AtomicBool,
@@ -263,18 +265,41 @@ fn expand<W: Word, S: Store<W>>(
             }
             expanded += 1;
             let before = next.len();
-            succ.each(s, |t| {
-                if store.insert(t) {
-                    next.push(t);
-                }
-                true
-            });
+            if R == 0 {
+                succ.each(s, |t| {
+                    if store.insert(t) {
+                        next.push(t);
+                    }
+                    true
+                });
+            } else {
+                succ.rows::<R>(s, |base, mask| {
+                    store.insert_row(base, mask, |p| next.push(base | W::from_u64(p as u64)));
+                    true
+                });
+            }
             // Tested after the expansion, so the successor loop stays small.
             if next[before..].iter().any(|&t| test(t)) {
                 hit.store(true, Relaxed);
             }
         }
         expanded
+    }
+    /// [`run`] with the successor kernel the model allows.
+    fn run_any<W: Word, S: Store<W>>(
+        succ: &mut Successors<'_, W>,
+        chunk: &[W],
+        hit: &AtomicBool,
+        next: &mut Vec<W>,
+        test: &impl Fn(W) -> bool,
+        store: &S,
+    ) -> u64 {
+        match succ.row_words() {
+            1 => run::<W, S, 1>(succ, chunk, hit, next, test, store),
+            2 => run::<W, S, 2>(succ, chunk, hit, next, test, store),
+            4 => run::<W, S, 4>(succ, chunk, hit, next, test, store),
+            _ => run::<W, S, 0>(succ, chunk, hit, next, test, store),
+        }
     }
     let hit = AtomicBool::new(false);
     let len = frontier.len();
@@ -284,7 +309,7 @@ fn expand<W: Word, S: Store<W>>(
         next.clear();
         let mut expanded = 0;
         for part in &frontier.parts {
-            expanded += run(own, part, &hit, &mut next, test, store);
+            expanded += run_any(own, part, &hit, &mut next, test, store);
         }
         return Level {
             next: Frontier { parts: vec![next] },
@@ -305,7 +330,7 @@ fn expand<W: Word, S: Store<W>>(
         .zip(outs)
         .map(|(c, mut next)| {
             next.clear();
-            let e = run(&mut Successors::new(m), c, &hit, &mut next, test, store);
+            let e = run_any(&mut Successors::new(m), c, &hit, &mut next, test, store);
             (next, e)
         })
         .collect();

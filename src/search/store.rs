@@ -28,12 +28,27 @@ pub fn store_name(bits: u32) -> &'static str {
 }
 
 /// A set of packed states that threads can share.
-pub trait Store<W>: Sync {
+pub trait Store<W: Word>: Sync {
     /// An empty store for a layout of `bits` bits.
     fn new(bits: u32) -> Self;
     /// Marks `s`; true if it was new.
     fn insert(&self, s: W) -> bool;
     fn contains(&self, s: W) -> bool;
+    /// Marks the states `base | p` for each bit `p` of `mask` (bit `p % 64`
+    /// of word `p / 64`), and calls `new(p)` for those that were new. The
+    /// states lie in one aligned block of `64 * R` values: `base` has zeros
+    /// where `p` may have ones.
+    #[inline(always)]
+    fn insert_row<const R: usize>(&self, base: W, mask: [u64; R], mut new: impl FnMut(u32)) {
+        for (r, &word) in mask.iter().enumerate() {
+            for_each_bit(word, |b| {
+                let p = 64 * r as u32 + b;
+                if self.insert(base | W::from_u64(p as u64)) {
+                    new(p);
+                }
+            });
+        }
+    }
     /// How many states are marked.
     fn count(&self) -> u64;
 }
@@ -66,11 +81,38 @@ impl<W: Word> Store<W> for Dense<W> {
         self.words[i >> 6].load(Relaxed) >> (i & 63) & 1 == 1
     }
 
+    /// One load per word of the row, and one atomic `fetch_or` per word
+    /// that has new states.
+    #[inline(always)]
+    fn insert_row<const R: usize>(&self, base: W, mask: [u64; R], mut new: impl FnMut(u32)) {
+        let i = base.low() as usize;
+        // A row of fewer than 64 values sits inside one word.
+        let shift = i & 63;
+        let words = &self.words[i >> 6..][..R];
+        for (r, (w, &m)) in words.iter().zip(&mask).enumerate() {
+            let m = m << shift;
+            let unseen = m & !w.load(Relaxed);
+            if unseen != 0 {
+                let fresh = (unseen & !w.fetch_or(unseen, Relaxed)) >> shift;
+                for_each_bit(fresh, |b| new(64 * r as u32 + b));
+            }
+        }
+    }
+
     fn count(&self) -> u64 {
         self.words
             .iter()
             .map(|w| w.load(Relaxed).count_ones() as u64)
             .sum()
+    }
+}
+
+/// Calls `f` with the index of each set bit of `word`, lowest first.
+#[inline(always)]
+pub fn for_each_bit(mut word: u64, mut f: impl FnMut(u32)) {
+    while word != 0 {
+        f(word.trailing_zeros());
+        word &= word - 1;
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::settle;
 use crate::ast::Mode;
-use crate::compile::{MAX_AT_ONCE, Model, NONE, Word};
+use crate::compile::{MAX_AT_ONCE, Model, NONE, Reach, Step, Word};
 
 /// Generates the successors of a state, reusing its buffers.
 pub struct Successors<'m, W> {
@@ -165,6 +165,71 @@ impl<'m, W: Word> Successors<'m, W> {
                     if !f(t1 | W::from_u64(c.pos as u64)) {
                         return;
                     }
+                }
+            }
+        }
+    }
+
+    /// The words of the last mover's masks when [`Self::rows`] applies
+    /// (the model has a [`Reach`]), else 0.
+    pub fn row_words(&self) -> usize {
+        self.m.reach.as_ref().map_or(0, |r| r.words)
+    }
+
+    /// The successors of `s` in rows, for a model with a
+    /// [`Reach`] of `R` words: for each allowed choice of the moves of the
+    /// movers before the last, `row(base, mask)`, where `base` is that
+    /// choice with the last mover's field zero and `mask` holds the
+    /// positions the last mover may then take (bit `p % 64` of word
+    /// `p / 64`), maybe none. Stops early when `row` returns false.
+    #[inline(always)]
+    pub fn rows<const R: usize>(&self, s: W, mut row: impl FnMut(W, [u64; R]) -> bool) {
+        let m = self.m;
+        let reach = m.reach.as_ref().expect("rows need the model's Reach");
+        debug_assert_eq!(reach.words, R);
+        let (last, first, mid) = (&m.movers[m.movers.len() - 1], &m.movers[0], &m.movers[1]);
+        let pl = last.pos(s);
+        let (p0, cl) = (first.pos(s), last.cells[pl as usize]);
+        let c0 = first.cells[p0 as usize];
+        let own = Reach::at::<R>(&reach.moves, pl);
+        let base = s & !m.movers.iter().fold(W::ZERO, |f, mv| f | mv.field());
+        let same = if m.forbid_same_cell { !0 } else { 0 };
+        let swap = m.forbid_swap;
+        // Where the last mover may not go once mover `i` has moved from
+        // cell `c` to `st`: onto its new cell, nor (if it took the last
+        // mover's cell) into its old one, whose mask is `back`.
+        let narrow = |mask: [u64; R], i: usize, back: [u64; R], c: u32, st: Step| {
+            let onto = Reach::at::<R>(&reach.under[i], st.pos);
+            let took = if swap & (st.cell == cl) & (c != cl) {
+                !0
+            } else {
+                0
+            };
+            std::array::from_fn(|r| mask[r] & !(onto[r] & same) & !(back[r] & took))
+        };
+        let back0 = Reach::at::<R>(&reach.under[0], p0);
+        if m.movers.len() == 2 {
+            for &a in first.moves(p0 as usize) {
+                if !row(base | first.bits(a.pos), narrow(own, 0, back0, c0, a)) {
+                    return;
+                }
+            }
+            return;
+        }
+        let p1 = mid.pos(s);
+        let c1 = mid.cells[p1 as usize];
+        let back1 = Reach::at::<R>(&reach.under[1], p1);
+        let rules = (m.forbid_same_cell, m.forbid_swap);
+        for &a in first.moves(p0 as usize) {
+            let t0 = base | first.bits(a.pos);
+            let own_a = narrow(own, 0, back0, c0, a);
+            let [f0, f1] = Self::pair_forbids(rules, a.cell, c0, c1);
+            for &b in mid.moves(p1 as usize) {
+                if (b.cell == f0) | (b.cell == f1) {
+                    continue;
+                }
+                if !row(t0 | mid.bits(b.pos), narrow(own_a, 1, back1, c1, b)) {
+                    return;
                 }
             }
         }
