@@ -307,10 +307,18 @@ pub fn describe(
         "  state space: at most {bound} states (2^{} packed values)",
         layout.bits
     );
-    let plan = if layout.bits <= 64 {
-        search::choose(&compile::compile::<u64>(prepared), config.strategy)
+    fn plan<W: compile::Word>(
+        m: &compile::Model<W>,
+        asked: search::Strategy,
+    ) -> (search::Plan, String) {
+        let plan = search::choose(m, asked);
+        let kernel = search::kernel(m, plan.strategy != search::Strategy::Astar);
+        (plan, kernel)
+    }
+    let (plan, kernel) = if layout.bits <= 64 {
+        plan(&compile::compile::<u64>(prepared), config.strategy)
     } else {
-        search::choose(&compile::compile::<u128>(prepared), config.strategy)
+        plan(&compile::compile::<u128>(prepared), config.strategy)
     };
     let (store, size) = if plan.strategy == search::Strategy::Astar {
         if layout.bits <= search::DENSE_G_BITS {
@@ -340,6 +348,7 @@ pub fn describe(
     let _ = writeln!(s, "  visited store: {store} ({size})");
     let why = plan.why;
     let _ = writeln!(s, "  strategy: {why}");
+    let _ = writeln!(s, "  successors: {kernel}");
     let _ = writeln!(
         s,
         "  threads: {} (cases solved several at a time; levels of at least 4096 states are shared)",

@@ -16,7 +16,7 @@ pub use astar::{DENSE_G_BITS, Heuristic, astar};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 pub use store::{DENSE_MAX_BITS, Dense, Sparse, Store, store_name};
-pub use successors::Successors;
+pub use successors::{Successors, kernel};
 
 /// The outcome of a search.
 #[derive(Debug, Clone, PartialEq, Eq)]

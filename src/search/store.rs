@@ -86,8 +86,9 @@ impl<W: Word> Store<W> for Dense<W> {
     #[inline(always)]
     fn insert_row<const R: usize>(&self, base: W, mask: [u64; R], mut new: impl FnMut(u32)) {
         let i = base.low() as usize;
-        // A row of fewer than 64 values sits inside one word.
-        let shift = i & 63;
+        // A row of fewer than 64 values sits inside one word; longer ones
+        // start at a word.
+        let shift = if R == 1 { i & 63 } else { 0 };
         let words = &self.words[i >> 6..][..R];
         for (r, (w, &m)) in words.iter().zip(&mask).enumerate() {
             let m = m << shift;

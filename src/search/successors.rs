@@ -5,6 +5,26 @@ use super::settle;
 use crate::ast::Mode;
 use crate::compile::{MAX_AT_ONCE, Model, NONE, Reach, Step, Word};
 
+/// How the successors of a model's states are generated, for `explain`;
+/// `rows` when the search marks its visited states by rows (breadth-first
+/// searches do, A* does not).
+pub fn kernel<W: Word>(m: &Model<W>, rows: bool) -> String {
+    let n = m.movers.len();
+    match (&m.reach, m.mode) {
+        (Some(r), _) if rows => format!(
+            "the last agent's moves as a bitmask of {} word{}: for each move of the others, \
+             its successors are tested and marked in the visited set together",
+            r.words,
+            if r.words == 1 { "" } else { "s" }
+        ),
+        _ if m.lone() => "one agent in turn: a bitmask of exits per cell".into(),
+        (_, Mode::InTurn) => "each agent in turn, from its table of moves".into(),
+        _ if n <= 1 => "one agent, from its table of moves".into(),
+        _ if Successors::new(m).small => format!("{n} agents at once: {n} nested loops"),
+        _ => format!("{n} agents at once: every combination of their moves, pruned early"),
+    }
+}
+
 /// Generates the successors of a state, reusing its buffers.
 pub struct Successors<'m, W> {
     m: &'m Model<W>,
@@ -194,23 +214,29 @@ impl<'m, W: Word> Successors<'m, W> {
         let own = Reach::at::<R>(&reach.moves, pl);
         let base = s & !m.movers.iter().fold(W::ZERO, |f, mv| f | mv.field());
         let same = if m.forbid_same_cell { !0 } else { 0 };
-        let swap = m.forbid_swap;
-        // Where the last mover may not go once mover `i` has moved from
-        // cell `c` to `st`: onto its new cell, nor (if it took the last
-        // mover's cell) into its old one, whose mask is `back`.
-        let narrow = |mask: [u64; R], i: usize, back: [u64; R], c: u32, st: Step| {
-            let onto = Reach::at::<R>(&reach.under[i], st.pos);
-            let took = if swap & (st.cell == cl) & (c != cl) {
-                !0
-            } else {
-                0
-            };
+        // Where the last mover may not go once another mover (whose cell
+        // table is `under`) has moved to `st`: onto its new cell, nor, if it
+        // took the last mover's cell and `swaps`, back into its old one
+        // (`back`).
+        let narrow = |mask: [u64; R], under: &[u64], back: [u64; R], swaps: bool, st: Step| {
+            let onto = Reach::at::<R>(under, st.pos);
+            let took = if swaps & (st.cell == cl) { !0 } else { 0 };
             std::array::from_fn(|r| mask[r] & !(onto[r] & same) & !(back[r] & took))
         };
-        let back0 = Reach::at::<R>(&reach.under[0], p0);
+        // The tables in locals: the successor callback's stores could
+        // otherwise make them be reloaded for every row.
+        let (under0, under1) = (
+            &reach.under[0][..],
+            reach.under.get(1).map_or(&[][..], |u| u),
+        );
+        let back0 = Reach::at::<R>(under0, p0);
+        let swaps0 = m.forbid_swap & (c0 != cl);
         if m.movers.len() == 2 {
             for &a in first.moves(p0 as usize) {
-                if !row(base | first.bits(a.pos), narrow(own, 0, back0, c0, a)) {
+                if !row(
+                    base | first.bits(a.pos),
+                    narrow(own, under0, back0, swaps0, a),
+                ) {
                     return;
                 }
             }
@@ -218,17 +244,21 @@ impl<'m, W: Word> Successors<'m, W> {
         }
         let p1 = mid.pos(s);
         let c1 = mid.cells[p1 as usize];
-        let back1 = Reach::at::<R>(&reach.under[1], p1);
+        let back1 = Reach::at::<R>(under1, p1);
+        let swaps1 = m.forbid_swap & (c1 != cl);
         let rules = (m.forbid_same_cell, m.forbid_swap);
         for &a in first.moves(p0 as usize) {
             let t0 = base | first.bits(a.pos);
-            let own_a = narrow(own, 0, back0, c0, a);
+            let own_a = narrow(own, under0, back0, swaps0, a);
             let [f0, f1] = Self::pair_forbids(rules, a.cell, c0, c1);
             for &b in mid.moves(p1 as usize) {
                 if (b.cell == f0) | (b.cell == f1) {
                     continue;
                 }
-                if !row(t0 | mid.bits(b.pos), narrow(own_a, 1, back1, c1, b)) {
+                if !row(
+                    t0 | mid.bits(b.pos),
+                    narrow(own_a, under1, back1, swaps1, b),
+                ) {
                     return;
                 }
             }
