@@ -220,6 +220,21 @@ impl<W: Word> Frontier<W> {
     fn is_empty(&self) -> bool {
         self.parts.iter().all(Vec::is_empty)
     }
+
+    /// The states in one vector: the only part, or the parts joined in one
+    /// from `spare`, where the emptied parts go.
+    fn into_one(mut self, spare: &mut Vec<Vec<W>>) -> Vec<W> {
+        if self.parts.len() == 1 {
+            return self.parts.pop().expect("one part");
+        }
+        let mut one = spare.pop().unwrap_or_default();
+        one.clear();
+        for part in self.parts {
+            one.extend_from_slice(&part);
+            spare.push(part);
+        }
+        one
+    }
 }
 
 /// One expanded level.
@@ -229,6 +244,63 @@ struct Level<W> {
     expanded: u64,
     /// Some new state passed the test.
     hit: bool,
+}
+
+/// Expands `chunk` into `next`, marking new states in `store`; with
+/// `R > 0`, a row of `R` words at a time (see [`Successors::rows`]).
+/// Kept out of line: the successor loop then has the registers to
+/// itself.
+#[inline(never)]
+fn run<W: Word, S: Store<W>, const R: usize>(
+    succ: &mut Successors<'_, W>,
+    chunk: &[W],
+    hit: &AtomicBool,
+    next: &mut Vec<W>,
+    test: &impl Fn(W) -> bool,
+    store: &S,
+) -> u64 {
+    let mut expanded = 0;
+    for &s in chunk {
+        if hit.load(Relaxed) {
+            break;
+        }
+        expanded += 1;
+        let before = next.len();
+        if R == 0 {
+            succ.each(s, |t| {
+                if store.insert(t) {
+                    next.push(t);
+                }
+                true
+            });
+        } else {
+            succ.rows::<R>(s, |base, mask| {
+                store.insert_row(base, mask, |p| next.push(base | W::from_u64(p as u64)));
+                true
+            });
+        }
+        // Tested after the expansion, so the successor loop stays small.
+        if next[before..].iter().any(|&t| test(t)) {
+            hit.store(true, Relaxed);
+        }
+    }
+    expanded
+}
+/// [`run`] with the successor kernel the model allows.
+fn run_any<W: Word, S: Store<W>>(
+    succ: &mut Successors<'_, W>,
+    chunk: &[W],
+    hit: &AtomicBool,
+    next: &mut Vec<W>,
+    test: &impl Fn(W) -> bool,
+    store: &S,
+) -> u64 {
+    match succ.row_words() {
+        1 => run::<W, S, 1>(succ, chunk, hit, next, test, store),
+        2 => run::<W, S, 2>(succ, chunk, hit, next, test, store),
+        4 => run::<W, S, 4>(succ, chunk, hit, next, test, store),
+        _ => run::<W, S, 0>(succ, chunk, hit, next, test, store),
+    }
 }
 
 /// Frontiers smaller than this are expanded on one thread.
@@ -245,62 +317,6 @@ fn expand<W: Word, S: Store<W>>(
     own: &mut Successors<'_, W>,
     spare: &mut Vec<Vec<W>>,
 ) -> Level<W> {
-    /// Expands `chunk` into `next`, marking new states in `store`; with
-    /// `R > 0`, a row of `R` words at a time (see [`Successors::rows`]).
-    /// Kept out of line: the successor loop then has the registers to
-    /// itself.
-    #[inline(never)]
-    fn run<W: Word, S: Store<W>, const R: usize>(
-        succ: &mut Successors<'_, W>,
-        chunk: &[W],
-        hit: &AtomicBool,
-        next: &mut Vec<W>,
-        test: &impl Fn(W) -> bool,
-        store: &S,
-    ) -> u64 {
-        let mut expanded = 0;
-        for &s in chunk {
-            if hit.load(Relaxed) {
-                break;
-            }
-            expanded += 1;
-            let before = next.len();
-            if R == 0 {
-                succ.each(s, |t| {
-                    if store.insert(t) {
-                        next.push(t);
-                    }
-                    true
-                });
-            } else {
-                succ.rows::<R>(s, |base, mask| {
-                    store.insert_row(base, mask, |p| next.push(base | W::from_u64(p as u64)));
-                    true
-                });
-            }
-            // Tested after the expansion, so the successor loop stays small.
-            if next[before..].iter().any(|&t| test(t)) {
-                hit.store(true, Relaxed);
-            }
-        }
-        expanded
-    }
-    /// [`run`] with the successor kernel the model allows.
-    fn run_any<W: Word, S: Store<W>>(
-        succ: &mut Successors<'_, W>,
-        chunk: &[W],
-        hit: &AtomicBool,
-        next: &mut Vec<W>,
-        test: &impl Fn(W) -> bool,
-        store: &S,
-    ) -> u64 {
-        match succ.row_words() {
-            1 => run::<W, S, 1>(succ, chunk, hit, next, test, store),
-            2 => run::<W, S, 2>(succ, chunk, hit, next, test, store),
-            4 => run::<W, S, 4>(succ, chunk, hit, next, test, store),
-            _ => run::<W, S, 0>(succ, chunk, hit, next, test, store),
-        }
-    }
     let hit = AtomicBool::new(false);
     let len = frontier.len();
     if threads <= 1 || len < PAR_MIN {
@@ -361,7 +377,33 @@ pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
         let mut depth = 0u64;
         let mut succ = Successors::new(m);
         let mut spare = Vec::new();
-        while !frontier.is_empty() && m.limit.is_none_or(|l| depth < l) {
+        let within = |depth| m.limit.is_none_or(|l| depth < l);
+        while !frontier.is_empty() && within(depth) {
+            if threads <= 1 || frontier.len() < PAR_MIN {
+                // Level after level on this thread, until one is large
+                // enough to share: two vectors and no allocation per
+                // level, which matters for mazes thousands of levels deep.
+                let mut cur = frontier.into_one(&mut spare);
+                let mut next = spare.pop().unwrap_or_default();
+                let hit = AtomicBool::new(false);
+                loop {
+                    next.clear();
+                    out.expanded += run_any(&mut succ, &cur, &hit, &mut next, &goal, &store);
+                    depth += 1;
+                    std::mem::swap(&mut cur, &mut next);
+                    let share = threads > 1 && cur.len() >= PAR_MIN;
+                    if hit.load(Relaxed) || cur.is_empty() || !within(depth) || share {
+                        break;
+                    }
+                }
+                spare.push(next);
+                frontier = Frontier { parts: vec![cur] };
+                if hit.into_inner() {
+                    out.steps = Some(depth);
+                    break;
+                }
+                continue;
+            }
             let level = expand(m, &frontier, &store, &goal, threads, &mut succ, &mut spare);
             out.expanded += level.expanded;
             depth += 1;
