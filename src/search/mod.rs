@@ -15,7 +15,7 @@ use crate::compile::{Cond, Model, Word};
 pub use astar::{DENSE_G_BITS, Heuristic, astar};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-pub use store::{DENSE_MAX_BITS, Dense, Sparse, Store, store_name};
+pub use store::{DENSE_MAX_BITS, Dense, Mark, Own, Sparse, Store, store_name};
 pub use successors::{Successors, kernel};
 
 /// The outcome of a search.
@@ -251,13 +251,13 @@ struct Level<W> {
 /// Kept out of line: the successor loop then has the registers to
 /// itself.
 #[inline(never)]
-fn run<W: Word, S: Store<W>, const R: usize>(
+fn run<W: Word, M: Mark<W>, const R: usize>(
     succ: &mut Successors<'_, W>,
     chunk: &[W],
     hit: &AtomicBool,
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
-    store: &S,
+    mut store: M,
 ) -> u64 {
     let mut expanded = 0;
     for &s in chunk {
@@ -268,14 +268,14 @@ fn run<W: Word, S: Store<W>, const R: usize>(
         let before = next.len();
         if R == 0 {
             succ.each(s, |t| {
-                if store.insert(t) {
+                if store.mark(t) {
                     next.push(t);
                 }
                 true
             });
         } else {
             succ.rows::<R>(s, |base, mask| {
-                store.insert_row(base, mask, |p| next.push(base | W::from_u64(p as u64)));
+                store.mark_row(base, mask, |p| next.push(base | W::from_u64(p as u64)));
                 true
             });
         }
@@ -286,20 +286,21 @@ fn run<W: Word, S: Store<W>, const R: usize>(
     }
     expanded
 }
+
 /// [`run`] with the successor kernel the model allows.
-fn run_any<W: Word, S: Store<W>>(
+fn run_any<W: Word, M: Mark<W>>(
     succ: &mut Successors<'_, W>,
     chunk: &[W],
     hit: &AtomicBool,
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
-    store: &S,
+    store: M,
 ) -> u64 {
     match succ.row_words() {
-        1 => run::<W, S, 1>(succ, chunk, hit, next, test, store),
-        2 => run::<W, S, 2>(succ, chunk, hit, next, test, store),
-        4 => run::<W, S, 4>(succ, chunk, hit, next, test, store),
-        _ => run::<W, S, 0>(succ, chunk, hit, next, test, store),
+        1 => run::<W, M, 1>(succ, chunk, hit, next, test, store),
+        2 => run::<W, M, 2>(succ, chunk, hit, next, test, store),
+        4 => run::<W, M, 4>(succ, chunk, hit, next, test, store),
+        _ => run::<W, M, 0>(succ, chunk, hit, next, test, store),
     }
 }
 
@@ -362,7 +363,7 @@ fn expand<W: Word, S: Store<W>>(
 
 /// Breadth-first search from the model's start state.
 pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
-    let store = S::new(m.layout.bits);
+    let mut store = S::new(m.layout.bits);
     store.insert(m.start);
     let mut out = Outcome {
         steps: None,
@@ -388,7 +389,8 @@ pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
                 let hit = AtomicBool::new(false);
                 loop {
                     next.clear();
-                    out.expanded += run_any(&mut succ, &cur, &hit, &mut next, &goal, &store);
+                    let own = Own(&mut store);
+                    out.expanded += run_any(&mut succ, &cur, &hit, &mut next, &goal, own);
                     depth += 1;
                     std::mem::swap(&mut cur, &mut next);
                     let share = threads > 1 && cur.len() >= PAR_MIN;
