@@ -247,28 +247,35 @@ fn a_lone_walker_matches_a_hand_written_search() {
     }
 }
 
-/// Agents moving at once against a search written here: one to three
-/// agents, with and without each of `forbid same cell` and `forbid swap`,
+/// Agents moving at once or in turn against a search written here: one to
+/// three agents, with and without each of `forbid same cell` and `forbid
+/// swap`,
 /// on maps from a few cells (one machine word of the visited set per row of
 /// the last agent's moves) to more than 256 (too many for a row). Every
 /// strategy, on one thread and two.
 #[test]
-fn movers_at_once_match_a_hand_written_search() {
+fn movers_match_a_hand_written_search() {
     const MOVES: [(i32, i32); 5] = [(0, 0), (-1, 0), (0, 1), (1, 0), (0, -1)];
-    let rules = |same: bool, swap: bool| {
+    let rules = |at_once: bool, same: bool, swap: bool| {
         format!(
             "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
              tiles {{ floor '.'  wall '#' solid }}\n\
              agent bot[n] 'a'.. target 'A'.. on floor\n\
-             move all at once: stay north east south west\n\
+             move all {}\n\
              {}{}goal every bot on its target\n\
              output {{ solved \"{{steps}}\"  unsolved \"-1\" }}\n",
+            if at_once {
+                "at once: stay north east south west"
+            } else {
+                "in turn: north east south west"
+            },
             if same { "forbid same cell\n" } else { "" },
             if swap { "forbid swap\n" } else { "" },
         )
     };
-    // Fewest steps over the tuples of the agents' cells.
-    let reference = |g: &[Vec<u8>], n: usize, same: bool, swap: bool| -> i64 {
+    // Fewest steps over the tuples of the agents' cells. In turn, a step
+    // moves exactly one agent.
+    let reference = |g: &[Vec<u8>], n: usize, at_once: bool, same: bool, swap: bool| -> i64 {
         let (h, w) = (g.len() as i32, g[0].len() as i32);
         let start: Vec<_> = (0..n).map(|i| common::find(g, b'a' + i as u8)).collect();
         let goal: Vec<_> = (0..n).map(|i| common::find(g, b'A' + i as u8)).collect();
@@ -282,7 +289,9 @@ fn movers_at_once_match_a_hand_written_search() {
             'combo: for k in 0..MOVES.len().pow(n as u32) {
                 let mut t = s.clone();
                 let mut k = k;
+                let mut moved = 0;
                 for p in t.iter_mut() {
+                    moved += usize::from(k % MOVES.len() != 0);
                     let (dr, dc) = MOVES[k % MOVES.len()];
                     k /= MOVES.len();
                     let (r, c) = (p.0 as i32 + dr, p.1 as i32 + dc);
@@ -290,6 +299,9 @@ fn movers_at_once_match_a_hand_written_search() {
                         continue 'combo;
                     }
                     *p = (r as usize, c as usize);
+                }
+                if !at_once && moved != 1 {
+                    continue;
                 }
                 for i in 0..n {
                     for j in i + 1..n {
@@ -309,8 +321,16 @@ fn movers_at_once_match_a_hand_written_search() {
     };
     let mut rng = SmallRng::seed_from_u64(0xa7_0ce);
     let mut unsolvable = 0;
-    for (same, swap) in [(true, true), (true, false), (false, true), (false, false)] {
-        let loaded = puzzle::load("bots.puz", &rules(same, swap)).unwrap();
+    let variants = [
+        (true, true, true),
+        (true, true, false),
+        (true, false, true),
+        (true, false, false),
+        (false, true, false),
+        (false, false, false),
+    ];
+    for (at_once, same, swap) in variants {
+        let loaded = puzzle::load("bots.puz", &rules(at_once, same, swap)).unwrap();
         let (mut input, mut want, mut cases) = (String::new(), String::new(), Vec::new());
         for i in 0..40 {
             let n = rng.gen_range(1..=3usize);
@@ -344,7 +364,7 @@ fn movers_at_once_match_a_hand_written_search() {
             let case = common::case_text(&format!("{n} {h} {w}"), &g);
             input.push_str(&case);
             cases.push(case);
-            want.push_str(&format!("{}\n", reference(&g, n, same, swap)));
+            want.push_str(&format!("{}\n", reference(&g, n, at_once, same, swap)));
         }
         assert!(
             want.lines().any(|l| l != "-1"),

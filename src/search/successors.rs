@@ -31,6 +31,10 @@ pub struct Successors<'m, W> {
     /// Per mover: old position, old cell (all movers, for `in turn`).
     old_pos: Vec<u32>,
     old_cell: Vec<u32>,
+    /// In turn, with `forbid same cell`: one bit per grid cell, set where
+    /// a mover stands while a state is expanded, so a move checks one bit
+    /// rather than every other mover.
+    occupied: Vec<u64>,
     /// At once: the same, and the new position and cell chosen so far, in
     /// fixed arrays so the product loop stays in registers and the stack.
     at: [u32; MAX_AT_ONCE],
@@ -69,6 +73,11 @@ impl<'m, W: Word> Successors<'m, W> {
             m,
             old_pos: vec![0; n],
             old_cell: vec![0; n],
+            occupied: if m.mode == Mode::InTurn && m.forbid_same_cell && n > 1 {
+                vec![0; (m.rows * m.cols).div_ceil(64)]
+            } else {
+                Vec::new()
+            },
             at: [0; MAX_AT_ONCE],
             at_cell: [0; MAX_AT_ONCE],
             new_pos: [0; MAX_AT_ONCE],
@@ -94,7 +103,18 @@ impl<'m, W: Word> Successors<'m, W> {
                     self.old_pos[i] = p;
                     self.old_cell[i] = mv.cells[p as usize];
                 }
-                self.in_turn(s, &mut f)
+                let occupy = !self.occupied.is_empty();
+                if occupy {
+                    for &c in &self.old_cell {
+                        self.occupied[c as usize / 64] |= 1 << (c % 64);
+                    }
+                }
+                self.in_turn(s, &mut f);
+                if occupy {
+                    for &c in &self.old_cell {
+                        self.occupied[c as usize / 64] &= !(1 << (c % 64));
+                    }
+                }
             }
             Mode::AtOnce if m.movers.is_empty() => {}
             Mode::AtOnce if self.small => match m.movers.len() {
@@ -296,6 +316,7 @@ impl<'m, W: Word> Successors<'m, W> {
 
     fn in_turn(&mut self, s: W, f: &mut impl FnMut(W) -> bool) {
         let m = self.m;
+        let occupy = !self.occupied.is_empty();
         for (i, mv) in m.movers.iter().enumerate() {
             let p = self.old_pos[i] as usize;
             let cleared = s & !mv.field();
@@ -304,13 +325,9 @@ impl<'m, W: Word> Successors<'m, W> {
                 if !mv.free && !m.holds(m.conds[mv.entry[st.pos as usize] as usize], s) {
                     continue;
                 }
-                if m.forbid_same_cell
-                    && self
-                        .old_cell
-                        .iter()
-                        .enumerate()
-                        .any(|(j, &c)| j != i && c == st.cell)
-                {
+                // A mover's own cell is set too, but in turn no move stays.
+                let c = st.cell as usize;
+                if occupy && self.occupied[c / 64] >> (c % 64) & 1 == 1 {
                     continue;
                 }
                 let mut t = cleared | mv.bits(st.pos);
