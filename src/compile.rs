@@ -310,8 +310,9 @@ pub struct Reach {
     /// words each.
     pub moves: Vec<u64>,
     /// Per other mover, its position -> the last mover's position on the
-    /// same cell, as a mask of `words` words (empty where it has none): the
-    /// cell the last mover may not end on, or may not swap into.
+    /// same cell, as a mask of `words` words (all zero where the last mover
+    /// cannot stand): the cell the last mover may not end on, or may not
+    /// swap into.
     pub under: Vec<Vec<u64>>,
 }
 

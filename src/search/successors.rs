@@ -18,6 +18,9 @@ pub fn kernel<W: Word>(m: &Model<W>, rows: bool) -> String {
             if r.words == 1 { "" } else { "s" }
         ),
         _ if m.lone() => "one agent in turn: a bitmask of exits per cell".into(),
+        (_, Mode::InTurn) if m.forbid_same_cell => {
+            "each agent in turn, from its table of moves, against a bitmap of occupied cells".into()
+        }
         (_, Mode::InTurn) => "each agent in turn, from its table of moves".into(),
         _ if n <= 1 => "one agent, from its table of moves".into(),
         _ if Successors::new(m).small => format!("{n} agents at once: {n} nested loops"),
