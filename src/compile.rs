@@ -296,12 +296,13 @@ pub struct Model<W> {
     pub reach: Option<Reach>,
 }
 
-/// The moves of the last of two or three movers that move at once, all free
-/// and with no effects, as bitmasks over its positions (at most
-/// [`Reach::MAX_POSITIONS`]). The last mover's field is the lowest bits of
-/// a state, so the successors that differ only in its move lie in one
-/// aligned run of `2^bits` values: a search with a bitset store tests and
-/// marks them together (see [`crate::search::Successors::rows`]).
+/// The moves of the last of several movers (two or three at once, or any
+/// number in turn), all free and with no effects, as bitmasks over its
+/// positions (at most [`Reach::MAX_POSITIONS`]). The last mover's field is
+/// the lowest bits of a state, so the successors that differ only in its
+/// move lie in one aligned run of `2^bits` values: a search with a bitset
+/// store tests and marks them together (see
+/// [`crate::search::Successors::rows`]).
 #[derive(Debug, Clone)]
 pub struct Reach {
     /// Words per mask: 1, 2 or 4.
@@ -322,10 +323,11 @@ impl Reach {
 
     /// The table for a model, if it applies.
     fn new<W: Word>(m: &Model<W>) -> Option<Reach> {
-        let applies = m.mode == Mode::AtOnce
-            && (2..=3).contains(&m.movers.len())
-            && !m.has_effects
-            && m.movers.iter().all(|mv| mv.free);
+        let movers = match m.mode {
+            Mode::AtOnce => (2..=3).contains(&m.movers.len()),
+            Mode::InTurn => m.movers.len() >= 2,
+        };
+        let applies = movers && !m.has_effects && m.movers.iter().all(|mv| mv.free);
         let (last, others) = m.movers.split_last()?;
         if !applies || last.cells.len() > Self::MAX_POSITIONS {
             return None;

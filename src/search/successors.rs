@@ -11,11 +11,16 @@ use crate::compile::{MAX_AT_ONCE, Model, NONE, Reach, Step, Word};
 pub fn kernel<W: Word>(m: &Model<W>, rows: bool) -> String {
     let n = m.movers.len();
     match (&m.reach, m.mode) {
-        (Some(r), _) if rows => format!(
-            "the last agent's moves as a bitmask of {} word{}: for each move of the others, \
-             its successors are tested and marked in the visited set together",
+        (Some(r), mode) if rows => format!(
+            "the last agent's moves as a bitmask of {} word{}: {}, its successors are \
+             tested and marked in the visited set together",
             r.words,
-            if r.words == 1 { "" } else { "s" }
+            if r.words == 1 { "" } else { "s" },
+            if mode == Mode::InTurn {
+                "in its turn"
+            } else {
+                "for each move of the others"
+            }
         ),
         _ if m.lone() => "one agent in turn: a bitmask of exits per cell".into(),
         (_, Mode::InTurn) if m.forbid_same_cell => {
@@ -101,23 +106,9 @@ impl<'m, W: Word> Successors<'m, W> {
         match m.mode {
             Mode::InTurn if self.lone => self.lone(s, &mut f),
             Mode::InTurn => {
-                for (i, mv) in m.movers.iter().enumerate() {
-                    let p = mv.pos(s);
-                    self.old_pos[i] = p;
-                    self.old_cell[i] = mv.cells[p as usize];
-                }
-                let occupy = !self.occupied.is_empty();
-                if occupy {
-                    for &c in &self.old_cell {
-                        self.occupied[c as usize / 64] |= 1 << (c % 64);
-                    }
-                }
+                self.occupy(s);
                 self.in_turn(s, &mut f);
-                if occupy {
-                    for &c in &self.old_cell {
-                        self.occupied[c as usize / 64] &= !(1 << (c % 64));
-                    }
-                }
+                self.vacate();
             }
             Mode::AtOnce if m.movers.is_empty() => {}
             Mode::AtOnce if self.small => match m.movers.len() {
@@ -213,6 +204,41 @@ impl<'m, W: Word> Successors<'m, W> {
         }
     }
 
+    /// In turn: notes where the movers of `s` stand, in `old_pos`,
+    /// `old_cell` and the bitmap of occupied cells.
+    #[inline(always)]
+    fn occupy(&mut self, s: W) {
+        for (i, mv) in self.m.movers.iter().enumerate() {
+            let p = mv.pos(s);
+            self.old_pos[i] = p;
+            self.old_cell[i] = mv.cells[p as usize];
+        }
+        if !self.occupied.is_empty() {
+            for &c in &self.old_cell {
+                self.occupied[c as usize / 64] |= 1 << (c % 64);
+            }
+        }
+    }
+
+    /// Clears the bitmap of occupied cells after [`Self::occupy`].
+    #[inline(always)]
+    fn vacate(&mut self) {
+        if !self.occupied.is_empty() {
+            for &c in &self.old_cell {
+                self.occupied[c as usize / 64] &= !(1 << (c % 64));
+            }
+        }
+    }
+
+    /// Whether a mover in turn may not step onto grid cell `c` (after
+    /// [`Self::occupy`]). A mover's own cell is marked too, but in turn no
+    /// move stays.
+    #[inline(always)]
+    fn taken(&self, c: u32) -> bool {
+        let c = c as usize;
+        !self.occupied.is_empty() && self.occupied[c / 64] >> (c % 64) & 1 == 1
+    }
+
     /// The words of the last mover's masks when [`Self::rows`] applies
     /// (the model has a [`Reach`]), else 0.
     pub fn row_words(&self) -> usize {
@@ -226,10 +252,16 @@ impl<'m, W: Word> Successors<'m, W> {
     /// positions the last mover may then take (bit `p % 64` of word
     /// `p / 64`), maybe none. Stops early when `row` returns false.
     #[inline(always)]
-    pub fn rows<const R: usize>(&self, s: W, mut row: impl FnMut(W, [u64; R]) -> bool) {
+    pub fn rows<const R: usize>(&mut self, s: W, mut row: impl FnMut(W, [u64; R]) -> bool) {
         let m = self.m;
         let reach = m.reach.as_ref().expect("rows need the model's Reach");
         debug_assert_eq!(reach.words, R);
+        if m.mode == Mode::InTurn {
+            self.occupy(s);
+            self.rows_in_turn(s, reach, &mut row);
+            self.vacate();
+            return;
+        }
         let (last, first, mid) = (&m.movers[m.movers.len() - 1], &m.movers[0], &m.movers[1]);
         let pl = last.pos(s);
         let (p0, cl) = (first.pos(s), last.cells[pl as usize]);
@@ -288,6 +320,40 @@ impl<'m, W: Word> Successors<'m, W> {
         }
     }
 
+    /// [`Self::rows`] for movers in turn: each move of a mover but the
+    /// last is a row of one state (the last mover where it stands); the
+    /// last mover's moves are one row, less the cells the others stand on.
+    #[inline(always)]
+    fn rows_in_turn<const R: usize>(
+        &self,
+        s: W,
+        reach: &Reach,
+        row: &mut impl FnMut(W, [u64; R]) -> bool,
+    ) {
+        let m = self.m;
+        let (last, others) = m.movers.split_last().expect("Reach needs two movers");
+        let pl = last.pos(s);
+        let mut here = [0; R];
+        here[pl as usize / 64] = 1 << (pl % 64);
+        let base = s & !last.field();
+        for (i, mv) in others.iter().enumerate() {
+            let cleared = base & !mv.field();
+            for st in mv.moves(self.old_pos[i] as usize) {
+                if !self.taken(st.cell) && !row(cleared | mv.bits(st.pos), here) {
+                    return;
+                }
+            }
+        }
+        let mut mask = Reach::at::<R>(&reach.moves, pl);
+        if m.forbid_same_cell {
+            for (under, &p) in reach.under.iter().zip(&self.old_pos) {
+                let there = Reach::at::<R>(under, p);
+                mask = std::array::from_fn(|r| mask[r] & !there[r]);
+            }
+        }
+        row(base, mask);
+    }
+
     /// One mover in turn: its moves, each checked against its entry
     /// condition, with the effect of arriving (entering, then standing).
     #[inline(always)]
@@ -319,7 +385,6 @@ impl<'m, W: Word> Successors<'m, W> {
 
     fn in_turn(&mut self, s: W, f: &mut impl FnMut(W) -> bool) {
         let m = self.m;
-        let occupy = !self.occupied.is_empty();
         for (i, mv) in m.movers.iter().enumerate() {
             let p = self.old_pos[i] as usize;
             let cleared = s & !mv.field();
@@ -328,9 +393,7 @@ impl<'m, W: Word> Successors<'m, W> {
                 if !mv.free && !m.holds(m.conds[mv.entry[st.pos as usize] as usize], s) {
                     continue;
                 }
-                // A mover's own cell is set too, but in turn no move stays.
-                let c = st.cell as usize;
-                if occupy && self.occupied[c / 64] >> (c % 64) & 1 == 1 {
+                if self.taken(st.cell) {
                     continue;
                 }
                 let mut t = cleared | mv.bits(st.pos);
