@@ -565,3 +565,123 @@ impl<'m, W: Word> Successors<'m, W> {
         settle(m, t)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::{compile, prepare};
+    use crate::input::Reader;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    use std::collections::HashSet;
+
+    /// The model of the first case of `input` under `rules`.
+    fn model(rules: &str, input: &str) -> Model<u64> {
+        let loaded = crate::load("rows.puz", rules).expect("the rules load");
+        let rules = loaded.rules;
+        let case = Reader::new(&rules.io, input, false, None)
+            .next_case()
+            .expect("a case")
+            .expect("the case reads");
+        compile::<u64>(prepare(&rules, &case).expect("the case compiles"))
+    }
+
+    /// The successors of `s` by rows, one state each.
+    fn by_rows<const R: usize>(succ: &mut Successors<'_, u64>, s: u64) -> Vec<u64> {
+        let mut out = Vec::new();
+        succ.rows::<R>(s, |base, mask| {
+            for (r, &word) in mask.iter().enumerate() {
+                crate::search::store::for_each_bit(word, |b| {
+                    out.push(base | (64 * r as u64 + b as u64))
+                });
+            }
+            true
+        });
+        out
+    }
+
+    /// On random maps, agents at once (with and without each constraint)
+    /// and in turn, for every state reachable within a bound: the states
+    /// [`Successors::rows`] gives are exactly those [`Successors::each`]
+    /// gives, and no row repeats a state.
+    #[test]
+    fn rows_give_the_successors_each_gives() {
+        let mut rng = SmallRng::seed_from_u64(0x50_75);
+        let mut words_seen = HashSet::new();
+        for round in 0..60 {
+            let at_once = round % 3 != 0;
+            let (same, swap) = (rng.gen_bool(0.7), at_once && rng.gen_bool(0.7));
+            let n = rng.gen_range(2..=if at_once { 3 } else { 4 });
+            // Positions up to 32 (a row inside a word), 128, and 256.
+            let side = [5, 9, 15][round / 3 % 3];
+            let rules = format!(
+                "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+                 tiles {{ floor '.'  wall '#' solid }}\n\
+                 agent bot[n] 'a'.. target 'A'.. on floor\n\
+                 move all {}\n{}{}goal every bot on its target\n",
+                if at_once {
+                    "at once: stay north east south west"
+                } else {
+                    "in turn: north east south west"
+                },
+                if same { "forbid same cell\n" } else { "" },
+                if swap { "forbid swap\n" } else { "" },
+            );
+            let mut g = vec![vec![b'.'; side]; side];
+            for row in g.iter_mut() {
+                for c in row.iter_mut() {
+                    if rng.gen_bool(0.1) {
+                        *c = b'#';
+                    }
+                }
+            }
+            for (i, ch) in (0..n as u8).flat_map(|i| [b'a' + i, b'A' + i]).enumerate() {
+                g[i / side][i % side] = ch;
+            }
+            let mut input = format!("{n} {side} {side}\n");
+            for row in &g {
+                input.push_str(std::str::from_utf8(row).unwrap());
+                input.push('\n');
+            }
+            let m = model(&rules, &input);
+            let Some(reach) = &m.reach else {
+                panic!("rows apply to {n} free agents with no effects:\n{input}");
+            };
+            words_seen.insert(reach.words);
+            let mut succ = Successors::new(&m);
+            let mut seen = HashSet::from([m.start]);
+            let mut queue = vec![m.start];
+            let mut i = 0;
+            while i < queue.len() && i < 2000 {
+                let s = queue[i];
+                i += 1;
+                let mut want = Vec::new();
+                succ.each(s, |t| {
+                    want.push(t);
+                    true
+                });
+                let got = match reach.words {
+                    1 => by_rows::<1>(&mut succ, s),
+                    2 => by_rows::<2>(&mut succ, s),
+                    _ => by_rows::<4>(&mut succ, s),
+                };
+                let (want_set, got_set): (HashSet<u64>, HashSet<u64>) = (
+                    want.iter().copied().collect(),
+                    got.iter().copied().collect(),
+                );
+                assert_eq!(got.len(), got_set.len(), "a row repeats a state");
+                assert_eq!(got_set, want_set, "state {s:#x} of\n{rules}\n{input}");
+                for t in want {
+                    if seen.insert(t) {
+                        queue.push(t);
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            words_seen.len(),
+            3,
+            "rows of 1, 2 and 4 words: {words_seen:?}"
+        );
+    }
+}
