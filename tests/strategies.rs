@@ -247,6 +247,27 @@ fn a_lone_walker_matches_a_hand_written_search() {
     }
 }
 
+/// Agents on a floor with walls, each to its own target, moving at once
+/// (each may stay) or in turn, with or without each constraint; `-1` when
+/// no way exists.
+fn bots(at_once: bool, same: bool, swap: bool) -> String {
+    format!(
+        "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+         tiles {{ floor '.'  wall '#' solid }}\n\
+         agent bot[n] 'a'.. target 'A'.. on floor\n\
+         move all {}\n\
+         {}{}goal every bot on its target\n\
+         output {{ solved \"{{steps}}\"  unsolved \"-1\" }}\n",
+        if at_once {
+            "at once: stay north east south west"
+        } else {
+            "in turn: north east south west"
+        },
+        if same { "forbid same cell\n" } else { "" },
+        if swap { "forbid swap\n" } else { "" },
+    )
+}
+
 /// Agents moving at once or in turn against a search written here: one to
 /// three agents, with and without each of `forbid same cell` and `forbid
 /// swap`,
@@ -256,23 +277,6 @@ fn a_lone_walker_matches_a_hand_written_search() {
 #[test]
 fn movers_match_a_hand_written_search() {
     const MOVES: [(i32, i32); 5] = [(0, 0), (-1, 0), (0, 1), (1, 0), (0, -1)];
-    let rules = |at_once: bool, same: bool, swap: bool| {
-        format!(
-            "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
-             tiles {{ floor '.'  wall '#' solid }}\n\
-             agent bot[n] 'a'.. target 'A'.. on floor\n\
-             move all {}\n\
-             {}{}goal every bot on its target\n\
-             output {{ solved \"{{steps}}\"  unsolved \"-1\" }}\n",
-            if at_once {
-                "at once: stay north east south west"
-            } else {
-                "in turn: north east south west"
-            },
-            if same { "forbid same cell\n" } else { "" },
-            if swap { "forbid swap\n" } else { "" },
-        )
-    };
     // Fewest steps over the tuples of the agents' cells. In turn, a step
     // moves exactly one agent.
     let reference = |g: &[Vec<u8>], n: usize, at_once: bool, same: bool, swap: bool| -> i64 {
@@ -330,7 +334,7 @@ fn movers_match_a_hand_written_search() {
         (false, false, false),
     ];
     for (at_once, same, swap) in variants {
-        let loaded = puzzle::load("bots.puz", &rules(at_once, same, swap)).unwrap();
+        let loaded = puzzle::load("bots.puz", &bots(at_once, same, swap)).unwrap();
         let (mut input, mut want, mut cases) = (String::new(), String::new(), Vec::new());
         for i in 0..40 {
             let n = rng.gen_range(1..=3usize);
@@ -377,4 +381,87 @@ fn movers_match_a_hand_written_search() {
         }
     }
     assert!(unsolvable > 0, "some cases must be unsolvable");
+}
+
+/// The successors of `s` by rows, one state each.
+fn by_rows<const R: usize>(succ: &mut puzzle::search::Successors<'_, u64>, s: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    succ.rows::<R>(s, |base, mask| {
+        for p in 0..64 * R as u64 {
+            if mask[p as usize / 64] >> (p % 64) & 1 == 1 {
+                out.push(base | p);
+            }
+        }
+        true
+    });
+    out
+}
+
+/// On random maps, agents at once (with and without each constraint) and in
+/// turn, for every state reachable within a bound: the states
+/// `Successors::rows` gives (the last agent's moves as a bitmask) are
+/// exactly those `Successors::each` gives, with no repeats.
+#[test]
+fn rows_give_the_successors_each_gives() {
+    use std::collections::HashSet;
+    let mut rng = SmallRng::seed_from_u64(0x50_75);
+    let mut words_seen = HashSet::new();
+    for round in 0..60 {
+        let at_once = round % 3 != 0;
+        let (same, swap) = (rng.gen_bool(0.7), at_once && rng.gen_bool(0.7));
+        let n = rng.gen_range(2..=if at_once { 3 } else { 4 });
+        // Up to 25 positions (a row inside a word), 81, and 225.
+        let side = [5, 9, 15][round / 3 % 3];
+        let mut g = common::random_grid(&mut rng, side, side, |r| {
+            if r.gen_bool(0.1) { b'#' } else { b'.' }
+        });
+        let cells = common::all_cells(&g);
+        common::place(&mut rng, &mut g, cells, &common::family_markers(n));
+        let input = common::case_text(&format!("{n} {side} {side}"), &g);
+        let rules = puzzle::load("bots.puz", &bots(at_once, same, swap))
+            .unwrap()
+            .rules;
+        let case = puzzle::input::Reader::new(&rules.io, &input, false, None)
+            .next_case()
+            .expect("a case")
+            .expect("the case reads");
+        let prepared = puzzle::compile::prepare(&rules, &case).expect("the case compiles");
+        let m = puzzle::compile::compile::<u64>(prepared);
+        let Some(reach) = &m.reach else {
+            panic!("rows apply to {n} free agents with no effects:\n{input}");
+        };
+        words_seen.insert(reach.words);
+        let mut succ = puzzle::search::Successors::new(&m);
+        let mut seen = HashSet::from([m.start]);
+        let mut queue = vec![m.start];
+        let mut i = 0;
+        while i < queue.len() && i < 2000 {
+            let s = queue[i];
+            i += 1;
+            let mut want = Vec::new();
+            succ.each(s, |t| {
+                want.push(t);
+                true
+            });
+            let got = match reach.words {
+                1 => by_rows::<1>(&mut succ, s),
+                2 => by_rows::<2>(&mut succ, s),
+                _ => by_rows::<4>(&mut succ, s),
+            };
+            let got_set: HashSet<u64> = got.iter().copied().collect();
+            assert_eq!(got.len(), got_set.len(), "a row repeats a state");
+            let want_set: HashSet<u64> = want.iter().copied().collect();
+            assert_eq!(got_set, want_set, "state {s:#x} of\n{input}");
+            for t in want {
+                if seen.insert(t) {
+                    queue.push(t);
+                }
+            }
+        }
+    }
+    assert_eq!(
+        words_seen.len(),
+        3,
+        "rows of 1, 2 and 4 words: {words_seen:?}"
+    );
 }
