@@ -312,7 +312,7 @@ const PAR_MIN: usize = 4096;
 fn expand<W: Word, S: Store<W>>(
     m: &Model<W>,
     frontier: &Frontier<W>,
-    store: &S,
+    store: &mut S,
     test: &(impl Fn(W) -> bool + Sync),
     threads: usize,
     own: &mut Successors<'_, W>,
@@ -325,8 +325,9 @@ fn expand<W: Word, S: Store<W>>(
         let mut next = spare.pop().unwrap_or_default();
         next.clear();
         let mut expanded = 0;
+        // This thread has the store to itself: plain marks.
         for part in &frontier.parts {
-            expanded += run_any(own, part, &hit, &mut next, test, store);
+            expanded += run_any(own, part, &hit, &mut next, test, Own(&mut *store));
         }
         return Level {
             next: Frontier { parts: vec![next] },
@@ -346,6 +347,7 @@ fn expand<W: Word, S: Store<W>>(
     let outs: Vec<Vec<W>> = (0..chunks.len())
         .map(|_| spare.pop().unwrap_or_default())
         .collect();
+    let store = &*store;
     let done: Vec<(Vec<W>, u64)> = chunks
         .par_iter()
         .zip(outs)
@@ -410,7 +412,9 @@ pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
                 }
                 continue;
             }
-            let level = expand(m, &frontier, &store, &goal, threads, &mut succ, &mut spare);
+            let level = expand(
+                m, &frontier, &mut store, &goal, threads, &mut succ, &mut spare,
+            );
             out.expanded += level.expanded;
             depth += 1;
             if level.hit {
@@ -432,7 +436,7 @@ pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
 /// `da + 1 + db` steps. Needs a reversible model with a single goal state.
 pub fn bidir<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
     let goal = m.goal_state().expect("bidir needs a single goal state");
-    let stores = [S::new(m.layout.bits), S::new(m.layout.bits)];
+    let mut stores = [S::new(m.layout.bits), S::new(m.layout.bits)];
     stores[0].insert(m.start);
     stores[1].insert(goal);
     let mut out = Outcome {
@@ -452,11 +456,17 @@ pub fn bidir<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
                 break;
             }
             let a = usize::from(frontier[1].len() < frontier[0].len());
-            let theirs = &stores[1 - a];
+            // This side's store to mark, the other's to meet.
+            let [first, second] = &mut stores;
+            let (mine, theirs) = if a == 0 {
+                (first, &*second)
+            } else {
+                (second, &*first)
+            };
             let level = expand(
                 m,
                 &frontier[a],
-                &stores[a],
+                mine,
                 &|t| theirs.contains(t),
                 threads,
                 &mut succ,
