@@ -7,6 +7,10 @@
 //! an atomic `fetch_or`, and new states are few next to the successors seen.
 //! [`Sparse`]: a `hashbrown` set of packed words, split into shards by hash
 //! so that threads rarely wait for one another.
+//!
+//! A thread that has a store to itself marks through [`Own`] instead: plain
+//! loads and stores, no atomics, no locks. A row of states that differ only
+//! in the lowest field ([`Store::insert_row`]) costs one load per word.
 
 use crate::compile::Word;
 use hashbrown::HashSet;
