@@ -323,11 +323,8 @@ impl Reach {
 
     /// The table for a model, if it applies.
     fn new<W: Word>(m: &Model<W>) -> Option<Reach> {
-        let movers = match m.mode {
-            Mode::AtOnce => (2..=3).contains(&m.movers.len()),
-            Mode::InTurn => m.movers.len() >= 2,
-        };
-        let applies = movers && !m.has_effects && m.movers.iter().all(|mv| mv.free);
+        let applies = m.small_at_once()
+            || (m.mode == Mode::InTurn && m.movers.len() >= 2 && m.unconditional());
         let (last, others) = m.movers.split_last()?;
         if !applies || last.cells.len() > Self::MAX_POSITIONS {
             return None;
@@ -379,6 +376,18 @@ impl<W: Word> Model<W> {
     /// table built.
     pub fn lone(&self) -> bool {
         self.mode == Mode::InTurn && self.movers.len() == 1
+    }
+
+    /// No mover has an entry condition and no step has an effect: a step
+    /// depends on the positions alone.
+    pub fn unconditional(&self) -> bool {
+        !self.has_effects && self.movers.iter().all(|mv| mv.free)
+    }
+
+    /// Two or three movers at once, unconditional: the search generates
+    /// their successors in nested loops, or by [`Reach`].
+    pub fn small_at_once(&self) -> bool {
+        self.mode == Mode::AtOnce && (2..=3).contains(&self.movers.len()) && self.unconditional()
     }
 
     #[inline(always)]

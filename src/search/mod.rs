@@ -80,7 +80,7 @@ pub fn choose<W: Word>(m: &Model<W>, asked: Strategy) -> Plan {
     // The position bound is well informed when no entry condition or effect
     // can lengthen the way, only other agents; the flag bound whenever the
     // goal asks for flags.
-    let positions_tell = !m.has_effects && m.movers.iter().all(|mv| mv.free);
+    let positions_tell = m.unconditional();
     let wants_astar = match asked {
         Strategy::Astar => true,
         Strategy::Auto => positions_tell || astar::goal_fixes_flags(m),

@@ -110,6 +110,17 @@ pub struct Dense<W> {
     word: PhantomData<W>,
 }
 
+impl<W: Word> Dense<W> {
+    /// Where the row of `R` words at `base` lies: its first word, and the
+    /// shift of its bits in that word (a row of fewer than 64 values sits
+    /// inside one word; longer ones start at a word).
+    #[inline(always)]
+    fn row<const R: usize>(base: W) -> (usize, usize) {
+        let i = base.low() as usize;
+        (i >> 6, if R == 1 { i & 63 } else { 0 })
+    }
+}
+
 impl<W: Word> Store<W> for Dense<W> {
     fn new(bits: u32) -> Self {
         let n = (1usize << bits).div_ceil(64);
@@ -136,11 +147,8 @@ impl<W: Word> Store<W> for Dense<W> {
     /// that has new states.
     #[inline(always)]
     fn insert_row<const R: usize>(&self, base: W, mask: [u64; R], mut new: impl FnMut(u32)) {
-        let i = base.low() as usize;
-        // A row of fewer than 64 values sits inside one word; longer ones
-        // start at a word.
-        let shift = if R == 1 { i & 63 } else { 0 };
-        let words = &self.words[i >> 6..][..R];
+        let (first, shift) = Self::row::<R>(base);
+        let words = &self.words[first..][..R];
         for (r, (w, &m)) in words.iter().zip(&mask).enumerate() {
             let m = m << shift;
             let unseen = m & !w.load(Relaxed);
@@ -169,9 +177,8 @@ impl<W: Word> Store<W> for Dense<W> {
         mask: [u64; R],
         mut new: impl FnMut(u32),
     ) {
-        let i = base.low() as usize;
-        let shift = if R == 1 { i & 63 } else { 0 };
-        let words = &mut self.words[i >> 6..][..R];
+        let (first, shift) = Self::row::<R>(base);
+        let words = &mut self.words[first..][..R];
         for (r, (w, &m)) in words.iter_mut().zip(&mask).enumerate() {
             let w = w.get_mut();
             let fresh = m << shift & !*w;
@@ -192,7 +199,7 @@ impl<W: Word> Store<W> for Dense<W> {
 
 /// Calls `f` with the index of each set bit of `word`, lowest first.
 #[inline(always)]
-pub fn for_each_bit(mut word: u64, mut f: impl FnMut(u32)) {
+fn for_each_bit(mut word: u64, mut f: impl FnMut(u32)) {
     while word != 0 {
         f(word.trailing_zeros());
         word &= word - 1;

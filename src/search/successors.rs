@@ -28,7 +28,7 @@ pub fn kernel<W: Word>(m: &Model<W>, rows: bool) -> String {
         }
         (_, Mode::InTurn) => "each agent in turn, from its table of moves".into(),
         _ if n <= 1 => "one agent, from its table of moves".into(),
-        _ if Successors::new(m).small => format!("{n} agents at once: {n} nested loops"),
+        _ if m.small_at_once() => format!("{n} agents at once: {n} nested loops"),
         _ => format!("{n} agents at once: every combination of their moves, pruned early"),
     }
 }
@@ -73,10 +73,7 @@ impl<'m, W: Word> Successors<'m, W> {
             "compile rejects more simultaneous movers than MAX_AT_ONCE"
         );
         Successors {
-            small: m.mode == Mode::AtOnce
-                && (2..=3).contains(&n)
-                && !m.has_effects
-                && m.movers.iter().all(|mv| mv.free),
+            small: m.small_at_once(),
             lone: m.lone(),
             m,
             old_pos: vec![0; n],
