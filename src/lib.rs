@@ -4,22 +4,27 @@
 //! The pipeline, one module and one type per phase:
 //!
 //! ```text
-//! .puz text --syntax::parse--> ast::File --resolve::resolve--> resolve::Rules
-//! input text --input::Reader--> input::RawCase (one per case)
-//! Rules + RawCase --compile::compile--> compile::Model<W> --search::search--> search::Outcome
+//! .puz text --syntax::parse--> ast::File --resolve::resolve--> resolve::Rules   (once per file)
+//! input text --input::Reader--> input::RawCase                                   (one per case)
+//! Rules + RawCase --task::ground--> task::Task --plan::plan--> plan::Plan
+//! Task + Plan --search::run--> solution::Solution
 //! ```
 //!
-//! [`load`] runs the first two phases on a rule file; [`solve`] runs the last
-//! two on one case; [`run()`] drives a whole input file and prints the answers.
+//! [`load`] runs the first two phases on a rule file; [`solve`] runs the
+//! rest on one case; [`run()`] drives a whole input file and prints the
+//! answers.
 
 pub mod ast;
-pub mod compile;
 pub mod error;
 pub mod input;
+pub mod kernel;
+pub mod plan;
 pub mod resolve;
 pub mod run;
 pub mod search;
+pub mod solution;
 pub mod syntax;
+pub mod task;
 
 use error::{Diagnostics, InputError, RuleError};
 use miette::NamedSource;
@@ -46,17 +51,13 @@ pub fn load(name: &str, text: &str) -> Result<Loaded, Diagnostics<RuleError>> {
     })
 }
 
-/// Compiles one case and searches it: rules + map -> model -> outcome. The
-/// state word is `u64` when the layout fits, `u128` when it does not.
+/// Solves one case: rules + map -> task -> plan -> solution.
 pub fn solve(
     rules: &resolve::Rules,
     case: &input::RawCase,
-    config: search::Config,
-) -> Result<search::Outcome, Vec<InputError>> {
-    let prepared = compile::prepare(rules, case)?;
-    match prepared.layout.bits {
-        0..=64 => Ok(search::search(&compile::compile::<u64>(prepared), config)),
-        65..=compile::MAX_BITS => Ok(search::search(&compile::compile::<u128>(prepared), config)),
-        _ => Err(vec![run::too_wide(case, &prepared.layout)]),
-    }
+    config: plan::Config,
+) -> Result<solution::Solution, Vec<InputError>> {
+    let task = task::ground(rules, case)?;
+    let plan = plan::plan(&task, config).map_err(|w| vec![run::too_wide(case, &task, &w.0)])?;
+    Ok(search::run(&task, &plan))
 }

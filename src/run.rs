@@ -2,10 +2,11 @@
 //! with the rules' output templates. The answers of the cases before a bad
 //! one are printed (and flushed) before the error is returned.
 
-use crate::compile::Layout;
 use crate::error::{Diagnostics, InputError};
 use crate::input::{RawCase, Reader};
+use crate::plan::Layout;
 use crate::resolve::Rules;
+use crate::task::Task;
 use miette::NamedSource;
 use std::io::Write;
 
@@ -111,13 +112,13 @@ pub fn run<W: Write>(
     let mut written: std::io::Result<()> = Ok(());
     let write = |out: &mut W,
                  case: &RawCase,
-                 outcome: &crate::search::Outcome,
+                 outcome: &crate::solution::Solution,
                  secs: f64|
      -> std::io::Result<()> {
         if let Some(b) = &rules.io.before {
             writeln!(out, "{}", b.render(case.number, None, &case.header))?;
         }
-        let line = match outcome.steps {
+        let line = match outcome.cost {
             Some(n) => rules.io.solved.render(case.number, Some(n), &case.header),
             None => rules.io.unsolved.render(case.number, None, &case.header),
         };
@@ -129,7 +130,7 @@ pub fn run<W: Write>(
                 "case {}: {}, expanded {}, visited {}, {secs:.3} s, {:.2} M states/s",
                 case.number,
                 outcome
-                    .steps
+                    .cost
                     .map_or("unsolved".to_string(), |n| format!("{n} steps")),
                 outcome.expanded,
                 outcome.visited,
@@ -250,109 +251,40 @@ fn header_from(rules: &Rules, given: &[(String, i64)]) -> Result<Vec<Option<i64>
 }
 
 /// The error for a state that does not fit the widest word.
-pub fn too_wide(case: &RawCase, layout: &Layout) -> InputError {
+pub fn too_wide(case: &RawCase, task: &Task, layout: &Layout) -> InputError {
     let parts: Vec<String> = layout
-        .parts
+        .order()
         .iter()
-        .filter(|p| p.bits > 0)
-        .map(|p| format!("{} {} bits", p.name, p.bits))
+        .map(|&v| (task.var(v).name(), layout.field(v).bits))
+        .filter(|(_, bits)| *bits > 0)
+        .map(|(name, bits)| format!("{name} {bits} bits"))
         .collect();
     InputError::TooWide {
         message: format!(
             "the state of case {} needs {} bits, more than the {} the engine packs",
             case.number,
-            layout.bits,
-            crate::compile::MAX_BITS
+            layout.bits(),
+            crate::plan::MAX_BITS
         ),
         span: case.span(),
         help: format!("bits per part: {}", parts.join(", ")),
     }
 }
 
-/// How one case is compiled and would be searched, in words (for
+/// How one case is grounded and would be searched, in words (for
 /// `puzzle explain`).
 pub fn describe(
     rules: &Rules,
     case: &RawCase,
-    config: crate::search::Config,
+    config: crate::plan::Config,
 ) -> Result<String, Vec<InputError>> {
-    use crate::{compile, search};
-    use std::fmt::Write;
-    let prepared = compile::prepare(rules, case)?;
-    // Kept: compiling consumes the prepared map.
-    let layout = &prepared.layout.clone();
-    let mut s = String::new();
-    let word = match layout.bits {
-        0..=64 => "u64",
-        65..=compile::MAX_BITS => "u128",
-        _ => return Err(vec![too_wide(case, layout)]),
-    };
-    let _ = writeln!(s, "case {}: {} x {} map", case.number, case.rows, case.cols);
-    let _ = writeln!(s, "  packed state: {} bits in a {word}", layout.bits);
-    for p in &layout.parts {
-        let what = if p.values == 2 && p.bits == 1 {
-            "flag".to_string()
-        } else {
-            format!("{} cells", p.values)
-        };
-        let _ = writeln!(
-            s,
-            "    {:<16} {:>3} bits at {:>3}  ({what})",
-            p.name, p.bits, p.offset
-        );
-    }
-    let bound = layout.bound();
-    let _ = writeln!(
-        s,
-        "  state space: at most {bound} states (2^{} packed values)",
-        layout.bits
-    );
-    fn plan<W: compile::Word>(
-        m: &compile::Model<W>,
-        asked: search::Strategy,
-    ) -> (search::Plan, String) {
-        let plan = search::choose(m, asked);
-        let kernel = search::kernel(m, plan.strategy != search::Strategy::Astar);
-        (plan, kernel)
-    }
-    let (plan, kernel) = if layout.bits <= 64 {
-        plan(&compile::compile::<u64>(prepared), config.strategy)
-    } else {
-        plan(&compile::compile::<u128>(prepared), config.strategy)
-    };
-    let (store, size) = if plan.strategy == search::Strategy::Astar {
-        if layout.bits <= search::DENSE_G_BITS {
-            let kib = (4u64 << layout.bits).div_ceil(1024);
-            (
-                "fewest steps per state in a flat array",
-                format!("{kib} KiB, 4 bytes per packed value"),
-            )
-        } else {
-            (
-                "fewest steps per state in a hash map",
-                "grows with the states seen".to_string(),
-            )
-        }
-    } else if layout.bits <= search::DENSE_MAX_BITS {
-        let kib = (1u64 << layout.bits).div_ceil(8 * 1024);
-        (
-            search::store_name(layout.bits),
-            format!("{kib} KiB, one bit per packed value"),
-        )
-    } else {
-        (
-            search::store_name(layout.bits),
-            "grows with the states seen".to_string(),
-        )
-    };
-    let _ = writeln!(s, "  visited store: {store} ({size})");
-    let why = plan.why;
-    let _ = writeln!(s, "  strategy: {why}");
-    let _ = writeln!(s, "  successors: {kernel}");
-    let _ = writeln!(
-        s,
-        "  threads: {} (cases solved several at a time; levels of at least 4096 states are shared)",
-        config.threads
-    );
-    Ok(s)
+    let task = crate::task::ground(rules, case)?;
+    let plan = crate::plan::plan(&task, config).map_err(|w| vec![too_wide(case, &task, &w.0)])?;
+    Ok(format!(
+        "case {}: {} x {} map\n{}",
+        case.number,
+        case.rows,
+        case.cols,
+        plan.describe(&task)
+    ))
 }

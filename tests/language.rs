@@ -107,23 +107,29 @@ fn coins(k: usize) -> (String, String) {
 }
 
 #[test]
-fn wide_states_use_a_hash_set_and_then_u128() {
+fn wide_states_use_a_hash_set_and_then_wider_words() {
     // 33 coins: 6 position bits + 33 flags = 39 bits: a hash-set store.
     let (rules, map) = coins(33);
     assert_eq!(answer(&rules, &map), "33\n");
     // 70 coins: 7 + 70 = 77 bits: a u128 state.
     let (rules, map) = coins(70);
     assert_eq!(answer(&rules, &map), "70\n");
+    // 130 coins: 8 + 130 = 138 bits: four words.
+    let (rules, map) = coins(130);
+    assert_eq!(answer(&rules, &map), "130\n");
+    // 600 coins: 10 + 600 bits: sixteen words.
+    let (rules, map) = coins(600);
+    assert_eq!(answer(&rules, &map), "600\n");
 }
 
 #[test]
-fn a_state_wider_than_128_bits_is_a_diagnostic() {
-    let (rules, map) = coins(130);
+fn a_state_wider_than_1024_bits_is_a_diagnostic() {
+    let (rules, map) = coins(1030);
     let loaded = puzzle::load("coins.puz", &rules).unwrap();
     let mut out = Vec::new();
     let err = puzzle::run(&loaded.rules, "map", &map, &Options::default(), &mut out).unwrap_err();
     let text = format!("{:?}", miette::Report::new(err));
-    assert!(text.contains("needs 138 bits"), "{text}");
+    assert!(text.contains("needs 1041 bits"), "{text}");
     assert!(text.contains("got[c0] 1 bits"), "{text}");
 }
 

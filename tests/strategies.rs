@@ -384,7 +384,7 @@ fn movers_match_a_hand_written_search() {
 }
 
 /// The successors of `s` by rows, one state each.
-fn by_rows<const R: usize>(succ: &mut puzzle::search::Successors<'_, u64>, s: u64) -> Vec<u64> {
+fn by_rows<const R: usize>(succ: &mut puzzle::kernel::Successors<'_, '_, u64>, s: u64) -> Vec<u64> {
     let mut out = Vec::new();
     succ.rows::<R>(s, |base, mask| {
         for p in 0..64 * R as u64 {
@@ -425,15 +425,21 @@ fn rows_give_the_successors_each_gives() {
             .next_case()
             .expect("a case")
             .expect("the case reads");
-        let prepared = puzzle::compile::prepare(&rules, &case).expect("the case compiles");
-        let m = puzzle::compile::compile::<u64>(prepared);
-        let Some(reach) = &m.reach else {
+        let task = puzzle::task::ground(&rules, &case).expect("the case grounds");
+        let config = puzzle::plan::Config {
+            strategy: puzzle::plan::Strategy::Bfs,
+            threads: 1,
+        };
+        let plan = puzzle::plan::plan(&task, config).expect("the state packs");
+        let puzzle::plan::KernelKind::Rows { words } = plan.kernel() else {
             panic!("rows apply to {n} free agents with no effects:\n{input}");
         };
-        words_seen.insert(reach.words);
-        let mut succ = puzzle::search::Successors::new(&m);
-        let mut seen = HashSet::from([m.start]);
-        let mut queue = vec![m.start];
+        words_seen.insert(words);
+        let k = puzzle::kernel::Kernel::<u64>::new(&task, &plan);
+        let mut succ = k.successors();
+        let start = k.starts()[0];
+        let mut seen = HashSet::from([start]);
+        let mut queue = vec![start];
         let mut i = 0;
         while i < queue.len() && i < 2000 {
             let s = queue[i];
@@ -443,7 +449,7 @@ fn rows_give_the_successors_each_gives() {
                 want.push(t);
                 true
             });
-            let got = match reach.words {
+            let got = match words {
                 1 => by_rows::<1>(&mut succ, s),
                 2 => by_rows::<2>(&mut succ, s),
                 _ => by_rows::<4>(&mut succ, s),

@@ -15,71 +15,118 @@
 //! heuristic is consistent: the first goal state taken off the queue is at
 //! the fewest steps, and a state is expanded once.
 
-use super::{Outcome, Successors};
-use crate::ast::Mode;
-use crate::compile::{Cond, Model, Mover, Node, Word};
+use crate::kernel::Kernel;
+use crate::plan::{Bound, DENSE_G_BITS, Field, Layout, Word};
+use crate::solution::Solution;
+use crate::task::{MoverId, Task};
 use hashbrown::HashMap;
 
-/// Per mover, distances from each position to a set of positions
-/// (`u32::MAX`: none reachable).
-type Tables = Vec<(usize, Vec<u32>)>;
-
-/// A flag bit the goal fixes, and per mover the distance from each position
-/// to one where the bit can take the value the goal asks for. The search
-/// asks for few of them (those near its path): they are found on demand.
-struct FlagTerm {
-    bit: u32,
-    want: u64,
-    tables: Vec<(usize, Distances)>,
+/// One mover's distances to a set of positions, searched on demand.
+struct Table<'t> {
+    /// The mover's position field.
+    pos: Field,
+    /// Position -> padded cell.
+    padded: &'t [u32],
+    /// What each of its moves adds to a padded cell.
+    deltas: Vec<isize>,
+    dist: Distances,
 }
 
-/// A lower bound on the steps to the goal, from the model's tables.
-pub struct Heuristic {
-    /// Movers the goal pins, with their distances to the goal positions.
-    tables: Tables,
-    sum: bool,
-    flags: Vec<FlagTerm>,
-}
-
-impl Heuristic {
-    /// The heuristic of a model, if its goal pins some mover's position or
-    /// fixes a flag that only effects at some positions can change.
-    pub fn new<W: Word>(m: &Model<W>) -> Option<Heuristic> {
-        let mut goals: Vec<Option<Vec<bool>>> = vec![None; m.movers.len()];
-        pinned(m, m.goal, &mut goals);
-        let tables: Tables = goals
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, g)| {
-                let mv = &m.movers[i];
-                let g = g?;
-                Some((i, Distances::new(m, mv, |p| g[p]).all(mv)))
-            })
-            .collect();
-        let flags = flag_terms(m);
-        if tables.is_empty() && flags.is_empty() {
-            return None;
+impl Table<'_> {
+    /// Distances to the grid cells `goal`.
+    fn new<'t>(task: &'t Task, layout: &Layout, m: MoverId, goal: &[u32]) -> Table<'t> {
+        let mover = task.mover(m);
+        let b = task.board();
+        let seeds = goal.iter().map(|&c| b.padded(c) as u32);
+        Table {
+            pos: layout.field(mover.pos()),
+            padded: mover.padded(),
+            deltas: task.directions(m).iter().map(|&d| b.delta(d)).collect(),
+            dist: Distances::new(b.open(), seeds),
         }
-        Some(Heuristic {
-            tables,
-            sum: m.mode == Mode::InTurn,
-            flags,
-        })
     }
 
-    /// Whether the heuristic bounds the flags the goal asks for.
-    pub fn knows_flags(&self) -> bool {
-        !self.flags.is_empty()
+    /// The distance from the mover's position in `s`, exact up to `bound`.
+    #[inline]
+    fn get<W: Word>(&mut self, s: W, bound: u32) -> u32 {
+        let p = self.pos.raw(s) as usize;
+        let pc = self.padded[p] as usize;
+        self.dist.get(pc, bound, &self.deltas)
+    }
+}
+
+/// A flag the goal fixes, and per mover the distance from each position
+/// to one where the flag can take the value the goal asks for. The search
+/// asks for few of them (those near its path): they are found on demand.
+struct FlagTerm<'t> {
+    field: Field,
+    want: u64,
+    tables: Vec<Table<'t>>,
+}
+
+/// A lower bound on the steps to the goal, the largest of:
+///
+/// - Positions: for each mover the goal pins to some positions, its fewest
+///   moves to one of them on its own move graph (other movers, conditions
+///   and flags ignored). A step moves every mover at most once (`at once`:
+///   the bound is the largest of these distances) or one mover once (`in
+///   turn`: their sum).
+/// - Flags: for each flag the goal fixes, 0 if the state has the value
+///   asked for, else the fewest moves any mover needs to reach a position
+///   where a rule can give it that value. No other step gives it.
+///
+/// Each bound changes by at most one per step towards the goal, so the
+/// heuristic is consistent: the first goal state taken off the queue is at
+/// the fewest steps, and a state is expanded once.
+pub struct Heuristic<'t> {
+    /// Movers the goal pins, with their distances to the goal positions.
+    tables: Vec<(Field, Vec<u32>)>,
+    sum: bool,
+    flags: Vec<FlagTerm<'t>>,
+}
+
+impl<'t> Heuristic<'t> {
+    pub fn new(task: &'t Task, layout: &Layout, bound: &Bound) -> Heuristic<'t> {
+        let tables = bound
+            .pinned
+            .iter()
+            .map(|(m, goal)| {
+                let t = Table::new(task, layout, *m, goal);
+                let all = t.dist.all(t.padded, &t.deltas);
+                (t.pos, all)
+            })
+            .collect();
+        let flags = bound
+            .flags
+            .iter()
+            .map(|f| {
+                let field = layout.field(f.var);
+                FlagTerm {
+                    field,
+                    want: (f.want - field.lo) as u64,
+                    tables: f
+                        .gives
+                        .iter()
+                        .map(|(m, g)| Table::new(task, layout, *m, g))
+                        .collect(),
+                }
+            })
+            .collect();
+        Heuristic {
+            tables,
+            sum: bound.sum,
+            flags,
+        }
     }
 
     /// A lower bound on the steps from `s` to a goal; `u32::MAX` if none.
     /// Exact up to `bound` (less than `u32::MAX`): past it, some value above
     /// `bound`, found without looking further (the caller drops the state).
     #[inline]
-    pub fn of<W: Word>(&mut self, m: &Model<W>, s: W, bound: u32) -> u32 {
+    pub fn of<W: Word>(&mut self, s: W, bound: u32) -> u32 {
         let mut h = 0u32;
-        for (i, table) in &self.tables {
-            let d = table[m.movers[*i].pos(s) as usize];
+        for (field, table) in &self.tables {
+            let d = table[field.raw(s) as usize];
             if d == u32::MAX {
                 return u32::MAX;
             }
@@ -89,16 +136,13 @@ impl Heuristic {
             if h > bound {
                 break;
             }
-            if (s >> f.bit).low() & 1 == f.want {
+            if f.field.raw(s) == f.want {
                 continue;
             }
             let d = f
                 .tables
                 .iter_mut()
-                .map(|(i, t)| {
-                    let mv = &m.movers[*i];
-                    t.get(mv, mv.pos(s) as usize, bound)
-                })
+                .map(|t| t.get(s, bound))
                 .min()
                 .unwrap_or(u32::MAX);
             if d == u32::MAX {
@@ -107,100 +151,6 @@ impl Heuristic {
             h = h.max(d);
         }
         h
-    }
-}
-
-/// Whether the goal fixes some flag bit that [`Heuristic`] can bound.
-pub fn goal_fixes_flags<W: Word>(m: &Model<W>) -> bool {
-    goal_flags(m).is_some()
-}
-
-/// The flag bits the goal fixes (a mask) and the values it wants, when it
-/// fixes some and each depends on one position of one mover (not when
-/// sight can be blocked by movers).
-fn goal_flags<W: Word>(m: &Model<W>) -> Option<(W, W)> {
-    let Cond::Masked { mask, value } = m.goal else {
-        return None;
-    };
-    let positions = m.movers.iter().fold(W::ZERO, |a, mv| a | mv.field());
-    let flags = mask & !positions;
-    (flags != W::ZERO && !m.dynamic_sight).then_some((flags, value))
-}
-
-/// The flag bits the goal asks for, each with the positions whose effects
-/// can give it the value asked for.
-fn flag_terms<W: Word>(m: &Model<W>) -> Vec<FlagTerm> {
-    let Some((flags, value)) = goal_flags(m) else {
-        return Vec::new();
-    };
-    let mut terms = Vec::new();
-    for bit in 0..m.layout.bits {
-        if (flags >> bit).low() & 1 == 0 {
-            continue;
-        }
-        let want = (value >> bit).low() & 1;
-        // Effects that turn the bit from the other value to this one.
-        let from = if want == 1 { W::ZERO } else { W::ONE << bit };
-        let gives: Vec<bool> = m
-            .effects
-            .iter()
-            .map(|e| (e.apply(from) >> bit).low() & 1 == want)
-            .collect();
-        let tables = m
-            .movers
-            .iter()
-            .enumerate()
-            .map(|(i, mv)| {
-                let gives_at =
-                    |q: usize| gives[mv.on_enter[q] as usize] | gives[mv.when_here[q] as usize];
-                (i, Distances::new(m, mv, gives_at))
-            })
-            .collect();
-        terms.push(FlagTerm { bit, want, tables });
-    }
-    terms
-}
-
-/// Collects the positions a goal condition requires of each mover, from its
-/// conjunctions of fixed fields and position sets.
-fn pinned<W: Word>(m: &Model<W>, c: Cond<W>, goals: &mut [Option<Vec<bool>>]) {
-    let mut require = |i: usize, ok: &dyn Fn(usize) -> bool| {
-        let n = m.movers[i].cells.len();
-        let g = goals[i].get_or_insert_with(|| vec![true; n]);
-        for (p, slot) in g.iter_mut().enumerate() {
-            *slot &= ok(p);
-        }
-    };
-    match c {
-        Cond::Masked { mask, value } => {
-            for (i, mv) in m.movers.iter().enumerate() {
-                let field = mv.field();
-                if mv.bits > 0 && mask & field == field {
-                    let want = mv.pos(value) as usize;
-                    require(i, &|p| p == want);
-                }
-            }
-        }
-        Cond::Expr(id) => match &m.nodes[id.0 as usize] {
-            Node::At { mover, set } => {
-                require(*mover as usize, &|p| set[p / 64] >> (p % 64) & 1 == 1);
-            }
-            Node::Masked { mask, value } => pinned(
-                m,
-                Cond::Masked {
-                    mask: *mask,
-                    value: *value,
-                },
-                goals,
-            ),
-            Node::And(parts) => {
-                for p in parts {
-                    pinned(m, *p, goals);
-                }
-            }
-            _ => {}
-        },
-        _ => {}
     }
 }
 
@@ -226,25 +176,21 @@ struct Distances {
 const UNKNOWN: u32 = u32::MAX;
 
 impl Distances {
-    /// Distances to the positions `p` where `goal(p)` holds.
-    fn new<W: Word>(m: &Model<W>, mv: &Mover<W>, goal: impl Fn(usize) -> bool) -> Self {
+    /// Distances to a set of padded cells (those where no mover may stand
+    /// left out).
+    fn new(open: &[u8], seeds: impl Iterator<Item = u32>) -> Self {
         // Open cells UNKNOWN (all ones), the others 0.
-        let mut dist: Vec<u32> = m
-            .open
-            .iter()
-            .map(|&o| u32::from(o).wrapping_neg())
-            .collect();
+        let mut dist: Vec<u32> = open.iter().map(|&o| u32::from(o).wrapping_neg()).collect();
         // Each cell is queued once; one slot more for the branch-free write.
-        let mut queue = vec![0u32; m.open.len() + 1];
+        let mut queue = vec![0u32; open.len() + 1];
         let mut tail = 0;
-        for (p, &pc) in mv.padded.iter().enumerate() {
-            if goal(p) {
+        // Seeds where a mover may stand, each once.
+        for pc in seeds {
+            if dist[pc as usize] == UNKNOWN {
+                dist[pc as usize] = 0;
                 queue[tail] = pc;
                 tail += 1;
             }
-        }
-        for &pc in &queue[..tail] {
-            dist[pc as usize] = 0;
         }
         Distances {
             dist,
@@ -258,18 +204,17 @@ impl Distances {
     /// or `bound + 1` when it is more than `bound`: the search only goes as
     /// far as it is asked to.
     #[inline]
-    fn get<W: Word>(&mut self, mv: &Mover<W>, p: usize, bound: u32) -> u32 {
-        let pc = mv.padded[p] as usize;
+    fn get(&mut self, pc: usize, bound: u32, deltas: &[isize]) -> u32 {
         if self.dist[pc] != UNKNOWN {
             return self.dist[pc];
         }
-        self.search(pc, bound, &mv.deltas)
+        self.search(pc, bound, deltas)
     }
 
     /// Every position's distance, searched to the end.
-    fn all<W: Word>(mut self, mv: &Mover<W>) -> Vec<u32> {
-        self.search(usize::MAX, u32::MAX, &mv.deltas);
-        mv.padded.iter().map(|&pc| self.dist[pc as usize]).collect()
+    fn all(mut self, padded: &[u32], deltas: &[isize]) -> Vec<u32> {
+        self.search(usize::MAX, u32::MAX, deltas);
+        padded.iter().map(|&pc| self.dist[pc as usize]).collect()
     }
 
     /// Walks on until padded cell `until` has its distance, or every cell
@@ -307,22 +252,19 @@ impl Distances {
     }
 }
 
-/// The fewest steps found so far to each state: a flat array when the
-/// layout is small, else a map.
-enum Best<W> {
+/// The fewest steps (or least cost) found so far to each state: a flat
+/// array when the layout is small, else a map.
+pub(super) enum Best<W> {
     Dense(DenseG),
     Sparse(HashMap<W, u32>),
 }
-
-/// The widest layout whose `g` values are kept in a flat array (16 MiB).
-pub const DENSE_G_BITS: u32 = 22;
 
 /// `g + 1` by packed state (0 is unseen), in an array kept between
 /// searches on one thread: a file's cases are often many and small, and
 /// setting back the entries a search wrote costs less than zeroing a new
 /// array for each. The entries written are listed for that, up to an
 /// eighth of the array; past it, the whole array is zeroed.
-struct DenseG {
+pub(super) struct DenseG {
     g: Vec<u32>,
     written: Vec<u32>,
     overflow: bool,
@@ -371,7 +313,7 @@ impl Drop for DenseG {
 }
 
 impl<W: Word> Best<W> {
-    fn new(bits: u32) -> Self {
+    pub(super) fn new(bits: u32) -> Self {
         if bits <= DENSE_G_BITS {
             Best::Dense(DenseG::new(1 << bits))
         } else {
@@ -380,7 +322,7 @@ impl<W: Word> Best<W> {
     }
 
     #[inline]
-    fn get(&self, s: W) -> Option<u32> {
+    pub(super) fn get(&self, s: W) -> Option<u32> {
         match self {
             Best::Dense(d) => d.g[s.low() as usize].checked_sub(1),
             Best::Sparse(h) => h.get(&s).copied(),
@@ -388,7 +330,7 @@ impl<W: Word> Best<W> {
     }
 
     #[inline]
-    fn set(&mut self, s: W, g: u32) {
+    pub(super) fn set(&mut self, s: W, g: u32) {
         match self {
             Best::Dense(d) => d.set(s.low() as usize, g + 1),
             Best::Sparse(h) => {
@@ -398,30 +340,32 @@ impl<W: Word> Best<W> {
     }
 }
 
-/// A* from the model's start: states in buckets by `f = g + h`, the best
-/// `g` of each state kept; a state is expanded once, at its fewest steps.
-pub fn astar<W: Word>(m: &Model<W>, mut h: Heuristic) -> Outcome {
-    let mut out = Outcome {
-        steps: None,
-        expanded: 0,
-        visited: 0,
-    };
-    let limit = m.limit.map_or(u64::MAX, |l| l);
+/// A* from the kernel's starts, to at most `limit` steps: states in
+/// buckets by `f = g + h`, the best `g` of each state kept; a state is
+/// expanded once, at its fewest steps.
+pub fn astar<W: Word>(k: &Kernel<'_, W>, mut h: Heuristic<'_>, limit: Option<u64>) -> Solution {
+    let mut out = Solution::default();
+    let limit = limit.unwrap_or(u64::MAX);
     // What `h` may be and still lead to a goal within the limit after `g`
     // steps.
     let room = |g: u32| limit.saturating_sub(g as u64).min(u64::from(u32::MAX - 1)) as u32;
-    let h0 = h.of(m, m.start, room(0));
-    if h0 == u32::MAX || h0 as u64 > limit {
-        return out;
-    }
-    let mut best = Best::new(m.layout.bits);
-    best.set(m.start, 0);
-    out.visited = 1;
+    let mut best = Best::new(k.layout().bits());
     // buckets[f] holds (g, state); the smallest non-empty f is expanded next.
-    let mut buckets: Vec<Vec<(u32, W)>> = vec![Vec::new(); h0 as usize + 1];
-    buckets[h0 as usize].push((0, m.start));
-    let mut f = h0 as usize;
-    let mut succ = Successors::new(m);
+    let mut buckets: Vec<Vec<(u32, W)>> = Vec::new();
+    for &s in k.starts() {
+        let h0 = h.of(s, room(0));
+        if h0 == u32::MAX || h0 as u64 > limit || best.get(s).is_some() {
+            continue;
+        }
+        best.set(s, 0);
+        out.visited += 1;
+        if buckets.len() <= h0 as usize {
+            buckets.resize(h0 as usize + 1, Vec::new());
+        }
+        buckets[h0 as usize].push((0, s));
+    }
+    let mut f = 0;
+    let mut succ = k.successors();
     let mut children = Vec::new();
     while f < buckets.len() {
         let Some((g, s)) = buckets[f].pop() else {
@@ -431,8 +375,8 @@ pub fn astar<W: Word>(m: &Model<W>, mut h: Heuristic) -> Outcome {
         if best.get(s).is_some_and(|b| b < g) {
             continue;
         }
-        if m.holds(m.goal, s) {
-            out.steps = Some(g as u64);
+        if k.is_goal(s) {
+            out.cost = Some(g as u64);
             break;
         }
         if g as u64 >= limit {
@@ -450,7 +394,7 @@ pub fn astar<W: Word>(m: &Model<W>, mut h: Heuristic) -> Outcome {
             if seen.is_some_and(|b| b <= gt) {
                 continue;
             }
-            let ht = h.of(m, t, room(gt));
+            let ht = h.of(t, room(gt));
             if ht == u32::MAX || (gt + ht) as u64 > limit {
                 continue;
             }

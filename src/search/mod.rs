@@ -1,203 +1,62 @@
-//! Phase 4: search a [`Model`] for the fewest steps to a goal state.
+//! Phase 6: run a [`Plan`] on its [`Task`]: the engine it chose, over the
+//! states its kernel generates, kept in the store it chose.
 //!
-//! Breadth-first, level by level, over packed states: from the start alone
-//! ([`bfs`]), or from the start and the goal state at once ([`bidir`]) when
-//! the model allows. Each level's frontier is a flat vector; its expansion
-//! runs on several threads when it is large. The answer does not depend on
-//! the number of threads: a level's set of new states is the same whoever
-//! finds them first.
+//! Breadth-first, level by level, over packed states: from the starts
+//! ([`bfs`]), or from the starts and the goal state at once ([`bidir`]).
+//! Each level's frontier is a flat vector; its expansion runs on several
+//! threads when it is large. The answer does not depend on the number of
+//! threads: a level's set of new states is the same whoever finds them
+//! first. Tasks whose steps have costs are searched by [`dijkstra`]; A* is
+//! in [`astar`].
 
 mod astar;
+mod dijkstra;
 mod store;
-mod successors;
 
-use crate::compile::{Cond, Model, Word};
-pub use astar::{DENSE_G_BITS, Heuristic, astar};
+use crate::kernel::{Gen, Kernel, Split, Successors};
+pub use crate::plan::{Config, Strategy};
+use crate::plan::{Engine, Plan, Store as StoreKind, Wide, Word, WordSize};
+use crate::solution::Solution;
+use crate::task::Task;
+pub use astar::{Heuristic, astar};
+pub use dijkstra::dijkstra;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-pub use store::{DENSE_MAX_BITS, Dense, Mark, Own, Sparse, Store, store_name};
-pub use successors::{Successors, kernel};
+pub use store::{Dense, Mark, Own, Sparse, Store};
 
-/// The outcome of a search.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
-    /// The fewest steps to a goal, if one is reachable (within the limit).
-    pub steps: Option<u64>,
-    /// States taken off a frontier and expanded.
-    pub expanded: u64,
-    /// Distinct states seen.
-    pub visited: u64,
+/// Runs a plan: the answer for its task.
+pub fn run(task: &Task, plan: &Plan) -> Solution {
+    match plan.word() {
+        WordSize::U64 => run_in::<u64>(task, plan),
+        WordSize::U128 => run_in::<u128>(task, plan),
+        WordSize::W256 => run_in::<Wide<4>>(task, plan),
+        WordSize::W1024 => run_in::<Wide<16>>(task, plan),
+    }
 }
 
-/// How to search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Strategy {
-    /// Choose from the model (see [`choose`]).
-    #[default]
-    Auto,
-    /// Breadth-first from the start.
-    Bfs,
-    /// Breadth-first from the start and from the goal state, meeting in the
-    /// middle.
-    Bidir,
-    /// A* with a heuristic from each pinned mover's distance to its goal
-    /// positions.
-    Astar,
-}
-
-/// How a search runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Config {
-    pub strategy: Strategy,
-    /// Threads expanding a large level (the rayon pool's, at most).
-    pub threads: usize,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            strategy: Strategy::Auto,
-            threads: 1,
+fn run_in<W: Word>(task: &Task, plan: &Plan) -> Solution {
+    let k = Kernel::<W>::new(task, plan);
+    let limit = task.limit().map(|l| l.max);
+    if plan.engine() == Engine::Nothing || k.goal_never() || k.starts().is_empty() {
+        // No state is a goal (say, no cell of the map has the goal tile),
+        // or no start: nothing to search.
+        return Solution::default();
+    }
+    let threads = plan.threads();
+    match (plan.engine(), plan.store()) {
+        (Engine::Bidir, StoreKind::Bitset) => bidir::<W, Dense<W>>(&k, limit, threads),
+        (Engine::Bidir, _) => bidir::<W, Sparse<W>>(&k, limit, threads),
+        (Engine::Bfs, StoreKind::Bitset) => bfs::<W, Dense<W>>(&k, limit, threads),
+        (Engine::Bfs, _) => bfs::<W, Sparse<W>>(&k, limit, threads),
+        (Engine::Astar, _) => {
+            let bound = plan.bound().expect("A* is planned with its bound");
+            astar(&k, Heuristic::new(task, plan.layout(), bound), limit)
         }
-    }
-}
-
-/// A chosen strategy, why it was chosen, and the A* heuristic when that is
-/// the strategy (built once, while choosing).
-pub struct Plan {
-    pub strategy: Strategy,
-    pub why: String,
-    heuristic: Option<Heuristic>,
-}
-
-/// The strategy for a model, and why.
-pub fn choose<W: Word>(m: &Model<W>, asked: Strategy) -> Plan {
-    let plan = |strategy, why: String, heuristic| Plan {
-        strategy,
-        why,
-        heuristic,
-    };
-    // The position bound is well informed when no entry condition or effect
-    // can lengthen the way, only other agents; the flag bound whenever the
-    // goal asks for flags.
-    let positions_tell = m.unconditional();
-    let wants_astar = match asked {
-        Strategy::Astar => true,
-        Strategy::Auto => positions_tell || astar::goal_fixes_flags(m),
-        _ => false,
-    };
-    if wants_astar && let Some(h) = Heuristic::new(m) {
-        let why = if asked == Strategy::Astar {
-            "A* with distances to the goal, as asked"
-        } else if h.knows_flags() {
-            "the goal asks for flags that only steps onto some positions can give: \
-             A* with the agents' distances to those positions"
-        } else {
-            "the goal pins the agents' positions and nothing but other agents stands \
-             between them and it: A* with their distances to the goal"
-        };
-        return plan(Strategy::Astar, why.into(), Some(h));
-    }
-    match (asked, bidir_reason(m)) {
-        (Strategy::Bfs, _) => plan(Strategy::Bfs, "breadth-first search, as asked".into(), None),
-        (Strategy::Astar, _) => plan(
-            Strategy::Bfs,
-            "A* was asked for, but the goal pins no agent's position and fixes no flag: \
-             breadth-first search"
-                .into(),
-            None,
-        ),
-        (Strategy::Bidir | Strategy::Auto, Ok(why)) => plan(Strategy::Bidir, why, None),
-        (Strategy::Bidir, Err(why)) => plan(
-            Strategy::Bfs,
-            format!("bidirectional search was asked for, but {why}: breadth-first search"),
-            None,
-        ),
-        (Strategy::Auto, Err(why)) => {
-            plan(Strategy::Bfs, format!("{why}: breadth-first search"), None)
+        (Engine::Buckets | Engine::Dijkstra, _) => {
+            dijkstra(&k, limit, plan.engine() == Engine::Buckets)
         }
+        (Engine::Nothing, _) => unreachable!("handled above"),
     }
-}
-
-/// Whether a search from the goal is possible: the goal is one state, and
-/// every step can be undone by a step.
-fn bidir_reason<W: Word>(m: &Model<W>) -> Result<String, String> {
-    if m.goal_state().is_none() {
-        return Err("the goal is not a single state".into());
-    }
-    if !m.reversible {
-        return Err(
-            "a step may not be undoable (effects, entry conditions, or a move without its opposite)"
-                .into(),
-        );
-    }
-    Ok("the goal fixes one state and every step is reversible: bidirectional search".into())
-}
-
-/// Runs a search as configured.
-pub fn search<W: Word>(m: &Model<W>, config: Config) -> Outcome {
-    if m.goal == Cond::Never {
-        // No state is a goal (say, no cell of the map has the goal tile):
-        // nothing to search.
-        return Outcome {
-            steps: None,
-            expanded: 0,
-            visited: 0,
-        };
-    }
-    let dense = m.layout.bits <= DENSE_MAX_BITS;
-    let plan = choose(m, config.strategy);
-    if let Some(h) = plan.heuristic {
-        return astar(m, h);
-    }
-    match (plan.strategy, dense) {
-        (Strategy::Bidir, true) => bidir::<W, Dense<W>>(m, config.threads),
-        (Strategy::Bidir, false) => bidir::<W, Sparse<W>>(m, config.threads),
-        (_, true) => bfs::<W, Dense<W>>(m, config.threads),
-        (_, false) => bfs::<W, Sparse<W>>(m, config.threads),
-    }
-}
-
-/// Applies the `when` effects of standing where the movers stand.
-#[inline(always)]
-pub fn settle<W: Word>(m: &Model<W>, mut s: W) -> W {
-    if !m.has_when {
-        return s;
-    }
-    for mv in &m.movers {
-        let e = mv.when_here[mv.pos(s) as usize];
-        if e != 0 {
-            s = m.effects[e as usize].apply(s);
-        }
-    }
-    if m.dynamic_sight {
-        s = sight(m, s);
-    }
-    s
-}
-
-/// `when ... sees` effects along rays that other opaque movers may block.
-fn sight<W: Word>(m: &Model<W>, mut s: W) -> W {
-    let cells = m.cells_of(s);
-    for (i, mv) in m.movers.iter().enumerate() {
-        let Some(rays) = mv.rays.get(mv.pos(s) as usize) else {
-            continue;
-        };
-        for ray in rays {
-            for (cell, eff) in ray {
-                let blocked = m
-                    .movers
-                    .iter()
-                    .enumerate()
-                    .any(|(j, o)| j != i && o.opaque && cells[j] == *cell);
-                if blocked {
-                    break;
-                }
-                s = eff.apply(s);
-            }
-        }
-    }
-    s
 }
 
 /// A frontier: the states of one level, in parts (one per piece of work
@@ -251,8 +110,8 @@ struct Level<W> {
 /// Kept out of line: the successor loop then has the registers to
 /// itself.
 #[inline(never)]
-fn run<W: Word, M: Mark<W>, const R: usize>(
-    succ: &mut Successors<'_, W>,
+fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize>(
+    succ: &mut G,
     chunk: &[W],
     hit: &AtomicBool,
     next: &mut Vec<W>,
@@ -287,20 +146,25 @@ fn run<W: Word, M: Mark<W>, const R: usize>(
     expanded
 }
 
-/// [`run`] with the successor kernel the model allows.
+/// [`expand_chunk`] with the kernel's own loop, and its rows if it has
+/// them: chosen once per chunk, not once per state.
 fn run_any<W: Word, M: Mark<W>>(
-    succ: &mut Successors<'_, W>,
+    succ: &mut Successors<'_, '_, W>,
     chunk: &[W],
     hit: &AtomicBool,
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
     store: M,
 ) -> u64 {
-    match succ.row_words() {
-        1 => run::<W, M, 1>(succ, chunk, hit, next, test, store),
-        2 => run::<W, M, 2>(succ, chunk, hit, next, test, store),
-        4 => run::<W, M, 4>(succ, chunk, hit, next, test, store),
-        _ => run::<W, M, 0>(succ, chunk, hit, next, test, store),
+    let words = succ.row_words();
+    match succ.split() {
+        Split::Tables(t) => match words {
+            1 => expand_chunk::<W, M, _, 1>(t, chunk, hit, next, test, store),
+            2 => expand_chunk::<W, M, _, 2>(t, chunk, hit, next, test, store),
+            4 => expand_chunk::<W, M, _, 4>(t, chunk, hit, next, test, store),
+            _ => expand_chunk::<W, M, _, 0>(t, chunk, hit, next, test, store),
+        },
+        Split::Generic(g) => expand_chunk::<W, M, _, 0>(g, chunk, hit, next, test, store),
     }
 }
 
@@ -310,12 +174,12 @@ const PAR_MIN: usize = 4096;
 /// Expands a frontier: every successor not yet in `store` is marked there
 /// and returned. Stops early once `test` holds for a new state.
 fn expand<W: Word, S: Store<W>>(
-    m: &Model<W>,
+    k: &Kernel<'_, W>,
     frontier: &Frontier<W>,
     store: &mut S,
     test: &(impl Fn(W) -> bool + Sync),
     threads: usize,
-    own: &mut Successors<'_, W>,
+    own: &mut Successors<'_, '_, W>,
     spare: &mut Vec<Vec<W>>,
 ) -> Level<W> {
     let hit = AtomicBool::new(false);
@@ -353,7 +217,7 @@ fn expand<W: Word, S: Store<W>>(
         .zip(outs)
         .map(|(c, mut next)| {
             next.clear();
-            let e = run_any(&mut Successors::new(m), c, &hit, &mut next, test, store);
+            let e = run_any(&mut k.successors(), c, &hit, &mut next, test, store);
             (next, e)
         })
         .collect();
@@ -367,24 +231,33 @@ fn expand<W: Word, S: Store<W>>(
     }
 }
 
-/// Breadth-first search from the model's start state.
-pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
-    let mut store = S::new(m.layout.bits);
-    store.insert(m.start);
-    let mut out = Outcome {
-        steps: None,
-        expanded: 0,
-        visited: 0,
-    };
-    let goal = |t: W| m.holds(m.goal, t);
-    if goal(m.start) {
-        out.steps = Some(0);
+/// Breadth-first search from the kernel's start states, to at most `limit`
+/// steps.
+pub fn bfs<W: Word, S: Store<W>>(
+    k: &Kernel<'_, W>,
+    limit: Option<u64>,
+    threads: usize,
+) -> Solution {
+    let bits = k.layout().bits();
+    let mut store = S::new(bits);
+    let mut out = Solution::default();
+    let goal = |t: W| k.is_goal(t);
+    let starts: Vec<W> = k
+        .starts()
+        .iter()
+        .copied()
+        .filter(|&s| store.insert(s))
+        .collect();
+    if starts.iter().any(|&s| goal(s)) {
+        out.cost = Some(0);
     } else {
-        let mut frontier = Frontier::one(m.start);
+        let mut frontier = Frontier {
+            parts: vec![starts],
+        };
         let mut depth = 0u64;
-        let mut succ = Successors::new(m);
+        let mut succ = k.successors();
         let mut spare = Vec::new();
-        let within = |depth| m.limit.is_none_or(|l| depth < l);
+        let within = |depth| limit.is_none_or(|l| depth < l);
         while !frontier.is_empty() && within(depth) {
             if threads <= 1 || frontier.len() < PAR_MIN {
                 // Level after level on this thread, until one is large
@@ -407,18 +280,18 @@ pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
                 spare.push(next);
                 frontier = Frontier { parts: vec![cur] };
                 if hit.into_inner() {
-                    out.steps = Some(depth);
+                    out.cost = Some(depth);
                     break;
                 }
                 continue;
             }
             let level = expand(
-                m, &frontier, &mut store, &goal, threads, &mut succ, &mut spare,
+                k, &frontier, &mut store, &goal, threads, &mut succ, &mut spare,
             );
             out.expanded += level.expanded;
             depth += 1;
             if level.hit {
-                out.steps = Some(depth);
+                out.cost = Some(depth);
                 break;
             }
             let old = std::mem::replace(&mut frontier, level.next);
@@ -434,25 +307,40 @@ pub fn bfs<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
 /// the other side has seen closes a path: no path of `da + db` steps exists
 /// (an earlier level would have met), so the meeting gives exactly
 /// `da + 1 + db` steps. Needs a reversible model with a single goal state.
-pub fn bidir<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
-    let goal = m.goal_state().expect("bidir needs a single goal state");
-    let mut stores = [S::new(m.layout.bits), S::new(m.layout.bits)];
-    stores[0].insert(m.start);
+pub fn bidir<W: Word, S: Store<W>>(
+    k: &Kernel<'_, W>,
+    limit: Option<u64>,
+    threads: usize,
+) -> Solution {
+    let goal = k
+        .task()
+        .goal_state()
+        .expect("bidir needs a single goal state");
+    let goal: W = k.layout().encode(&goal);
+    let bits = k.layout().bits();
+    let mut stores = [S::new(bits), S::new(bits)];
+    let starts: Vec<W> = k
+        .starts()
+        .iter()
+        .copied()
+        .filter(|&s| stores[0].insert(s))
+        .collect();
     stores[1].insert(goal);
-    let mut out = Outcome {
-        steps: None,
-        expanded: 0,
-        visited: 0,
-    };
-    if goal == m.start {
-        out.steps = Some(0);
+    let mut out = Solution::default();
+    if starts.contains(&goal) {
+        out.cost = Some(0);
     } else {
-        let mut frontier = [Frontier::one(m.start), Frontier::one(goal)];
+        let mut frontier = [
+            Frontier {
+                parts: vec![starts],
+            },
+            Frontier::one(goal),
+        ];
         let mut depth = [0u64; 2];
-        let mut succ = Successors::new(m);
+        let mut succ = k.successors();
         let mut spare = Vec::new();
         while !frontier[0].is_empty() && !frontier[1].is_empty() {
-            if m.limit.is_some_and(|l| depth[0] + depth[1] >= l) {
+            if limit.is_some_and(|l| depth[0] + depth[1] >= l) {
                 break;
             }
             let a = usize::from(frontier[1].len() < frontier[0].len());
@@ -464,7 +352,7 @@ pub fn bidir<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
                 (second, &*first)
             };
             let level = expand(
-                m,
+                k,
                 &frontier[a],
                 mine,
                 &|t| theirs.contains(t),
@@ -475,7 +363,7 @@ pub fn bidir<W: Word, S: Store<W>>(m: &Model<W>, threads: usize) -> Outcome {
             out.expanded += level.expanded;
             depth[a] += 1;
             if level.hit {
-                out.steps = Some(depth[0] + depth[1]);
+                out.cost = Some(depth[0] + depth[1]);
                 break;
             }
             let old = std::mem::replace(&mut frontier[a], level.next);

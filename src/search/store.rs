@@ -3,7 +3,7 @@
 //! is made once per search, not once per successor.
 //!
 //! [`Dense`]: one bit per possible state, for layouts of at most
-//! [`DENSE_MAX_BITS`] bits. A lookup is a plain load; only a new state costs
+//! [`crate::plan::DENSE_MAX_BITS`] bits. A lookup is a plain load; only a new state costs
 //! an atomic `fetch_or`, and new states are few next to the successors seen.
 //! [`Sparse`]: a `hashbrown` set of packed words, split into shards by hash
 //! so that threads rarely wait for one another.
@@ -12,24 +12,11 @@
 //! loads and stores, no atomics, no locks. A row of states that differ only
 //! in the lowest field ([`Store::insert_row`]) costs one load per word.
 
-use crate::compile::Word;
+use crate::plan::Word;
 use hashbrown::HashSet;
 use std::marker::PhantomData;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-/// The largest layout (in bits) whose store is a dense bitset: 2^30 bits
-/// is 128 MiB.
-pub const DENSE_MAX_BITS: u32 = 30;
-
-/// Which store a layout of `bits` bits gets, in words.
-pub fn store_name(bits: u32) -> &'static str {
-    if bits <= DENSE_MAX_BITS {
-        "dense bitset"
-    } else {
-        "hash set"
-    }
-}
 
 /// A set of packed states that threads can share.
 pub trait Store<W: Word>: Sync {

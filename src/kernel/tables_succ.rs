@@ -1,41 +1,14 @@
-//! Successor generation: every state one step away, from the model's flat
-//! tables, without allocating.
+//! The table kernels: every state one step away, from the model's flat
+//! tables, without allocating. Which loop runs is the plan's choice
+//! ([`KernelKind`]), made once per case.
 
-use super::settle;
-use crate::ast::Mode;
-use crate::compile::{MAX_AT_ONCE, Model, NONE, Reach, Step, Word};
-
-/// How the successors of a model's states are generated, for `explain`;
-/// `rows` when the search marks its visited states by rows (breadth-first
-/// searches do, A* does not).
-pub fn kernel<W: Word>(m: &Model<W>, rows: bool) -> String {
-    let n = m.movers.len();
-    match (&m.reach, m.mode) {
-        (Some(r), mode) if rows => format!(
-            "the last agent's moves as a bitmask of {} word{}: {}, its successors are \
-             tested and marked in the visited set together",
-            r.words,
-            if r.words == 1 { "" } else { "s" },
-            if mode == Mode::InTurn {
-                "in its turn"
-            } else {
-                "for each move of the others"
-            }
-        ),
-        _ if m.lone() => "one agent in turn: a bitmask of exits per cell".into(),
-        (_, Mode::InTurn) if m.forbid_same_cell => {
-            "each agent in turn, from its table of moves, against a bitmap of occupied cells".into()
-        }
-        (_, Mode::InTurn) => "each agent in turn, from its table of moves".into(),
-        _ if n <= 1 => "one agent, from its table of moves".into(),
-        _ if m.small_at_once() => format!("{n} agents at once: {n} nested loops"),
-        _ => format!("{n} agents at once: every combination of their moves, pruned early"),
-    }
-}
+use super::tables::{Model, NONE, Reach, Step};
+use crate::plan::{KernelKind, Word};
+use crate::task::{MAX_AT_ONCE, Mode};
 
 /// Generates the successors of a state, reusing its buffers.
-pub struct Successors<'m, W> {
-    m: &'m Model<W>,
+pub struct Tables<'m, 't, W> {
+    m: &'m Model<'t, W>,
     /// Per mover: old position, old cell (all movers, for `in turn`).
     old_pos: Vec<u32>,
     old_cell: Vec<u32>,
@@ -65,16 +38,17 @@ pub struct Successors<'m, W> {
     base: [W; MAX_AT_ONCE],
 }
 
-impl<'m, W: Word> Successors<'m, W> {
-    pub fn new(m: &'m Model<W>) -> Self {
+impl<'m, 't, W: Word> Tables<'m, 't, W> {
+    pub fn new(m: &'m Model<'t, W>) -> Self {
         let n = m.movers.len();
         assert!(
             m.mode == Mode::InTurn || n <= MAX_AT_ONCE,
             "compile rejects more simultaneous movers than MAX_AT_ONCE"
         );
-        Successors {
-            small: m.small_at_once(),
-            lone: m.lone(),
+        Tables {
+            small: matches!(m.kind, KernelKind::Nested(_) | KernelKind::Rows { .. })
+                && m.mode == Mode::AtOnce,
+            lone: m.kind == KernelKind::Lone,
             m,
             old_pos: vec![0; n],
             old_cell: vec![0; n],
@@ -398,7 +372,7 @@ impl<'m, W: Word> Successors<'m, W> {
                     let q = st.pos as usize;
                     t = m.effects[mv.on_enter[q] as usize].apply(t);
                     if m.has_when {
-                        t = settle(m, t);
+                        t = m.settle(t);
                     }
                 }
                 if !f(t) {
@@ -559,6 +533,6 @@ impl<'m, W: Word> Successors<'m, W> {
                 t = m.effects[mv.on_enter[self.new_pos[j] as usize] as usize].apply(t);
             }
         }
-        settle(m, t)
+        m.settle(t)
     }
 }

@@ -1,0 +1,268 @@
+//! Conditions over packed states: a task's expressions compiled against a
+//! layout, into a fast form (a mask and a value) where they can be, else a
+//! node of a small expression table.
+
+use crate::plan::{Layout, Word};
+use crate::task::{Cmp, Expr, Task};
+
+/// A condition on a packed state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cond<W> {
+    Always,
+    Never,
+    /// `s & mask == value`.
+    Masked {
+        mask: W,
+        value: W,
+    },
+    Expr(NodeId),
+}
+
+/// Index into [`Conds`]' nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NodeId(pub u32);
+
+/// A node of a compiled condition.
+#[derive(Debug, Clone)]
+pub enum Node<W> {
+    /// `s & mask != 0`.
+    AnyBits(W),
+    /// The field at `offset` (of `bits` bits) is one of these raw values (a
+    /// bitmap).
+    At {
+        offset: u32,
+        bits: u32,
+        set: Vec<u64>,
+    },
+    /// The raw field at `offset`, compared with `value`.
+    Cmp {
+        offset: u32,
+        bits: u32,
+        op: Cmp,
+        value: i64,
+    },
+    And(Vec<Cond<W>>),
+    Or(Vec<Cond<W>>),
+    Not(Cond<W>),
+}
+
+/// The node table the compiled conditions of one case share.
+#[derive(Debug, Clone, Default)]
+pub struct Conds<W> {
+    nodes: Vec<Node<W>>,
+}
+
+#[inline(always)]
+fn field(s: impl Word, offset: u32, bits: u32) -> u64 {
+    let m = if bits == 0 {
+        0
+    } else {
+        u64::MAX >> (64 - bits)
+    };
+    (s >> offset).low() & m
+}
+
+impl<W: Word> Conds<W> {
+    pub fn new() -> Self {
+        Conds { nodes: Vec::new() }
+    }
+
+    #[inline(always)]
+    pub fn holds(&self, c: Cond<W>, s: W) -> bool {
+        // The two common forms first, each a compare and a branch that
+        // predicts well, rather than a jump through a table.
+        if let Cond::Masked { mask, value } = c {
+            return s & mask == value;
+        }
+        if c == Cond::Always {
+            return true;
+        }
+        match c {
+            Cond::Expr(id) => self.eval(id, s),
+            _ => false,
+        }
+    }
+
+    #[inline(never)]
+    fn eval(&self, id: NodeId, s: W) -> bool {
+        match &self.nodes[id.0 as usize] {
+            Node::AnyBits(m) => s & *m != W::ZERO,
+            Node::At { offset, bits, set } => {
+                let p = field(s, *offset, *bits) as usize;
+                set[p / 64] >> (p % 64) & 1 == 1
+            }
+            Node::Cmp {
+                offset,
+                bits,
+                op,
+                value,
+            } => op.holds(field(s, *offset, *bits) as i64, *value),
+            Node::And(cs) => cs.iter().all(|c| self.holds(*c, s)),
+            Node::Or(cs) => cs.iter().any(|c| self.holds(*c, s)),
+            Node::Not(c) => !self.holds(*c, s),
+        }
+    }
+
+    fn push(&mut self, n: Node<W>) -> Cond<W> {
+        self.nodes.push(n);
+        Cond::Expr(NodeId(self.nodes.len() as u32 - 1))
+    }
+
+    /// Compiles a task's expression against a layout.
+    pub fn compile(&mut self, e: &Expr, task: &Task, layout: &Layout) -> Cond<W> {
+        match e {
+            Expr::Const(true) => Cond::Always,
+            Expr::Const(false) => Cond::Never,
+            Expr::Cmp(v, op, k) => {
+                let f = layout.field(*v);
+                let raw = k - f.lo;
+                match (decide(*op, raw, f.size as i64), op) {
+                    (Some(true), _) => Cond::Always,
+                    (Some(false), _) => Cond::Never,
+                    (None, Cmp::Eq) => Cond::Masked {
+                        mask: f.mask(),
+                        value: f.place(raw as u64),
+                    },
+                    (None, Cmp::Ne) => {
+                        let eq = Cond::Masked {
+                            mask: f.mask(),
+                            value: f.place(raw as u64),
+                        };
+                        self.not(eq)
+                    }
+                    (None, _) => self.push(Node::Cmp {
+                        offset: f.offset,
+                        bits: f.bits,
+                        op: *op,
+                        value: raw,
+                    }),
+                }
+            }
+            Expr::At(m, set) => {
+                let f = layout.field(task.mover(*m).pos());
+                let ones_count: u32 = set.iter().map(|w| w.count_ones()).sum();
+                if ones_count == 1 {
+                    let w = set.iter().position(|w| *w != 0).expect("a set bit");
+                    let p = w as u64 * 64 + set[w].trailing_zeros() as u64;
+                    return Cond::Masked {
+                        mask: f.mask(),
+                        value: f.place(p),
+                    };
+                }
+                self.push(Node::At {
+                    offset: f.offset,
+                    bits: f.bits,
+                    set: set.clone(),
+                })
+            }
+            Expr::And(es) => {
+                let parts = es.iter().map(|e| self.compile(e, task, layout)).collect();
+                self.and(parts)
+            }
+            Expr::Or(es) => {
+                let parts = es.iter().map(|e| self.compile(e, task, layout)).collect();
+                self.or(parts)
+            }
+            Expr::Not(e) => {
+                let c = self.compile(e, task, layout);
+                self.not(c)
+            }
+        }
+    }
+
+    fn not(&mut self, c: Cond<W>) -> Cond<W> {
+        match c {
+            Cond::Always => Cond::Never,
+            Cond::Never => Cond::Always,
+            c => self.push(Node::Not(c)),
+        }
+    }
+
+    /// A conjunction, folding constants and merging masks.
+    pub fn and(&mut self, parts: Vec<Cond<W>>) -> Cond<W> {
+        let (mut mask, mut value) = (W::ZERO, W::ZERO);
+        let mut rest = Vec::new();
+        for p in parts {
+            match p {
+                Cond::Always => {}
+                Cond::Never => return Cond::Never,
+                Cond::Masked { mask: m, value: v } => {
+                    if (mask & m) & (value ^ v) != W::ZERO {
+                        return Cond::Never;
+                    }
+                    mask = mask | m;
+                    value = value | v;
+                }
+                c => rest.push(c),
+            }
+        }
+        let masked = (mask != W::ZERO).then_some(Cond::Masked { mask, value });
+        match (masked, rest.len()) {
+            (None, 0) => Cond::Always,
+            (Some(m), 0) => m,
+            (None, 1) => rest[0],
+            (m, _) => {
+                rest.extend(m);
+                self.push(Node::And(rest))
+            }
+        }
+    }
+
+    /// A disjunction, folding constants; a disjunction of single set bits
+    /// is one test of their mask.
+    pub fn or(&mut self, parts: Vec<Cond<W>>) -> Cond<W> {
+        let mut rest = Vec::new();
+        for p in parts {
+            match p {
+                Cond::Always => return Cond::Always,
+                Cond::Never => {}
+                c => rest.push(c),
+            }
+        }
+        let bit = |c: &Cond<W>| match *c {
+            Cond::Masked { mask, value } if mask == value && single_bit(mask) => Some(mask),
+            _ => None,
+        };
+        if rest.len() > 1 && rest.iter().all(|c| bit(c).is_some()) {
+            let m = rest.iter().fold(W::ZERO, |a, c| a | bit(c).expect("a bit"));
+            return self.push(Node::AnyBits(m));
+        }
+        match rest.len() {
+            0 => Cond::Never,
+            1 => rest[0],
+            _ => self.push(Node::Or(rest)),
+        }
+    }
+}
+
+fn single_bit<W: Word>(m: W) -> bool {
+    let mut low = W::ONE;
+    for _ in 0..W::BITS {
+        if m & low != W::ZERO {
+            return m ^ low == W::ZERO;
+        }
+        low = low << 1;
+    }
+    false
+}
+
+/// Whether `x op k` holds for every `x` in `0..size` (`Some(true)`), for
+/// none (`Some(false)`), or for some only.
+fn decide(op: Cmp, k: i64, size: i64) -> Option<bool> {
+    let (lo, hi) = (0, size - 1);
+    let (all, none) = match op {
+        Cmp::Eq => (lo == hi && lo == k, k < lo || k > hi),
+        Cmp::Ne => (k < lo || k > hi, lo == hi && lo == k),
+        Cmp::Lt => (hi < k, lo >= k),
+        Cmp::Le => (hi <= k, lo > k),
+        Cmp::Gt => (lo > k, hi <= k),
+        Cmp::Ge => (lo >= k, hi < k),
+    };
+    if all {
+        Some(true)
+    } else if none {
+        Some(false)
+    } else {
+        None
+    }
+}

@@ -1,0 +1,354 @@
+//! The generic interpreter: the steps of any task, computed from the task
+//! itself on states unpacked into one value per variable. It is the
+//! definition the specialised kernels are tested against (identical
+//! successors on every reachable state), and the kernel of tasks no
+//! specialisation fits.
+//!
+//! A step, in turn: one mover takes one of its actions. Its move (a fixed
+//! offset, forward or back along its heading, a turn, or none) must stay on
+//! the board, and entering a cell needs the cell's entry condition (on the
+//! state before the step) and, with `forbid same cell`, no other mover on
+//! it. Then, in order: the rules of the cell entered, the action's rules,
+//! and the derived facts of every mover (its `on` facts, then its `sees`
+//! facts). At once: every mover takes one action; no two end on one cell
+//! (`forbid same cell`) or swap cells (`forbid swap`); the rules of the
+//! cells entered fire mover by mover, then the actions' rules, then the
+//! derived facts. A rule fires when its condition holds on the state as it
+//! is then; an effect that would take a counter out of its range (one that
+//! does not wrap) makes the step no step. A step costs its action's cost,
+//! or the cost of the cell it enters when that cell has one; at once, the
+//! largest of the movers' costs.
+
+use crate::plan::{Layout, Word};
+use crate::task::{Dir, Motion, MoverId, Op, Relation, RuleId, SIGHT, Task, VarKind};
+
+/// The interpreter's buffers, one per thread.
+pub struct Generic<'k, W> {
+    task: &'k Task,
+    layout: &'k Layout,
+    /// The state being expanded, unpacked.
+    vals: Vec<i64>,
+    /// A successor being built.
+    next: Vec<i64>,
+    /// Each mover's grid cell in `vals`.
+    cells: Vec<u32>,
+    /// At once: each mover's chosen action (an index into its actions), and
+    /// where it takes it.
+    choice: Vec<usize>,
+    moved: Vec<Option<Move>>,
+    word: std::marker::PhantomData<W>,
+}
+
+/// Where a mover's action takes it.
+#[derive(Debug, Clone, Copy)]
+struct Move {
+    pos: i64,
+    heading: i64,
+    /// The cell it enters, if it changes cell.
+    enters: Option<u32>,
+    cost: u32,
+}
+
+impl<'k, W: Word> Generic<'k, W> {
+    pub fn new(task: &'k Task, layout: &'k Layout) -> Self {
+        let n = task.vars().len();
+        let movers = task.movers().len();
+        Generic {
+            task,
+            layout,
+            vals: vec![0; n],
+            next: vec![0; n],
+            cells: vec![0; movers],
+            choice: vec![0; movers],
+            moved: vec![None; movers],
+            word: std::marker::PhantomData,
+        }
+    }
+
+    /// The task's start states with their derived facts, packed (those
+    /// whose facts leave a counter's range dropped), without repeats.
+    pub fn starts(task: &Task, layout: &Layout) -> Vec<W> {
+        let mut out = Vec::new();
+        for s in task.starts() {
+            let mut vals = s.clone();
+            if settle(task, &mut vals) {
+                let w = layout.encode(&vals);
+                if !out.contains(&w) {
+                    out.push(w);
+                }
+            }
+        }
+        out
+    }
+
+    /// Calls `f` on every successor of `s` with its cost (duplicates
+    /// possible); stops early when `f` returns false.
+    pub fn each(&mut self, s: W, mut f: impl FnMut(W, u32) -> bool) {
+        let task = self.task;
+        self.layout.decode(s, &mut self.vals);
+        for (i, m) in task.movers().iter().enumerate() {
+            self.cells[i] = m.cells()[self.vals[m.pos().ix()] as usize];
+        }
+        match task.mode() {
+            crate::task::Mode::InTurn => {
+                for (i, m) in task.movers().iter().enumerate() {
+                    for &a in m.actions() {
+                        let Some(mv) = self.motion(i, a) else {
+                            continue;
+                        };
+                        if task.forbid_same_cell()
+                            && let Some(c) = mv.enters
+                            && self
+                                .cells
+                                .iter()
+                                .enumerate()
+                                .any(|(j, &o)| j != i && o == c)
+                        {
+                            continue;
+                        }
+                        self.moved.fill(None);
+                        self.moved[i] = Some(mv);
+                        let acted = [(i, a)];
+                        if let Some(t) = self.finish(&acted)
+                            && !f(t, mv.cost)
+                        {
+                            return;
+                        }
+                    }
+                }
+            }
+            crate::task::Mode::AtOnce => self.at_once(&mut f),
+        }
+    }
+
+    /// Every combination of the movers' actions, as an odometer.
+    fn at_once(&mut self, f: &mut impl FnMut(W, u32) -> bool) {
+        let task = self.task;
+        let n = task.movers().len();
+        if n == 0 || task.movers().iter().any(|m| m.actions().is_empty()) {
+            return;
+        }
+        self.choice.fill(0);
+        let mut acted = Vec::with_capacity(n);
+        'combos: loop {
+            acted.clear();
+            let mut ok = true;
+            let mut cost = 0;
+            for i in 0..n {
+                let a = task.movers()[i].actions()[self.choice[i]];
+                acted.push((i, a));
+                match self.motion(i, a) {
+                    Some(mv) => {
+                        cost = cost.max(mv.cost);
+                        self.moved[i] = Some(mv);
+                    }
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if ok
+                && self.allowed_at_once()
+                && let Some(t) = self.finish(&acted)
+                && !f(t, cost)
+            {
+                return;
+            }
+            // The next combination.
+            for i in (0..n).rev() {
+                self.choice[i] += 1;
+                if self.choice[i] < task.movers()[i].actions().len() {
+                    continue 'combos;
+                }
+                self.choice[i] = 0;
+            }
+            return;
+        }
+    }
+
+    /// No two movers end on one cell, or swap cells, where forbidden.
+    fn allowed_at_once(&self) -> bool {
+        let task = self.task;
+        let new_cell = |i: usize| {
+            let mv = self.moved[i].expect("every mover has a move");
+            task.movers()[i].cells()[mv.pos as usize]
+        };
+        let n = self.cells.len();
+        for i in 0..n {
+            for j in i + 1..n {
+                let (ni, nj) = (new_cell(i), new_cell(j));
+                let (oi, oj) = (self.cells[i], self.cells[j]);
+                if task.forbid_same_cell() && ni == nj {
+                    return false;
+                }
+                if task.forbid_swap() && oi != oj && ni == oj && nj == oi {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Where action `a` of mover `i` takes it from `vals`, if it may take
+    /// it.
+    fn motion(&self, i: usize, a: crate::task::ActionId) -> Option<Move> {
+        let task = self.task;
+        let m = &task.movers()[i];
+        let action = task.action(a);
+        let pos = self.vals[m.pos().ix()];
+        let heading = m.heading().map_or(0, |h| self.vals[h.ix()]);
+        let dir = match action.motion() {
+            Motion::Stay => None,
+            Motion::Step(d) => Some(d),
+            Motion::Forward => Some(Dir::COMPASS[heading as usize]),
+            Motion::Back => Some(Dir::COMPASS[heading as usize].opposite()),
+            Motion::Turn(k) => {
+                return Some(Move {
+                    pos,
+                    heading: (heading + k as i64).rem_euclid(4),
+                    enters: None,
+                    cost: action.cost(),
+                });
+            }
+        };
+        let Some(dir) = dir else {
+            return Some(Move {
+                pos,
+                heading,
+                enters: None,
+                cost: action.cost(),
+            });
+        };
+        let b = task.board();
+        let to = b.step(self.cells[i], dir)?;
+        let class = b.class(to);
+        if b.classes()[class as usize].solid || !task.eval(task.entry(class), &self.vals) {
+            return None;
+        }
+        let p = m.position_of(to)?;
+        Some(Move {
+            pos: p as i64,
+            heading,
+            enters: Some(to),
+            cost: task.enter_cost(class).unwrap_or(action.cost()),
+        })
+    }
+
+    /// The successor once the moves in `moved` are made: the rules of the
+    /// cells entered, the actions' rules, the derived facts; `None` if an
+    /// effect leaves a counter's range.
+    fn finish(&mut self, acted: &[(usize, crate::task::ActionId)]) -> Option<W> {
+        let task = self.task;
+        self.next.copy_from_slice(&self.vals);
+        for (i, mv) in self.moved.iter().enumerate() {
+            if let Some(mv) = mv {
+                let m = &task.movers()[i];
+                self.next[m.pos().ix()] = mv.pos;
+                if let Some(h) = m.heading() {
+                    self.next[h.ix()] = mv.heading;
+                }
+            }
+        }
+        for (i, mv) in self.moved.iter().enumerate() {
+            if let Some(Move {
+                enters: Some(c), ..
+            }) = mv
+            {
+                let class = task.board().class(*c);
+                for &r in task.on_enter(MoverId(i as u32), class) {
+                    if !fire(task, r, &mut self.next) {
+                        return None;
+                    }
+                }
+            }
+        }
+        for &(_, a) in acted {
+            for &r in task.action(a).rules() {
+                if !fire(task, r, &mut self.next) {
+                    return None;
+                }
+            }
+        }
+        if !settle(task, &mut self.next) {
+            return None;
+        }
+        Some(self.layout.encode(&self.next))
+    }
+}
+
+/// Fires rule `r` on `vals`: its effects if its condition holds. False if
+/// an effect leaves a counter's range.
+fn fire(task: &Task, r: RuleId, vals: &mut [i64]) -> bool {
+    let rule = task.rule(r);
+    if !task.eval(&rule.cond, vals) {
+        return true;
+    }
+    for e in &rule.effects {
+        let var = task.var(e.var);
+        let old = vals[e.var.ix()];
+        let new = match e.op {
+            Op::Set(v) => v,
+            Op::Add(k) => old + k,
+            Op::Toggle => 1 - old,
+        };
+        match var.normal(new) {
+            Some(v) => vals[e.var.ix()] = v,
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Applies the derived facts to a state: per mover, its `on` facts, then
+/// its `sees` facts (along each ray in [`SIGHT`] order, nearest cell
+/// first; an opaque mover on a cell hides it and what lies behind). False
+/// if an effect leaves a counter's range.
+pub fn settle(task: &Task, vals: &mut [i64]) -> bool {
+    let b = task.board();
+    let cell = |vals: &[i64], m: &crate::task::Mover| m.cells()[vals[m.pos().ix()] as usize];
+    for (i, m) in task.movers().iter().enumerate() {
+        for w in m.when() {
+            let here = cell(vals, m);
+            match w.relation {
+                Relation::On => {
+                    if let Some(r) = w.by_class[b.class(here) as usize]
+                        && !fire(task, r, vals)
+                    {
+                        return false;
+                    }
+                }
+                Relation::Sees => {
+                    for d in SIGHT {
+                        for c in b.sight_line(here, d) {
+                            let blocked = task
+                                .movers()
+                                .iter()
+                                .enumerate()
+                                .any(|(j, o)| j != i && o.opaque() && cell(vals, o) == c);
+                            if blocked {
+                                break;
+                            }
+                            if let Some(r) = w.by_class[b.class(c) as usize]
+                                && !fire(task, r, vals)
+                            {
+                                return false;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Headings of movers are in range by construction; counters by `fire`.
+    debug_assert!(
+        task.vars()
+            .iter()
+            .zip(vals.iter())
+            .all(|(v, &x)| match v.kind() {
+                VarKind::Counter { .. } | VarKind::Flag => v.normal(x) == Some(x),
+                _ => true,
+            })
+    );
+    true
+}

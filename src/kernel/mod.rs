@@ -1,0 +1,200 @@
+//! Successor kernels: the steps of a task over packed states, as the plan
+//! chose to generate them.
+//!
+//! [`generic`] interprets any task; the table kernels ([`tables`] and
+//! [`tables_succ`]) compile tasks whose moves are fixed offsets and whose
+//! rules only set flags into flat tables, with loops specialised for one
+//! mover, two or three at once, and the last mover's moves as a bitmask.
+//! Each is tested against the generic interpreter for identical successors.
+
+mod cond;
+pub mod generic;
+pub mod tables;
+mod tables_succ;
+
+pub use cond::{Cond, Conds};
+pub use generic::Generic;
+use tables::Model;
+pub use tables_succ::Tables;
+
+use crate::plan::{KernelKind, Layout, Plan, Word};
+use crate::task::Task;
+
+/// A task made ready for search with the plan's kernel: its compiled goal,
+/// its start states (derived facts applied), and the tables or the
+/// interpreter that give successors.
+pub struct Kernel<'t, W> {
+    task: &'t Task,
+    layout: &'t Layout,
+    model: Option<Model<'t, W>>,
+    goal_cx: Conds<W>,
+    goal: Cond<W>,
+    starts: Vec<W>,
+}
+
+impl<'t, W: Word> Kernel<'t, W> {
+    pub fn new(task: &'t Task, plan: &'t Plan) -> Self {
+        Self::with_kind(task, plan.layout(), plan.kernel())
+    }
+
+    /// The kernel of a task with a given kind (for tests comparing kinds).
+    pub fn with_kind(task: &'t Task, layout: &'t Layout, kind: KernelKind) -> Self {
+        let model = (kind != KernelKind::Generic).then(|| Model::new(task, layout, kind));
+        let mut goal_cx = Conds::new();
+        let goal = goal_cx.compile(task.goal(), task, layout);
+        let starts = match &model {
+            Some(m) => {
+                let mut v = Vec::new();
+                for s in task.starts() {
+                    let w = m.settle(layout.encode::<W>(s));
+                    if !v.contains(&w) {
+                        v.push(w);
+                    }
+                }
+                v
+            }
+            None => Generic::starts(task, layout),
+        };
+        Kernel {
+            task,
+            layout,
+            model,
+            goal_cx,
+            goal,
+            starts,
+        }
+    }
+
+    pub fn task(&self) -> &'t Task {
+        self.task
+    }
+
+    pub fn layout(&self) -> &'t Layout {
+        self.layout
+    }
+
+    /// The start states.
+    pub fn starts(&self) -> &[W] {
+        &self.starts
+    }
+
+    /// No state is a goal.
+    pub fn goal_never(&self) -> bool {
+        self.goal == Cond::Never
+    }
+
+    #[inline(always)]
+    pub fn is_goal(&self, s: W) -> bool {
+        self.goal_cx.holds(self.goal, s)
+    }
+
+    /// A successor generator (one per thread).
+    pub fn successors(&self) -> Successors<'_, 't, W> {
+        Successors {
+            imp: match &self.model {
+                Some(m) => Imp::Tables(Tables::new(m)),
+                None => Imp::Generic(Generic::new(self.task, self.layout)),
+            },
+        }
+    }
+}
+
+/// A successor loop of one kind: what a search's inner loop is generic
+/// over, so that the kind is chosen once per batch of states.
+pub trait Gen<W> {
+    /// Calls `f` on every successor of `s` (duplicates possible), for a
+    /// task whose steps all cost 1; stops early when `f` returns false.
+    fn each(&mut self, s: W, f: impl FnMut(W) -> bool);
+    /// The successors of `s` in rows (table kernels with rows only).
+    fn rows<const R: usize>(&mut self, s: W, row: impl FnMut(W, [u64; R]) -> bool);
+}
+
+impl<W: Word> Gen<W> for Tables<'_, '_, W> {
+    #[inline(always)]
+    fn each(&mut self, s: W, f: impl FnMut(W) -> bool) {
+        Tables::each(self, s, f)
+    }
+
+    #[inline(always)]
+    fn rows<const R: usize>(&mut self, s: W, row: impl FnMut(W, [u64; R]) -> bool) {
+        Tables::rows::<R>(self, s, row)
+    }
+}
+
+impl<W: Word> Gen<W> for Generic<'_, W> {
+    #[inline(always)]
+    fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
+        Generic::each(self, s, |t, _| f(t))
+    }
+
+    fn rows<const R: usize>(&mut self, _: W, _: impl FnMut(W, [u64; R]) -> bool) {
+        unreachable!("rows are a table kernel's")
+    }
+}
+
+/// A successor generator, as the loop it runs.
+pub enum Split<'a, 'k, 't, W> {
+    Tables(&'a mut Tables<'k, 't, W>),
+    Generic(&'a mut Generic<'k, W>),
+}
+
+/// Generates the successors of states, reusing its buffers.
+pub struct Successors<'k, 't, W> {
+    imp: Imp<'k, 't, W>,
+}
+
+// One per thread, never moved about: the size difference does not matter.
+#[allow(clippy::large_enum_variant)]
+enum Imp<'k, 't, W> {
+    Tables(Tables<'k, 't, W>),
+    Generic(Generic<'k, W>),
+}
+
+impl<'k, 't, W: Word> Successors<'k, 't, W> {
+    /// Calls `f` on every successor of `s` (duplicates possible), for a
+    /// task whose steps all cost 1; stops early when `f` returns false.
+    #[inline(always)]
+    pub fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
+        match &mut self.imp {
+            Imp::Tables(t) => t.each(s, f),
+            Imp::Generic(g) => g.each(s, |t, _| f(t)),
+        }
+    }
+
+    /// Calls `f` on every successor of `s` with the cost of its step.
+    #[inline(always)]
+    pub fn each_cost(&mut self, s: W, mut f: impl FnMut(W, u32) -> bool) {
+        match &mut self.imp {
+            Imp::Tables(t) => t.each(s, |t| f(t, 1)),
+            Imp::Generic(g) => g.each(s, f),
+        }
+    }
+
+    /// The loop it runs, for a search to be generic over.
+    pub fn split(&mut self) -> Split<'_, 'k, 't, W> {
+        match &mut self.imp {
+            Imp::Tables(t) => Split::Tables(t),
+            Imp::Generic(g) => Split::Generic(g),
+        }
+    }
+
+    /// The words of the last mover's masks when [`Self::rows`] applies, else
+    /// 0.
+    pub fn row_words(&self) -> usize {
+        match &self.imp {
+            Imp::Tables(t) => t.row_words(),
+            Imp::Generic(_) => 0,
+        }
+    }
+
+    /// The successors of `s` in rows (see [`tables_succ`]): `row(base,
+    /// mask)` for each allowed choice of the moves of the movers before the
+    /// last, `mask` holding the positions the last mover may then take.
+    #[inline(always)]
+    pub fn rows<const R: usize>(&mut self, s: W, row: impl FnMut(W, [u64; R]) -> bool) {
+        match &mut self.imp {
+            Imp::Tables(t) => t.rows::<R>(s, row),
+            Imp::Generic(_) => unreachable!("rows are a table kernel"),
+        }
+    }
+}

@@ -1,0 +1,590 @@
+//! Phase 5: [`Task`] -> [`Plan`]: how one case is searched. The state
+//! encoding (its fields and the word they fit), the successor kernel, the
+//! search engine and the visited store are each chosen here, once, from
+//! what the task is, with the reason; the search runs the plan and
+//! `explain` prints it. Nothing else decides.
+//!
+//! Invariant of [`Plan`]: every choice applies to its task. A table kernel
+//! only for tasks whose moves are fixed offsets at cost 1 with plain rules;
+//! rows only for breadth-first engines; breadth-first engines only when
+//! every step costs 1; bidirectional search only for a reversible task
+//! with a single goal state; A* only with a lower bound that never
+//! overestimates; a bitset only for layouts of at most [`DENSE_MAX_BITS`]
+//! bits in a `u64`.
+
+mod encode;
+mod word;
+
+pub use encode::{Field, Layout, bits_for};
+pub use word::{Wide, Word, ones};
+
+use crate::task::{Cmp, Expr, Mode, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind};
+
+/// How to search, as asked on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// Choose from the task.
+    #[default]
+    Auto,
+    /// Breadth-first from the start.
+    Bfs,
+    /// Breadth-first from the start and from the goal state, meeting in the
+    /// middle.
+    Bidir,
+    /// A* with a lower bound from the movers' distances.
+    Astar,
+}
+
+/// What the plan is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    pub strategy: Strategy,
+    /// Threads expanding a large level (the rayon pool's, at most).
+    pub threads: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            strategy: Strategy::Auto,
+            threads: 1,
+        }
+    }
+}
+
+/// The word a packed state lives in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordSize {
+    U64,
+    U128,
+    W256,
+    W1024,
+}
+
+/// The widest state the engine packs.
+pub const MAX_BITS: u32 = 1024;
+
+/// The largest layout (in bits) whose visited store is a dense bitset:
+/// 2^30 bits is 128 MiB.
+pub const DENSE_MAX_BITS: u32 = 30;
+
+/// The widest layout whose best costs are kept in a flat array (16 MiB).
+pub const DENSE_G_BITS: u32 = 22;
+
+/// The largest step cost a bucket queue is used for.
+pub const BUCKETS_MAX_COST: u32 = 1024;
+
+/// How successors are generated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KernelKind {
+    /// The generic interpreter.
+    Generic,
+    /// One mover in turn, by a bitmask of exits per cell.
+    Lone,
+    /// Movers in turn, from their tables of moves.
+    InTurn,
+    /// Movers at once: every combination of their moves.
+    AtOnce,
+    /// Two or three unconditional movers at once, in nested loops.
+    Nested(u8),
+    /// The last mover's moves as a bitmask of `words` words.
+    Rows { words: usize },
+}
+
+/// How the state space is searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// No state is a goal: nothing to search.
+    Nothing,
+    Bfs,
+    Bidir,
+    Astar,
+    /// Dijkstra's algorithm with a bucket queue (costs are small integers).
+    Buckets,
+    /// Dijkstra's algorithm with a binary heap.
+    Dijkstra,
+}
+
+/// Where the states seen are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Store {
+    None,
+    Bitset,
+    HashSet,
+    CostArray,
+    CostMap,
+}
+
+/// What A*'s lower bound is made of: each a distance on a mover's move
+/// graph, relaxed (no conditions, no other movers), so never more than the
+/// steps it bounds.
+#[derive(Debug, Clone)]
+pub struct Bound {
+    /// Movers the goal pins, with the grid cells it allows.
+    pub pinned: Vec<(MoverId, Vec<u32>)>,
+    /// The pinned distances add up (movers in turn) or the largest counts
+    /// (at once).
+    pub sum: bool,
+    /// Flags the goal fixes, each with the positions where arriving or
+    /// standing can give it the value wanted.
+    pub flags: Vec<FlagBound>,
+}
+
+/// One flag the goal fixes.
+#[derive(Debug, Clone)]
+pub struct FlagBound {
+    pub var: VarId,
+    pub want: i64,
+    /// Per mover, the grid cells where a rule can give the value (maybe
+    /// some repeated, maybe some no mover stands on).
+    pub gives: Vec<(MoverId, Vec<u32>)>,
+}
+
+/// How one case is searched.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    layout: Layout,
+    word: WordSize,
+    kernel: KernelKind,
+    kernel_why: String,
+    engine: Engine,
+    engine_why: String,
+    store: Store,
+    store_why: String,
+    bound: Option<Bound>,
+    threads: usize,
+}
+
+/// A state too wide to pack: its layout, for the report.
+#[derive(Debug, Clone)]
+pub struct TooWide(pub Layout);
+
+impl Plan {
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    pub fn word(&self) -> WordSize {
+        self.word
+    }
+
+    pub fn kernel(&self) -> KernelKind {
+        self.kernel
+    }
+
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    pub fn store(&self) -> Store {
+        self.store
+    }
+
+    pub fn bound(&self) -> Option<&Bound> {
+        self.bound.as_ref()
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The plan in words, for `explain`.
+    pub fn describe(&self, task: &Task) -> String {
+        use std::fmt::Write;
+        let l = &self.layout;
+        let mut s = String::new();
+        let word = match self.word {
+            WordSize::U64 => "a u64",
+            WordSize::U128 => "a u128",
+            WordSize::W256 => "four u64",
+            WordSize::W1024 => "sixteen u64",
+        };
+        let _ = writeln!(s, "  state: {} bits in {word}", l.bits());
+        for &v in l.order() {
+            let var = task.var(v);
+            let f = l.field(v);
+            let what = match var.kind() {
+                VarKind::Position(_) => format!("position, {} cells", var.size()),
+                VarKind::Heading(_) => "heading, 4 directions".into(),
+                VarKind::Flag => "flag".into(),
+                VarKind::Counter { lo, hi, wrap } => {
+                    format!("counter {lo}..{hi}{}", if wrap { ", wraps" } else { "" })
+                }
+            };
+            let _ = writeln!(
+                s,
+                "    {:<18} {:>3} bits at {:>3}  ({what})",
+                var.name(),
+                f.bits,
+                f.offset
+            );
+        }
+        let _ = writeln!(
+            s,
+            "  state space: at most {} states (2^{} packed values)",
+            l.bound(),
+            l.bits()
+        );
+        let _ = writeln!(s, "  rankers: none (each variable has a field of its own)");
+        let _ = writeln!(s, "  successors: {}", self.kernel_why);
+        let _ = writeln!(s, "  search: {}", self.engine_why);
+        let _ = writeln!(s, "  visited store: {}", self.store_why);
+        let _ = writeln!(
+            s,
+            "  threads: {} (cases solved several at a time; levels of at least 4096 states are shared)",
+            self.threads
+        );
+        s
+    }
+}
+
+/// The plan for a task.
+pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
+    let layout = Layout::new(task);
+    let word = match layout.bits() {
+        0..=64 => WordSize::U64,
+        65..=128 => WordSize::U128,
+        129..=256 => WordSize::W256,
+        257..=MAX_BITS => WordSize::W1024,
+        _ => return Err(TooWide(layout)),
+    };
+    let bound = bound(task);
+    let (engine, engine_why) = engine(task, config.strategy, bound.as_ref());
+    let (kernel, kernel_why) = kernel(task, engine);
+    let (store, store_why) = store(engine, &layout, word);
+    Ok(Plan {
+        layout,
+        word,
+        kernel,
+        kernel_why,
+        engine,
+        engine_why,
+        store,
+        store_why,
+        bound: if engine == Engine::Astar { bound } else { None },
+        threads: config.threads,
+    })
+}
+
+fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>) -> (Engine, String) {
+    if *task.goal() == Expr::Const(false) {
+        return (
+            Engine::Nothing,
+            "no state of this map is a goal: nothing to search".into(),
+        );
+    }
+    if !task.unit_costs() {
+        let (min, max) = (task.min_cost(), task.max_cost());
+        let asked = match asked {
+            Strategy::Auto => String::new(),
+            s => format!("{s:?} was asked for, but "),
+        };
+        return if max <= BUCKETS_MAX_COST {
+            (
+                Engine::Buckets,
+                format!(
+                    "{asked}steps cost from {min} to {max}: Dijkstra's algorithm with a bucket \
+                     queue of costs (the least total cost is found first)"
+                ),
+            )
+        } else {
+            (
+                Engine::Dijkstra,
+                format!(
+                    "{asked}steps cost from {min} to {max}: Dijkstra's algorithm with a binary heap"
+                ),
+            )
+        };
+    }
+    // The position bound is well informed when no entry condition or rule
+    // can lengthen the way, only other movers; the flag bound whenever the
+    // goal asks for flags.
+    let wants_astar = match asked {
+        Strategy::Astar => true,
+        Strategy::Auto => task.unconditional() || bound.is_some_and(|b| !b.flags.is_empty()),
+        _ => false,
+    };
+    if wants_astar && bound.is_some() {
+        let why = if asked == Strategy::Astar {
+            "A* with distances to the goal, as asked"
+        } else if bound.is_some_and(|b| !b.flags.is_empty()) {
+            "the goal asks for flags that only steps onto some positions can give: \
+             A* with the agents' distances to those positions"
+        } else {
+            "the goal pins the agents' positions and nothing but other agents stands \
+             between them and it: A* with their distances to the goal"
+        };
+        return (Engine::Astar, why.into());
+    }
+    match (asked, bidir_reason(task)) {
+        (Strategy::Bfs, _) => (Engine::Bfs, "breadth-first search, as asked".into()),
+        (Strategy::Astar, _) => (
+            Engine::Bfs,
+            "A* was asked for, but the goal pins no agent's position and fixes no flag: \
+             breadth-first search"
+                .into(),
+        ),
+        (Strategy::Bidir | Strategy::Auto, Ok(why)) => (Engine::Bidir, why),
+        (Strategy::Bidir, Err(why)) => (
+            Engine::Bfs,
+            format!("bidirectional search was asked for, but {why}: breadth-first search"),
+        ),
+        (Strategy::Auto, Err(why)) => (Engine::Bfs, format!("{why}: breadth-first search")),
+    }
+}
+
+/// Whether a search from the goal is possible: the goal is one state, and
+/// every step can be undone by a step.
+fn bidir_reason(task: &Task) -> Result<String, String> {
+    if task.goal_state().is_none() {
+        return Err("the goal is not a single state".into());
+    }
+    if !task.reversible() {
+        return Err(
+            "a step may not be undoable (effects, entry conditions, or a move without its opposite)"
+                .into(),
+        );
+    }
+    Ok("the goal fixes one state and every step is reversible: bidirectional search".into())
+}
+
+fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
+    let generic = |why: &str| {
+        (
+            KernelKind::Generic,
+            format!("the generic interpreter: {why}"),
+        )
+    };
+    if !task.fixed_moves() {
+        return generic("some action moves along a heading, turns, or fires rules");
+    }
+    if !task.unit_costs() {
+        return generic("steps have costs");
+    }
+    if !task.plain_rules() {
+        return generic("a rule has a condition or changes a counter");
+    }
+    let n = task.movers().len();
+    let mode = task.mode();
+    if mode == Mode::InTurn && n == 1 {
+        return (
+            KernelKind::Lone,
+            "one agent in turn: a bitmask of exits per cell".into(),
+        );
+    }
+    let uncond = task.unconditional();
+    let small = mode == Mode::AtOnce && (2..=3).contains(&n) && uncond;
+    let rows_engine = matches!(engine, Engine::Bfs | Engine::Bidir);
+    let last = task.movers().last().map_or(0, |m| m.cells().len());
+    if rows_engine
+        && (small || (mode == Mode::InTurn && n >= 2 && uncond))
+        && last <= crate::kernel::tables::Reach::MAX_POSITIONS
+    {
+        let words = (1usize << bits_for(last as u64)).div_ceil(64);
+        return (
+            KernelKind::Rows { words },
+            format!(
+                "the last agent's moves as a bitmask of {words} word{}: {}, its successors are \
+                 tested and marked in the visited set together",
+                if words == 1 { "" } else { "s" },
+                if mode == Mode::InTurn {
+                    "in its turn"
+                } else {
+                    "for each move of the others"
+                }
+            ),
+        );
+    }
+    if small {
+        return (
+            KernelKind::Nested(n as u8),
+            format!("{n} agents at once: {n} nested loops"),
+        );
+    }
+    match mode {
+        Mode::InTurn if task.forbid_same_cell() => (
+            KernelKind::InTurn,
+            "each agent in turn, from its table of moves, against a bitmap of occupied cells"
+                .into(),
+        ),
+        Mode::InTurn => (
+            KernelKind::InTurn,
+            "each agent in turn, from its table of moves".into(),
+        ),
+        _ if n <= 1 => (
+            KernelKind::AtOnce,
+            "one agent, from its table of moves".into(),
+        ),
+        _ => (
+            KernelKind::AtOnce,
+            format!("{n} agents at once: every combination of their moves, pruned early"),
+        ),
+    }
+}
+
+fn store(engine: Engine, layout: &Layout, word: WordSize) -> (Store, String) {
+    let bits = layout.bits();
+    match engine {
+        Engine::Nothing => (Store::None, "none".into()),
+        Engine::Bfs | Engine::Bidir if bits <= DENSE_MAX_BITS && word == WordSize::U64 => {
+            let kib = (1u64 << bits).div_ceil(8 * 1024);
+            (
+                Store::Bitset,
+                format!("dense bitset ({kib} KiB, one bit per packed value)"),
+            )
+        }
+        Engine::Bfs | Engine::Bidir => (
+            Store::HashSet,
+            "hash set (grows with the states seen)".into(),
+        ),
+        _ if bits <= DENSE_G_BITS => {
+            let kib = (4u64 << bits).div_ceil(1024);
+            let what = if engine == Engine::Astar {
+                "fewest steps"
+            } else {
+                "least cost"
+            };
+            (
+                Store::CostArray,
+                format!("{what} per state in a flat array ({kib} KiB, 4 bytes per packed value)"),
+            )
+        }
+        _ => {
+            let what = if engine == Engine::Astar {
+                "fewest steps"
+            } else {
+                "least cost"
+            };
+            (
+                Store::CostMap,
+                format!("{what} per state in a hash map (grows with the states seen)"),
+            )
+        }
+    }
+}
+
+/// The conjuncts of the goal.
+fn conjuncts(e: &Expr) -> &[Expr] {
+    match e {
+        Expr::And(ps) => ps,
+        e => std::slice::from_ref(e),
+    }
+}
+
+/// A* needs unit costs and a goal that pins a mover or fixes a flag.
+fn bound(task: &Task) -> Option<Bound> {
+    if !task.unit_costs() {
+        return None;
+    }
+    // Per mover, the positions the goal allows (sorted), if it pins it.
+    let mut pinned: Vec<Option<Vec<u32>>> = vec![None; task.movers().len()];
+    let mut flags = Vec::new();
+    for part in conjuncts(task.goal()) {
+        let (m, allowed): (usize, Vec<u32>) = match part {
+            Expr::At(m, set) => {
+                let mut ps = Vec::new();
+                for (w, &bits) in set.iter().enumerate() {
+                    let mut bits = bits;
+                    while bits != 0 {
+                        ps.push(w as u32 * 64 + bits.trailing_zeros());
+                        bits &= bits - 1;
+                    }
+                }
+                (m.ix(), ps)
+            }
+            Expr::Cmp(v, Cmp::Eq, k) => match task.var(*v).kind() {
+                VarKind::Position(m) => (m.ix(), vec![*k as u32]),
+                VarKind::Flag => {
+                    if let Some(f) = flag_bound(task, *v, *k) {
+                        flags.push(f);
+                    }
+                    continue;
+                }
+                _ => continue,
+            },
+            _ => continue,
+        };
+        pinned[m] = Some(match pinned[m].take() {
+            None => allowed,
+            Some(old) => old
+                .into_iter()
+                .filter(|p| allowed.binary_search(p).is_ok())
+                .collect(),
+        });
+    }
+    let pinned: Vec<(MoverId, Vec<u32>)> = pinned
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, ps)| {
+            let cells = task.movers()[i].cells();
+            Some((
+                MoverId(i as u32),
+                ps?.iter().map(|&p| cells[p as usize]).collect(),
+            ))
+        })
+        .collect();
+    if pinned.is_empty() && flags.is_empty() {
+        return None;
+    }
+    Some(Bound {
+        pinned,
+        sum: task.mode() == Mode::InTurn,
+        flags,
+    })
+}
+
+/// The positions where a rule can give flag `var` the value `want`: on
+/// entering, standing on, or seeing a cell. `None` when an action's rules
+/// can give it wherever the mover is.
+fn flag_bound(task: &Task, var: VarId, want: i64) -> Option<FlagBound> {
+    let gives = |r: RuleId| {
+        task.rule(r)
+            .effects
+            .iter()
+            .any(|e| e.var == var && (e.op == Op::Toggle || e.op == Op::Set(want)))
+    };
+    if task
+        .actions()
+        .iter()
+        .any(|a| a.rules().iter().any(|&r| gives(r)))
+    {
+        return None;
+    }
+    let b = task.board();
+    let nclasses = b.classes().len();
+    let mut out = Vec::new();
+    for (i, m) in task.movers().iter().enumerate() {
+        let mid = MoverId(i as u32);
+        let mut cells = Vec::new();
+        for k in (0..nclasses as u32).filter(|&k| b.present(k)) {
+            // Arriving on or standing on a cell of the class gives; or
+            // seeing one, from the cells that walking outward from it
+            // reaches (sight is symmetric).
+            let mut here = task.on_enter(mid, k).iter().any(|&r| gives(r));
+            let mut seen = false;
+            for w in m.when() {
+                let g = w.by_class[k as usize].is_some_and(gives);
+                match w.relation {
+                    Relation::On => here |= g,
+                    Relation::Sees => seen |= g,
+                }
+            }
+            if here {
+                cells.extend_from_slice(b.cells_of(k));
+            }
+            if seen {
+                for &t in b.cells_of(k) {
+                    for d in SIGHT {
+                        cells.extend(b.sight_line(t, d));
+                    }
+                }
+            }
+        }
+        out.push((mid, cells));
+    }
+    Some(FlagBound {
+        var,
+        want,
+        gives: out,
+    })
+}

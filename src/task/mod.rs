@@ -1,0 +1,817 @@
+//! Phase 4: checked rules + one case -> [`Task`], the ground transition
+//! system of that case.
+//!
+//! A task is typed state variables (positions, headings, flags, counters),
+//! the movers that own positions and headings, their actions (each with an
+//! id, a motion, a cost and the rules it fires), the rules that fire on
+//! entering a cell, the facts derived after every step (a mover on a cell,
+//! a mover seeing a cell) with the rules they fire, a goal expression and
+//! the start states. It knows nothing of bits or words: [`crate::plan`]
+//! chooses how states are packed and searched.
+//!
+//! Invariants of [`Task`]: every id indexes its table; every variable's
+//! values are `0..size` (positions, headings, flags) or `lo..=hi`
+//! (counters); each mover's `cells` are distinct grid cells in grid order,
+//! closed under its moves through cells that are not solid (so a move never
+//! leaves the domain); every start state gives every variable a value in
+//! its range; expressions are folded (no `Const` below an `And`, `Or` or
+//! `Not`).
+
+mod ground;
+
+pub use ground::MAX_AT_ONCE;
+
+pub use ground::ground;
+
+use crate::resolve::TileId;
+
+macro_rules! id {
+    ($($(#[$m:meta])* $name:ident),*) => {$(
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn ix(self) -> usize { self.0 as usize }
+        }
+    )*};
+}
+id!(
+    /// Index into [`Task::vars`].
+    VarId,
+    /// Index into [`Task::movers`].
+    MoverId,
+    /// Index into [`Task::actions`].
+    ActionId,
+    /// Index into [`Task::rules`].
+    RuleId
+);
+
+/// Cell classes: cells of one class share every property and rule.
+pub type ClassId = u32;
+
+/// How the movers of a step move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// One mover makes one move per step.
+    InTurn,
+    /// Every mover makes one of its moves in the same step.
+    AtOnce,
+}
+
+/// A grid offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dir {
+    pub dr: i8,
+    pub dc: i8,
+}
+
+impl Dir {
+    pub const STAY: Dir = Dir { dr: 0, dc: 0 };
+
+    /// The four headings, clockwise from north: a heading variable's
+    /// values index this.
+    pub const COMPASS: [Dir; 4] = [
+        Dir { dr: -1, dc: 0 },
+        Dir { dr: 0, dc: 1 },
+        Dir { dr: 1, dc: 0 },
+        Dir { dr: 0, dc: -1 },
+    ];
+
+    pub fn opposite(self) -> Dir {
+        Dir {
+            dr: -self.dr,
+            dc: -self.dc,
+        }
+    }
+}
+
+/// What a variable holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VarKind {
+    /// A mover's position: an index into its [`Mover::cells`].
+    Position(MoverId),
+    /// A mover's heading: an index into [`Dir::COMPASS`].
+    Heading(MoverId),
+    /// A boolean: 0 or 1.
+    Flag,
+    /// A bounded integer `lo..=hi`; with `wrap`, arithmetic is modulo the
+    /// range's size, without it a step that would leave the range is no
+    /// step.
+    Counter { lo: i64, hi: i64, wrap: bool },
+}
+
+/// A state variable.
+#[derive(Debug, Clone)]
+pub struct Var {
+    name: String,
+    kind: VarKind,
+    size: u64,
+}
+
+impl Var {
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn kind(&self) -> VarKind {
+        self.kind
+    }
+
+    /// How many values it takes.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Its smallest value.
+    pub fn lo(&self) -> i64 {
+        match self.kind {
+            VarKind::Counter { lo, .. } => lo,
+            _ => 0,
+        }
+    }
+
+    /// `v` if it is in range; for a wrapping counter, `v` brought into
+    /// range.
+    pub fn normal(&self, v: i64) -> Option<i64> {
+        match self.kind {
+            VarKind::Counter { lo, hi, wrap: true } => Some(lo + (v - lo).rem_euclid(hi - lo + 1)),
+            _ => (self.lo()..self.lo() + self.size as i64)
+                .contains(&v)
+                .then_some(v),
+        }
+    }
+}
+
+/// A comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Cmp {
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+}
+
+/// A condition on a state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expr {
+    Const(bool),
+    /// The variable compared with a constant.
+    Cmp(VarId, Cmp, i64),
+    /// The mover stands at one of these positions (bit `p % 64` of word
+    /// `p / 64`).
+    At(MoverId, Vec<u64>),
+    And(Vec<Expr>),
+    Or(Vec<Expr>),
+    Not(Box<Expr>),
+}
+
+impl Expr {
+    /// A conjunction, folded.
+    pub fn and(parts: Vec<Expr>) -> Expr {
+        let mut out = Vec::new();
+        for p in parts {
+            match p {
+                Expr::Const(true) => {}
+                Expr::Const(false) => return Expr::Const(false),
+                Expr::And(inner) => out.extend(inner),
+                p => out.push(p),
+            }
+        }
+        match out.len() {
+            0 => Expr::Const(true),
+            1 => out.pop().expect("one part"),
+            _ => Expr::And(out),
+        }
+    }
+
+    /// A disjunction, folded.
+    pub fn or(parts: Vec<Expr>) -> Expr {
+        let mut out = Vec::new();
+        for p in parts {
+            match p {
+                Expr::Const(false) => {}
+                Expr::Const(true) => return Expr::Const(true),
+                Expr::Or(inner) => out.extend(inner),
+                p => out.push(p),
+            }
+        }
+        match out.len() {
+            0 => Expr::Const(false),
+            1 => out.pop().expect("one part"),
+            _ => Expr::Or(out),
+        }
+    }
+
+    /// A negation, folded.
+    #[allow(clippy::should_implement_trait)]
+    pub fn not(e: Expr) -> Expr {
+        match e {
+            Expr::Const(b) => Expr::Const(!b),
+            Expr::Not(inner) => *inner,
+            e => Expr::Not(Box::new(e)),
+        }
+    }
+
+    /// The mover at one of the positions `set` says, folded when none or
+    /// all are.
+    pub fn at(mover: MoverId, set: &[bool]) -> Expr {
+        let n = set.iter().filter(|b| **b).count();
+        if n == 0 {
+            return Expr::Const(false);
+        }
+        if n == set.len() {
+            return Expr::Const(true);
+        }
+        let mut words = vec![0u64; set.len().div_ceil(64)];
+        for (p, _) in set.iter().enumerate().filter(|(_, b)| **b) {
+            words[p / 64] |= 1 << (p % 64);
+        }
+        Expr::At(mover, words)
+    }
+
+    /// Its value on a state given as one value per variable.
+    pub fn eval(&self, vals: &[i64]) -> bool {
+        match self {
+            Expr::Const(b) => *b,
+            Expr::Cmp(v, op, k) => op.holds(vals[v.ix()], *k),
+            Expr::At(_, set) => unreachable!("At is evaluated with its task: {set:?}"),
+            Expr::And(es) => es.iter().all(|e| e.eval(vals)),
+            Expr::Or(es) => es.iter().any(|e| e.eval(vals)),
+            Expr::Not(e) => !e.eval(vals),
+        }
+    }
+
+    /// Calls `f` on every variable it reads.
+    pub fn visit_vars(&self, f: &mut impl FnMut(VarId)) {
+        match self {
+            Expr::Const(_) | Expr::At(..) => {}
+            Expr::Cmp(v, ..) => f(*v),
+            Expr::And(es) | Expr::Or(es) => es.iter().for_each(|e| e.visit_vars(f)),
+            Expr::Not(e) => e.visit_vars(f),
+        }
+    }
+}
+
+/// What an effect does to its variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    Set(i64),
+    Add(i64),
+    /// A flag flips.
+    Toggle,
+}
+
+/// One change to one variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Effect {
+    pub var: VarId,
+    pub op: Op,
+}
+
+/// Effects that happen together when a rule fires and its condition holds
+/// (checked on the state as it is when the rule fires).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    pub cond: Expr,
+    pub effects: Vec<Effect>,
+}
+
+impl Rule {
+    /// No condition, and only flags set, cleared or toggled.
+    pub fn is_plain(&self, task: &Task) -> bool {
+        self.cond == Expr::Const(true)
+            && self
+                .effects
+                .iter()
+                .all(|e| task.vars[e.var.ix()].kind == VarKind::Flag)
+    }
+}
+
+/// How an action moves its mover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Motion {
+    /// No change of position (at once: the mover waits).
+    Stay,
+    /// One cell by the offset.
+    Step(Dir),
+    /// One cell the way it faces.
+    Forward,
+    /// One cell against the way it faces, still facing it.
+    Back,
+    /// A quarter turn clockwise per unit (negative: anticlockwise).
+    Turn(i8),
+}
+
+/// One thing a mover can do in a step.
+#[derive(Debug, Clone)]
+pub struct Action {
+    name: String,
+    mover: MoverId,
+    motion: Motion,
+    cost: u32,
+    /// Rules that fire when the action is taken (after its move and the
+    /// rules of the cell entered).
+    rules: Vec<RuleId>,
+}
+
+impl Action {
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn mover(&self) -> MoverId {
+        self.mover
+    }
+
+    pub fn motion(&self) -> Motion {
+        self.motion
+    }
+
+    /// Its cost when it enters no cell with a cost of its own.
+    pub fn cost(&self) -> u32 {
+        self.cost
+    }
+
+    pub fn rules(&self) -> &[RuleId] {
+        &self.rules
+    }
+}
+
+/// A mover: an agent, or one member of a family.
+#[derive(Debug, Clone)]
+pub struct Mover {
+    name: String,
+    pos: VarId,
+    heading: Option<VarId>,
+    /// Position -> grid cell, in grid order.
+    cells: Vec<u32>,
+    /// Position -> cell of the board's padded grid.
+    padded: Vec<u32>,
+    opaque: bool,
+    actions: Vec<ActionId>,
+    /// Rules of facts derived about it after every step, in the order they
+    /// fire: its `on` facts, then its `sees` facts.
+    when: Vec<When>,
+}
+
+impl Mover {
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn pos(&self) -> VarId {
+        self.pos
+    }
+
+    pub fn heading(&self) -> Option<VarId> {
+        self.heading
+    }
+
+    pub fn cells(&self) -> &[u32] {
+        &self.cells
+    }
+
+    pub fn padded(&self) -> &[u32] {
+        &self.padded
+    }
+
+    pub fn opaque(&self) -> bool {
+        self.opaque
+    }
+
+    pub fn actions(&self) -> &[ActionId] {
+        &self.actions
+    }
+
+    pub fn when(&self) -> &[When] {
+        &self.when
+    }
+
+    /// The position of grid cell `cell`, if it is in the domain.
+    pub fn position_of(&self, cell: u32) -> Option<u32> {
+        self.cells.binary_search(&cell).ok().map(|p| p as u32)
+    }
+}
+
+/// A fact about a mover, derived after every step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    /// It stands on the cell.
+    On,
+    /// It sees the cell: along its row or column, from the next cell
+    /// outward, up to and including the first opaque cell, unless an opaque
+    /// mover stands in the way (the cell under it is not seen).
+    Sees,
+}
+
+/// `when MOVER RELATION CELL: rules`, per class of the cell.
+#[derive(Debug, Clone)]
+pub struct When {
+    pub relation: Relation,
+    /// Class -> the rule fired for a cell of that class, if any.
+    pub by_class: Vec<Option<RuleId>>,
+}
+
+/// The static board: each cell's class, and a padded copy of where movers
+/// may stand (the grid inside a border as wide as the longest move, so a
+/// move is one addition and never leaves the array).
+#[derive(Debug, Clone)]
+pub struct Board {
+    rows: usize,
+    cols: usize,
+    /// Grid cell -> class.
+    class: Vec<ClassId>,
+    classes: Vec<Class>,
+    pad: usize,
+    width: usize,
+    /// Padded cell -> 1 where a mover may stand (on the board, not solid).
+    open: Vec<u8>,
+    /// Class -> whether some cell of the map has it.
+    present: Vec<bool>,
+    /// Class -> its cells, in grid order, for the classes some rule fires
+    /// on (empty for the others).
+    cells_of: Vec<Vec<u32>>,
+}
+
+/// What the cells of a class are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Class {
+    pub tile: TileId,
+    pub value: Option<u32>,
+    /// For a tile with state per occurrence: which occurrence.
+    pub occurrence: Option<u32>,
+    pub solid: bool,
+    pub opaque: bool,
+}
+
+impl Board {
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    pub fn class(&self, cell: u32) -> ClassId {
+        self.class[cell as usize]
+    }
+
+    /// The cells of class `k`, in grid order: only for classes some rule
+    /// fires on (an `on enter` or a `when` rule), empty for the others.
+    pub fn cells_of(&self, k: ClassId) -> &[u32] {
+        &self.cells_of[k as usize]
+    }
+
+    /// Grid cell -> class, for every cell.
+    pub fn cell_classes(&self) -> &[ClassId] {
+        &self.class
+    }
+
+    pub fn classes(&self) -> &[Class] {
+        &self.classes
+    }
+
+    /// Whether some cell of the map has class `k`.
+    pub fn present(&self, k: ClassId) -> bool {
+        self.present[k as usize]
+    }
+
+    pub fn class_of(&self, cell: u32) -> &Class {
+        &self.classes[self.class[cell as usize] as usize]
+    }
+
+    /// Cells of the padded grid: 1 where a mover may stand.
+    pub fn open(&self) -> &[u8] {
+        &self.open
+    }
+
+    /// The padded index of grid cell `cell`.
+    pub fn padded(&self, cell: u32) -> usize {
+        let (r, c) = (cell as usize / self.cols, cell as usize % self.cols);
+        (r + self.pad) * self.width + c + self.pad
+    }
+
+    /// The grid cell of a padded index; `None` on the border.
+    pub fn cell(&self, pc: usize) -> Option<u32> {
+        let (r, c) = (pc / self.width, pc % self.width);
+        let (r, c) = (r.checked_sub(self.pad)?, c.checked_sub(self.pad)?);
+        (r < self.rows && c < self.cols).then_some((r * self.cols + c) as u32)
+    }
+
+    /// What a move by `d` adds to a padded index.
+    pub fn delta(&self, d: Dir) -> isize {
+        d.dr as isize * self.width as isize + d.dc as isize
+    }
+
+    /// The cell one move by `d` from `cell`, if it is on the board.
+    pub fn step(&self, cell: u32, d: Dir) -> Option<u32> {
+        let (r, c) = (cell as usize / self.cols, cell as usize % self.cols);
+        let r = r.checked_add_signed(d.dr as isize)?;
+        let c = c.checked_add_signed(d.dc as isize)?;
+        (r < self.rows && c < self.cols).then_some((r * self.cols + c) as u32)
+    }
+
+    /// The grid cells seen from grid cell `from` looking along `d`,
+    /// nearest first, up to and including the first opaque one.
+    pub fn sight_line(&self, from: u32, d: Dir) -> impl Iterator<Item = u32> + '_ {
+        let mut at = Some(from);
+        let mut blocked = false;
+        std::iter::from_fn(move || {
+            if blocked {
+                return None;
+            }
+            at = self.step(at?, d);
+            let c = at?;
+            blocked = self.class_of(c).opaque;
+            Some(c)
+        })
+    }
+}
+
+/// The directions of sight, in the order rays are walked.
+pub const SIGHT: [Dir; 4] = [
+    Dir { dr: -1, dc: 0 },
+    Dir { dr: 1, dc: 0 },
+    Dir { dr: 0, dc: -1 },
+    Dir { dr: 0, dc: 1 },
+];
+
+/// What a limit bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    Steps,
+    Cost,
+}
+
+/// No answer beyond `max` steps (or cost).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limit {
+    pub measure: Measure,
+    pub max: u64,
+}
+
+/// The ground transition system of one case.
+#[derive(Debug, Clone)]
+pub struct Task {
+    board: Board,
+    vars: Vec<Var>,
+    movers: Vec<Mover>,
+    actions: Vec<Action>,
+    rules: Vec<Rule>,
+    /// Class -> the condition to enter a cell of it (false when solid).
+    entry: Vec<Expr>,
+    /// Class -> the cost of a move onto a cell of it, when the class sets
+    /// one (else the action's own).
+    enter_cost: Vec<Option<u32>>,
+    /// `mover * classes + class` -> the rules fired when the mover enters a
+    /// cell of the class, in order.
+    on_enter: Vec<Vec<RuleId>>,
+    mode: Mode,
+    forbid_same_cell: bool,
+    forbid_swap: bool,
+    /// Start states before the derived facts are applied: one value per
+    /// variable each. Several when a mover may start on any of several
+    /// cells.
+    starts: Vec<Vec<i64>>,
+    goal: Expr,
+    limit: Option<Limit>,
+}
+
+impl Task {
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn vars(&self) -> &[Var] {
+        &self.vars
+    }
+
+    pub fn var(&self, v: VarId) -> &Var {
+        &self.vars[v.ix()]
+    }
+
+    pub fn movers(&self) -> &[Mover] {
+        &self.movers
+    }
+
+    pub fn mover(&self, m: MoverId) -> &Mover {
+        &self.movers[m.ix()]
+    }
+
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    pub fn action(&self, a: ActionId) -> &Action {
+        &self.actions[a.ix()]
+    }
+
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    pub fn rule(&self, r: RuleId) -> &Rule {
+        &self.rules[r.ix()]
+    }
+
+    pub fn entry(&self, class: ClassId) -> &Expr {
+        &self.entry[class as usize]
+    }
+
+    pub fn enter_cost(&self, class: ClassId) -> Option<u32> {
+        self.enter_cost[class as usize]
+    }
+
+    /// The rules fired when mover `m` enters a cell of `class`.
+    pub fn on_enter(&self, m: MoverId, class: ClassId) -> &[RuleId] {
+        &self.on_enter[m.ix() * self.board.classes.len() + class as usize]
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    pub fn forbid_same_cell(&self) -> bool {
+        self.forbid_same_cell
+    }
+
+    pub fn forbid_swap(&self) -> bool {
+        self.forbid_swap
+    }
+
+    pub fn starts(&self) -> &[Vec<i64>] {
+        &self.starts
+    }
+
+    pub fn goal(&self) -> &Expr {
+        &self.goal
+    }
+
+    pub fn limit(&self) -> Option<Limit> {
+        self.limit
+    }
+
+    /// Whether mover `m`'s position in `vals` is one of `set`'s.
+    pub fn at(&self, m: MoverId, set: &[u64], vals: &[i64]) -> bool {
+        let p = vals[self.movers[m.ix()].pos.ix()] as usize;
+        set[p / 64] >> (p % 64) & 1 == 1
+    }
+
+    /// Evaluates an expression on a state given as one value per variable.
+    pub fn eval(&self, e: &Expr, vals: &[i64]) -> bool {
+        match e {
+            Expr::At(m, set) => self.at(*m, set, vals),
+            Expr::And(es) => es.iter().all(|e| self.eval(e, vals)),
+            Expr::Or(es) => es.iter().any(|e| self.eval(e, vals)),
+            Expr::Not(e) => !self.eval(e, vals),
+            e => e.eval(vals),
+        }
+    }
+
+    /// Every step costs 1: no action or cell has a cost of its own.
+    pub fn unit_costs(&self) -> bool {
+        self.actions.iter().all(|a| a.cost == 1) && self.enter_cost.iter().all(|c| c.is_none())
+    }
+
+    /// The largest cost a step can have.
+    pub fn max_cost(&self) -> u32 {
+        let acts = self.actions.iter().map(|a| a.cost);
+        let cells = self.enter_cost.iter().flatten().copied();
+        acts.chain(cells).max().unwrap_or(1)
+    }
+
+    /// The smallest cost a step can have.
+    pub fn min_cost(&self) -> u32 {
+        let acts = self.actions.iter().map(|a| a.cost);
+        let cells = self.enter_cost.iter().flatten().copied();
+        acts.chain(cells).min().unwrap_or(1)
+    }
+
+    /// Every action moves by a fixed offset (or stays), and fires no rules.
+    pub fn fixed_moves(&self) -> bool {
+        self.actions
+            .iter()
+            .all(|a| matches!(a.motion, Motion::Stay | Motion::Step(_)) && a.rules.is_empty())
+    }
+
+    /// No entry condition but `solid`, no rule fires anywhere: a step
+    /// depends on the positions alone.
+    pub fn unconditional(&self) -> bool {
+        self.rules.is_empty()
+            && self
+                .entry
+                .iter()
+                .enumerate()
+                .all(|(k, e)| !self.board.present[k] || matches!(e, Expr::Const(_)))
+    }
+
+    /// Every rule is plain (see [`Rule::is_plain`]).
+    pub fn plain_rules(&self) -> bool {
+        self.rules.iter().all(|r| r.is_plain(self))
+    }
+
+    /// Some mover's sight can be blocked by another, opaque, mover.
+    pub fn dynamic_sight(&self) -> bool {
+        self.movers.len() > 1
+            && self.movers.iter().any(|m| m.opaque)
+            && self
+                .movers
+                .iter()
+                .any(|m| m.when.iter().any(|w| w.relation == Relation::Sees))
+    }
+
+    /// Every step can be undone by a step of the same cost with no
+    /// conditions or rules: a search from the goal is possible.
+    pub fn reversible(&self) -> bool {
+        if !self.unconditional() || !self.unit_costs() {
+            return false;
+        }
+        self.movers.iter().all(|m| {
+            let motions: Vec<Motion> = m
+                .actions
+                .iter()
+                .map(|a| self.actions[a.ix()].motion)
+                .collect();
+            motions.iter().all(|mo| {
+                let undo = match *mo {
+                    Motion::Stay => Motion::Stay,
+                    Motion::Step(d) => Motion::Step(d.opposite()),
+                    Motion::Forward => Motion::Back,
+                    Motion::Back => Motion::Forward,
+                    Motion::Turn(k) => Motion::Turn(-k),
+                };
+                motions.contains(&undo)
+            })
+        })
+    }
+
+    /// The compass directions mover `m` can move in, in any state: the
+    /// edges of its move graph.
+    pub fn directions(&self, m: MoverId) -> Vec<Dir> {
+        let mut dirs = Vec::new();
+        for a in &self.movers[m.ix()].actions {
+            let more: &[Dir] = match self.actions[a.ix()].motion {
+                Motion::Step(d) => &[d][..],
+                Motion::Forward | Motion::Back => &Dir::COMPASS[..],
+                Motion::Stay | Motion::Turn(_) => &[][..],
+            };
+            for d in more {
+                if !dirs.contains(d) {
+                    dirs.push(*d);
+                }
+            }
+        }
+        dirs
+    }
+
+    /// The one state the goal allows, if it fixes every variable (one
+    /// value per variable).
+    pub fn goal_state(&self) -> Option<Vec<i64>> {
+        let mut vals: Vec<Option<i64>> = self
+            .vars
+            .iter()
+            .map(|v| (v.size == 1).then_some(v.lo()))
+            .collect();
+        let parts = match &self.goal {
+            Expr::And(ps) => ps.as_slice(),
+            e => std::slice::from_ref(e),
+        };
+        for p in parts {
+            let (var, val) = match p {
+                Expr::Cmp(v, Cmp::Eq, k) => (*v, *k),
+                Expr::At(m, set) => {
+                    let ones: u32 = set.iter().map(|w| w.count_ones()).sum();
+                    if ones != 1 {
+                        return None;
+                    }
+                    let w = set.iter().position(|w| *w != 0)?;
+                    let p = w * 64 + set[w].trailing_zeros() as usize;
+                    (self.movers[m.ix()].pos, p as i64)
+                }
+                Expr::Const(true) => continue,
+                _ => return None,
+            };
+            match vals[var.ix()] {
+                Some(old) if old != val => return None,
+                _ => vals[var.ix()] = Some(val),
+            }
+        }
+        vals.into_iter().collect()
+    }
+}
