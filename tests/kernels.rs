@@ -1,0 +1,226 @@
+//! The generic interpreter is the oracle of every specialised kernel: on
+//! random maps of random rule files, for every state reachable (up to a
+//! bound), each kernel that applies gives exactly the successors, with
+//! their costs, and the start states the interpreter gives.
+
+mod common;
+use puzzle::kernel::Kernel;
+use puzzle::plan::{KernelKind, Layout, bits_for};
+use puzzle::task::{Mode, Task};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::collections::{BTreeSet, HashSet};
+
+/// The successors of `s` with their costs, as a set.
+fn successors(k: &Kernel<'_, u64>, s: u64) -> BTreeSet<(u64, u32)> {
+    let mut out = BTreeSet::new();
+    k.successors().each_cost(s, |t, c| {
+        out.insert((t, c));
+        true
+    });
+    out
+}
+
+/// The kernels that apply to a task, besides the generic one.
+fn kinds(task: &Task) -> Vec<KernelKind> {
+    let n = task.movers().len();
+    let tables = task.fixed_moves() && task.unit_costs() && task.plain_rules();
+    if !tables {
+        return Vec::new();
+    }
+    let uncond = task.unconditional();
+    let last = task.movers().last().map_or(0, |m| m.cells().len());
+    let words = (1usize << bits_for(last as u64)).div_ceil(64);
+    let mut v = Vec::new();
+    match task.mode() {
+        Mode::InTurn => {
+            v.push(KernelKind::InTurn);
+            if n == 1 {
+                v.push(KernelKind::Lone);
+            }
+            if uncond && n >= 2 && last <= 256 {
+                v.push(KernelKind::Rows { words });
+            }
+        }
+        Mode::AtOnce => {
+            v.push(KernelKind::AtOnce);
+            if uncond && (2..=3).contains(&n) {
+                v.push(KernelKind::Nested(n as u8));
+                if last <= 256 {
+                    v.push(KernelKind::Rows { words });
+                }
+            }
+        }
+    }
+    v
+}
+
+/// Compares every applicable kernel with the interpreter on the states
+/// the interpreter reaches from the start (at most `limit` of them).
+/// Returns the kinds compared.
+fn compare(task: &Task, limit: usize, what: &str) -> Vec<KernelKind> {
+    let layout = Layout::new(task);
+    let generic = Kernel::<u64>::with_kind(task, &layout, KernelKind::Generic);
+    let mut starts: Vec<u64> = generic.starts().to_vec();
+    starts.sort_unstable();
+    let mut seen: HashSet<u64> = starts.iter().copied().collect();
+    let mut queue = starts.clone();
+    let mut i = 0;
+    while i < queue.len() && queue.len() < limit {
+        let s = queue[i];
+        i += 1;
+        for (t, _) in successors(&generic, s) {
+            if seen.insert(t) {
+                queue.push(t);
+            }
+        }
+    }
+    let kinds = kinds(task);
+    for &kind in &kinds {
+        let k = Kernel::<u64>::with_kind(task, &layout, kind);
+        let mut ks = k.starts().to_vec();
+        ks.sort_unstable();
+        assert_eq!(ks, starts, "{kind:?}: start states of {what}");
+        for &s in &queue {
+            assert_eq!(
+                successors(&k, s),
+                successors(&generic, s),
+                "{kind:?}: successors of {s:#x} in {what}"
+            );
+        }
+    }
+    kinds
+}
+
+fn ground(rules: &str, input: &str) -> Task {
+    let loaded = puzzle::load("kernels.puz", rules).unwrap_or_else(|e| panic!("{e:?}\n{rules}"));
+    let rules = loaded.rules;
+    let case = puzzle::input::Reader::new(&rules.io, input, false, None)
+        .next_case()
+        .expect("a case")
+        .expect("the case reads");
+    puzzle::task::ground(&rules, &case).expect("the case grounds")
+}
+
+const DIRS: [&str; 9] = [
+    "north",
+    "south",
+    "east",
+    "west",
+    "northeast",
+    "northwest",
+    "southeast",
+    "southwest",
+    "stay",
+];
+
+/// A random set of directions (some always, so that things move).
+fn dirs(rng: &mut SmallRng, stay: bool) -> String {
+    let mut v: Vec<&str> = DIRS[..8]
+        .iter()
+        .copied()
+        .filter(|_| rng.gen_bool(0.5))
+        .collect();
+    if v.is_empty() {
+        v.push("east");
+    }
+    if stay && rng.gen_bool(0.6) {
+        v.push("stay");
+    }
+    v.join(" ")
+}
+
+/// Random rule files of several movers with gates, levers, lamps, pads
+/// and sight, in turn or at once, with random constraints; random maps.
+#[test]
+fn table_kernels_give_the_interpreters_successors() {
+    let mut rng = SmallRng::seed_from_u64(0x04ac1e);
+    let mut compared = HashSet::new();
+    for round in 0..240 {
+        let at_once = round % 2 == 1;
+        let n = rng.gen_range(1..=if at_once { 3 } else { 4 });
+        // Every fourth file has no rules at all: the unconditional kernels.
+        let plain = round % 4 < 2;
+        let opaque = if rng.gen_bool(0.3) { "opaque" } else { "" };
+        let mut rules = format!(
+            "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+             domain colour = red blue\n\
+             tiles {{ floor '.'  wall '#' solid  lever 'r' 'b' of colour  gate 'R' 'B' of colour  \
+                      lamp 'L' solid opaque  pad 'P'  fog 'f' opaque }}\n\
+             agent bot[n] '1'.. on floor {opaque}\n\
+             flag open[colour], lit, on_pad\n\
+             move all {}: {}\n",
+            if at_once { "at once" } else { "in turn" },
+            dirs(&mut rng, at_once)
+        );
+        if rng.gen_bool(0.6) {
+            rules.push_str("forbid same cell\n");
+        }
+        if at_once && rng.gen_bool(0.6) {
+            rules.push_str("forbid swap\n");
+        }
+        if !plain {
+            rules.push_str("enter gate(c) only if open[c]\n");
+            rules.push_str(
+                [
+                    "on enter lever(c): toggle open[c]\n",
+                    "on enter lever(c): set open[c]\n",
+                ][rng.gen_range(0..2)],
+            );
+            rules.push_str("when bot sees lamp: set lit\n");
+            rules.push_str(
+                [
+                    "when bot on pad: toggle on_pad\n",
+                    "when bot on pad: set on_pad, clear lit\n",
+                ][rng.gen_range(0..2)],
+            );
+        }
+        rules.push_str("goal every bot on pad and lit\n");
+        let (h, w) = (rng.gen_range(1..=6), rng.gen_range(2..=7));
+        let tiles: &[u8] = if plain { b"..#.P" } else { b"...#rbRBLPf" };
+        let mut g = common::random_grid(&mut rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
+        let cells = common::all_cells(&g);
+        if cells.len() < n {
+            continue;
+        }
+        let starts: Vec<u8> = (0..n as u8).map(|i| b'1' + i).collect();
+        common::place(&mut rng, &mut g, cells, &starts);
+        let input = common::case_text(&format!("{n} {h} {w}"), &g);
+        let task = ground(&rules, &input);
+        for kind in compare(&task, 3000, &format!("{rules}\n{input}")) {
+            compared.insert(
+                format!("{kind:?}")
+                    .split([' ', '('])
+                    .next()
+                    .unwrap()
+                    .to_string(),
+            );
+        }
+    }
+    for kind in ["Lone", "InTurn", "AtOnce", "Nested", "Rows"] {
+        assert!(
+            compared.contains(kind),
+            "{kind} was never compared: {compared:?}"
+        );
+    }
+}
+
+/// The founding puzzles' own maps: each kernel the plan could pick agrees
+/// with the interpreter there too.
+#[test]
+fn shipped_samples_agree_with_the_interpreter() {
+    for name in ["keytask", "halloween", "hideseek", "levers"] {
+        let rules = common::puzzle(name).rules;
+        let input = common::read(&common::root().join(format!("puzzles/{name}.in")));
+        let mut reader =
+            puzzle::input::Reader::new(&rules.io, &input, puzzle::run::space_is_cell(&rules), None);
+        while let Some(case) = reader.next_case() {
+            let task = puzzle::task::ground(&rules, &case.unwrap()).unwrap();
+            assert!(
+                !kinds(&task).is_empty(),
+                "{name}: some table kernel applies"
+            );
+            compare(&task, 20_000, name);
+        }
+    }
+}
