@@ -24,20 +24,46 @@ pub struct Spanned<T> {
     pub span: Span,
 }
 
-/// A size: a number, or the name of a header field read from the input.
+/// An integer expression: numbers, header fields, `count(tile)`,
+/// arithmetic.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Size {
-    Lit(Spanned<u64>),
-    Field(Ident),
+pub enum IntExpr {
+    Lit(Spanned<i64>),
+    /// A header field, or (in output templates) `case`, `steps`, `cost`.
+    Name(Ident),
+    /// `count(coin)`: how many cells of the map have the tile.
+    Count(Ident, Span),
+    Neg(Box<IntExpr>, Span),
+    Bin(Box<IntExpr>, BinOp, Box<IntExpr>, Span),
 }
 
-impl Size {
+/// An arithmetic operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl IntExpr {
     pub fn span(&self) -> Span {
         match self {
-            Size::Lit(s) => s.span,
-            Size::Field(i) => i.span,
+            IntExpr::Lit(s) => s.span,
+            IntExpr::Name(i) => i.span,
+            IntExpr::Count(_, s) | IntExpr::Neg(_, s) | IntExpr::Bin(_, _, _, s) => *s,
         }
     }
+}
+
+/// A map symbol: a character (`'#'`) or a token (`"12"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Symbol {
+    pub text: String,
+    pub span: Span,
+    /// Written as a character literal.
+    pub is_char: bool,
 }
 
 /// A whole rule file.
@@ -55,13 +81,15 @@ pub enum Decl {
     Tiles(Vec<TileDef>),
     Agent(AgentDecl),
     Flags(Vec<FlagDecl>),
+    Counters(Vec<CounterDecl>),
+    Layout(LayoutDecl),
     Move(MoveDecl),
     Forbid(Spanned<Forbid>),
     Enter(EnterDecl),
     On(OnDecl),
     When(WhenDecl),
     Goal(Pred),
-    Limit(Spanned<Size>),
+    Limit(LimitDecl),
     Output(Vec<OutputItem>),
 }
 
@@ -69,15 +97,34 @@ pub enum Decl {
 #[derive(Debug, Clone)]
 pub enum InputItem {
     Cases(Spanned<Cases>),
+    /// One header line.
     Header(Vec<Ident>),
-    Grid { rows: Size, cols: Size, span: Span },
+    Grid {
+        rows: IntExpr,
+        cols: IntExpr,
+        form: Option<Spanned<GridForm>>,
+        span: Span,
+    },
+    /// `fill '.'`: short rows are filled with the symbol.
+    Fill(Symbol),
+}
+
+/// How a grid's cells are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GridForm {
+    /// One character a cell, a line a row.
+    Chars,
+    /// Whitespace-separated tokens, a line a row.
+    Tokens,
+    /// Tokens, row by row, over any number of lines.
+    List,
 }
 
 /// How an input file is cut into cases.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cases {
     /// Until a header equal to these values (e.g. `0 0 0`).
-    UntilValues(Vec<Spanned<u64>>),
+    UntilValues(Vec<Spanned<i64>>),
     /// Until the end of the input.
     UntilEof,
     /// A first line holds the number of cases.
@@ -104,35 +151,93 @@ pub enum Property {
 #[derive(Debug, Clone)]
 pub struct TileDef {
     pub name: Ident,
-    pub chars: Vec<Spanned<char>>,
+    pub symbols: Vec<Symbol>,
     pub domain: Option<Ident>,
-    pub props: Vec<Spanned<Property>>,
+    /// Property words, checked when resolved.
+    pub props: Vec<Ident>,
 }
 
-/// Marker characters: an explicit list, or a first character and `..`.
+/// Marker symbols: an explicit list, or a first symbol and `..`.
 #[derive(Debug, Clone)]
 pub struct Markers {
-    pub chars: Vec<Spanned<char>>,
+    pub symbols: Vec<Symbol>,
     pub range: bool,
     pub span: Span,
+}
+
+/// Where an agent starts.
+#[derive(Debug, Clone)]
+pub enum StartDecl {
+    /// One marker per member.
+    Markers(Markers),
+    /// `any 'S'`: any cell so marked (none: no start).
+    Any(Symbol),
+    /// `at (r, c)`: a row and column from 0.
+    At(IntExpr, IntExpr, Span),
+}
+
+/// Where an agent's members belong.
+#[derive(Debug, Clone)]
+pub enum TargetDecl {
+    Markers(Markers),
+    /// `target in solved`: where each member's marker is in the layout.
+    Layout(Ident),
 }
 
 /// `agent bot[n] 'a'.. target 'A'.. on corridor`.
 #[derive(Debug, Clone)]
 pub struct AgentDecl {
     pub name: Ident,
-    pub family: Option<Size>,
-    pub starts: Markers,
-    pub targets: Option<Markers>,
+    pub family: Option<IntExpr>,
+    pub start: StartDecl,
+    pub targets: Option<TargetDecl>,
     pub on: Ident,
     pub props: Vec<Spanned<Property>>,
+    /// `facing north`: a heading (0 north, 1 east, 2 south, 3 west).
+    pub facing: Option<Spanned<u8>>,
 }
 
-/// `flag have[colour]`.
+/// `flag have[colour]`, `flag taken[key]`.
 #[derive(Debug, Clone)]
 pub struct FlagDecl {
     pub name: Ident,
-    pub domain: Option<Ident>,
+    /// A domain, or a tile (one flag per occurrence).
+    pub index: Option<Ident>,
+}
+
+/// `counter keys 0..9`, `counter sector[colour] 0..4 wrap = 1`.
+#[derive(Debug, Clone)]
+pub struct CounterDecl {
+    pub name: Ident,
+    pub index: Option<Ident>,
+    pub lo: IntExpr,
+    pub hi: IntExpr,
+    pub wrap: bool,
+    pub init: Option<IntExpr>,
+    pub span: Span,
+}
+
+/// `layout solved { "1 2 3" "4 5 6" "7 8 0" }`.
+#[derive(Debug, Clone)]
+pub struct LayoutDecl {
+    pub name: Ident,
+    pub rows: Vec<Spanned<String>>,
+}
+
+/// What a limit bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    Steps,
+    Cost,
+}
+
+/// `limit steps <= t`, `limit cost < t`.
+#[derive(Debug, Clone)]
+pub struct LimitDecl {
+    pub measure: Measure,
+    pub strict: bool,
+    pub bound: IntExpr,
+    pub span: Span,
 }
 
 /// How the agents of a step move.
@@ -149,6 +254,47 @@ pub struct Dir {
     pub dc: i8,
 }
 
+/// One kind of move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// A fixed offset (`stay` is 0, 0).
+    Dir(Dir),
+    Forward,
+    Back,
+    TurnLeft,
+    TurnRight,
+}
+
+impl MoveKind {
+    /// How it is written.
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveKind::Dir(d) => match (d.dr, d.dc) {
+                (-1, 0) => "north",
+                (1, 0) => "south",
+                (0, 1) => "east",
+                (0, -1) => "west",
+                (-1, 1) => "northeast",
+                (-1, -1) => "northwest",
+                (1, 1) => "southeast",
+                (1, -1) => "southwest",
+                _ => "stay",
+            },
+            MoveKind::Forward => "forward",
+            MoveKind::Back => "back",
+            MoveKind::TurnLeft => "turn left",
+            MoveKind::TurnRight => "turn right",
+        }
+    }
+}
+
+/// A move and its cost.
+#[derive(Debug, Clone)]
+pub struct MoveItem {
+    pub kind: Spanned<MoveKind>,
+    pub cost: Option<IntExpr>,
+}
+
 /// `move all at once: stay north east south west`.
 #[derive(Debug, Clone)]
 pub struct MoveDecl {
@@ -156,7 +302,7 @@ pub struct MoveDecl {
     pub mover: Option<Ident>,
     pub mover_span: Span,
     pub mode: Option<Spanned<Mode>>,
-    pub dirs: Vec<Spanned<Dir>>,
+    pub moves: Vec<MoveItem>,
 }
 
 /// A constraint on every step.
@@ -175,11 +321,20 @@ pub struct Pattern {
     pub span: Span,
 }
 
-/// `enter gate(c) only if have[c]`.
+/// What an `enter` rule says.
+#[derive(Debug, Clone)]
+pub enum EnterWhat {
+    /// `only if COND`.
+    If(Pred),
+    /// `costs N`.
+    Costs(IntExpr),
+}
+
+/// `enter gate(c) only if have[c]`, `enter swamp costs 3`.
 #[derive(Debug, Clone)]
 pub struct EnterDecl {
     pub pattern: Pattern,
-    pub cond: Pred,
+    pub what: EnterWhat,
 }
 
 /// What an action does to a flag.
@@ -190,19 +345,43 @@ pub enum Verb {
     Toggle,
 }
 
-/// `set have[c]`.
+/// An assignment to a counter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssignOp {
+    Add,
+    Sub,
+    Set,
+}
+
+/// What an action does.
+#[derive(Debug, Clone)]
+pub enum ActionKind {
+    Flag(Verb),
+    Counter(AssignOp, IntExpr),
+}
+
+/// `set have[c]`, `keys += 1`.
 #[derive(Debug, Clone)]
 pub struct Action {
-    pub verb: Verb,
-    pub flag: FlagRef,
+    pub kind: ActionKind,
+    pub target: StateRef,
     pub span: Span,
 }
 
-/// `on enter key(c): set have[c]`, optionally for one agent: `on hero enter ...`.
+/// What fires an `on` rule.
+#[derive(Debug, Clone)]
+pub enum Trigger {
+    Enter(Pattern),
+    Move(Spanned<MoveKind>),
+}
+
+/// `on enter key(c): set have[c]`, optionally for one agent (`on hero enter
+/// ...`) and with a condition (`on enter key if not taken[key]: ...`).
 #[derive(Debug, Clone)]
 pub struct OnDecl {
     pub agent: Option<Ident>,
-    pub pattern: Pattern,
+    pub trigger: Trigger,
+    pub cond: Option<Pred>,
     pub actions: Vec<Action>,
 }
 
@@ -221,12 +400,24 @@ pub struct WhenDecl {
     pub agent: Ident,
     pub relation: Relation,
     pub pattern: Pattern,
+    pub cond: Option<Pred>,
     pub actions: Vec<Action>,
 }
 
-/// A flag, with an index if it is indexed: `have[c]`, `lit`.
+/// A comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// A flag or counter, with an index if it is indexed: `have[c]`, `lit`.
 #[derive(Debug, Clone)]
-pub struct FlagRef {
+pub struct StateRef {
     pub name: Ident,
     pub index: Option<Ident>,
     pub span: Span,
@@ -256,7 +447,11 @@ pub enum Pred {
     AllFlags(Ident, Span),
     /// `any have`.
     AnyFlag(Ident, Span),
-    Flag(FlagRef),
+    Flag(StateRef),
+    /// `keys > 0`.
+    Compare(StateRef, CmpOp, IntExpr, Span),
+    /// `bike facing north`.
+    Facing(Ident, u8, Span),
 }
 
 impl Pred {
@@ -269,7 +464,9 @@ impl Pred {
             | Pred::Any(_, _, s)
             | Pred::On(_, _, s)
             | Pred::AllFlags(_, s)
-            | Pred::AnyFlag(_, s) => *s,
+            | Pred::AnyFlag(_, s)
+            | Pred::Compare(_, _, _, s)
+            | Pred::Facing(_, _, s) => *s,
             Pred::Flag(f) => f.span,
         }
     }
@@ -281,6 +478,8 @@ pub enum OutputKind {
     Before,
     Solved,
     Unsolved,
+    /// Printed between two cases, not after the last.
+    Separator,
 }
 
 /// `solved "Escape possible in {steps} steps."`.

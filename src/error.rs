@@ -102,19 +102,37 @@ pub enum RuleError {
         first: SourceSpan,
     },
 
-    #[error("the character {ch:?} is given twice in the legend")]
+    #[error("the {symbol} is given twice in the legend")]
     #[diagnostic(
         code(puzzle::resolve::legend_conflict),
-        help("each map character must stand for one thing: a tile, an agent's start or a target")
+        help("each map symbol must stand for one thing: a tile, an agent's start or a target")
     )]
     LegendConflict {
-        ch: char,
+        symbol: String,
         #[label("given to {what} here")]
         span: SourceSpan,
         what: String,
         #[label("first given to {first_what} here")]
         first: SourceSpan,
         first_what: String,
+    },
+
+    #[error("unknown property `{name}`")]
+    #[diagnostic(code(puzzle::resolve::unknown_property), help("{help}"))]
+    UnknownProperty {
+        name: String,
+        #[label("not a property of tiles")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(puzzle::resolve::unused_binding), help("{help}"))]
+    UnusedBinding {
+        message: String,
+        #[label("binds a value nothing uses")]
+        span: SourceSpan,
+        help: String,
     },
 
     #[error("{message}")]
@@ -202,11 +220,13 @@ pub enum InputError {
         help: String,
     },
 
-    #[error("row {row} of case {case} is {got} characters wide, expected {want}")]
+    #[error("row {row} of case {case} is {got} {unit} wide, expected {want}")]
     #[diagnostic(code(puzzle::input::row_width), help("{help}"))]
     RowWidth {
         case: usize,
         row: usize,
+        /// `characters` or `tokens`.
+        unit: &'static str,
         got: usize,
         want: usize,
         #[label("{label}")]
@@ -215,11 +235,11 @@ pub enum InputError {
         help: String,
     },
 
-    #[error("the character {ch:?} is not in the legend")]
+    #[error("the {symbol} is not in the legend")]
     #[diagnostic(code(puzzle::input::unknown_char), help("the legend defines {legend}"))]
     UnknownChar {
-        ch: char,
-        #[label("unknown map character")]
+        symbol: String,
+        #[label("unknown map symbol")]
         span: SourceSpan,
         legend: String,
     },
@@ -281,6 +301,16 @@ pub enum InputError {
     #[error("{message}")]
     #[diagnostic(code(puzzle::input::bare_header), help("{help}"))]
     BareHeader {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(puzzle::input::rules), help("{help}"))]
+    Rules {
         message: String,
         #[label("{label}")]
         span: SourceSpan,

@@ -1,13 +1,15 @@
 //! Reading an input file: cut it into cases as the rules' `input` block says.
-//! Each case is a header of named integers and a grid of characters; nothing
-//! here knows what the characters mean beyond whether a space can be a cell.
+//! Each case is a header of named integers and a grid of characters or of
+//! whitespace-separated tokens; nothing here knows what the symbols mean
+//! beyond whether a space can be a cell.
 //!
 //! Invariant of [`RawCase`]: the header has exactly one value per header
-//! field, and every row of the grid has exactly `cols` characters.
+//! field, and the grid has exactly `rows * cols` cells: characters in
+//! `cells` for a grid of characters, else tokens in `tokens`.
 
-use crate::ast::Cases;
+use crate::ast::{Cases, GridForm};
 use crate::error::InputError;
-use crate::resolve::{Io, SizeRef};
+use crate::resolve::{Io, Num, NumEnv};
 
 /// The largest grid side accepted: larger values are taken as a broken header.
 pub const MAX_SIDE: i64 = 10_000;
@@ -20,8 +22,11 @@ pub struct RawCase {
     pub header: Vec<i64>,
     pub rows: usize,
     pub cols: usize,
-    /// `rows * cols` characters, row by row.
+    /// `rows * cols` characters, row by row (a grid of characters).
     pub cells: Vec<char>,
+    /// `rows * cols` tokens, row by row, each with its byte offset and
+    /// length in the input (a grid of tokens; empty otherwise).
+    pub tokens: Vec<(String, usize, usize)>,
     /// Byte offset in the input of each row's first character.
     pub row_offsets: Vec<usize>,
     /// Where the case starts in the input.
@@ -31,6 +36,9 @@ pub struct RawCase {
 impl RawCase {
     /// The span of one cell in the input file.
     pub fn cell_span(&self, cell: usize) -> miette::SourceSpan {
+        if let Some((_, at, len)) = self.tokens.get(cell) {
+            return (*at, (*len).max(1)).into();
+        }
         let r = cell / self.cols;
         // The row's characters before it are the cells before it.
         let before: usize = self.cells[r * self.cols..cell]
@@ -38,6 +46,16 @@ impl RawCase {
             .map(|ch| ch.len_utf8())
             .sum();
         (self.row_offsets[r] + before, self.cells[cell].len_utf8()).into()
+    }
+
+    /// The number of cells.
+    pub fn len(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// No cells (never, for a case read).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// The span of the whole case's header and grid.
@@ -172,8 +190,21 @@ impl<'a> Reader<'a> {
     }
 
     fn describe_header(&self, want: usize) -> String {
-        if want == self.io.header.len() && want > 0 {
+        if want == self.io.header.len() && want > 0 && self.io.header_lines.len() == 1 {
             format!("the integers `{}` on one line", self.io.header.join(" "))
+        } else if want > 0 && self.io.header_lines.len() > 1 {
+            let mut at = 0;
+            let lines: Vec<String> = self
+                .io
+                .header_lines
+                .iter()
+                .map(|&n| {
+                    let l = format!("`{}`", self.io.header[at..at + n].join(" "));
+                    at += n;
+                    l
+                })
+                .collect();
+            format!("the integers {}, one line each", lines.join(", then "))
         } else {
             "one integer: the number of cases".to_string()
         }
@@ -253,9 +284,8 @@ impl<'a> Reader<'a> {
         }
         let header_len = self.io.header.len();
         let start = self.pos;
-        let header = if header_len == 0 {
-            Vec::new()
-        } else {
+        let mut header: Vec<Option<i64>> = Vec::with_capacity(header_len);
+        for (i, &n) in self.io.header_lines.iter().enumerate() {
             let Some(line) = self.next_nonblank() else {
                 return Some(Err(InputError::Truncated {
                     case: self.read + 1,
@@ -264,19 +294,18 @@ impl<'a> Reader<'a> {
                     help: self.describe_header(header_len),
                 }));
             };
-            match self.ints(&line, header_len, "the header line") {
-                Ok(v) => v.into_iter().map(Some).collect(),
+            match self.ints(&line, n, "the header line") {
+                Ok(v) => header.extend(v.into_iter().map(Some)),
                 Err(e) => return Some(Err(e)),
             }
-        };
-        if let Cases::UntilValues(end) = &self.io.cases
-            && end.len() == header.len()
-            && end
-                .iter()
-                .zip(&header)
-                .all(|(a, b)| Some(a.value as i64) == *b)
-        {
-            return None;
+            // The end marker is a first header line.
+            if i == 0
+                && let Cases::UntilValues(end) = &self.io.cases
+                && end.len() == header.len()
+                && end.iter().zip(&header).all(|(a, b)| Some(a.value) == *b)
+            {
+                return None;
+            }
         }
         Some(self.read_grid_case(header, start))
     }
@@ -288,24 +317,33 @@ impl<'a> Reader<'a> {
         r
     }
 
-    fn resolve_size(&self, s: Option<SizeRef>, header: &[Option<i64>]) -> Option<i64> {
-        match s? {
-            SizeRef::Lit(n) => Some(n.min(i64::MAX as u64) as i64),
-            SizeRef::Field(i) => header.get(i).copied().flatten(),
+    /// A grid size, if the header values it needs are known.
+    fn resolve_size(&self, s: Option<&Num>, header: &[Option<i64>]) -> Option<i64> {
+        let s = s?;
+        if let Num::Field(i) = s {
+            return header.get(*i).copied().flatten();
         }
+        let known: Option<Vec<i64>> = header.iter().copied().collect();
+        let env = NumEnv {
+            header: &known?,
+            count: &|_| 0,
+            case: 0,
+            cost: None,
+        };
+        Some(s.eval(&env).unwrap_or(-1))
     }
 
     /// Reads a grid. Header values still unknown (`None`, only in a bare
     /// map) are grid sizes taken from the grid itself.
     fn read_grid_case(
         &mut self,
-        mut header: Vec<Option<i64>>,
+        header: Vec<Option<i64>>,
         start: usize,
     ) -> Result<RawCase, InputError> {
         let number = self.read + 1;
         let header_span: miette::SourceSpan = (start, self.pos.saturating_sub(start).max(1)).into();
-        let rows = self.resolve_size(self.io.rows, &header);
-        let cols = self.resolve_size(self.io.cols, &header);
+        let rows = self.resolve_size(self.io.rows.as_ref(), &header);
+        let cols = self.resolve_size(self.io.cols.as_ref(), &header);
         for (v, what) in [(rows, "rows"), (cols, "columns")] {
             if let Some(v) = v
                 && !(1..=MAX_SIDE).contains(&v)
@@ -317,6 +355,13 @@ impl<'a> Reader<'a> {
                     help: format!("a grid has from 1 to {MAX_SIDE} {what}"),
                 });
             }
+        }
+        if self.io.form == GridForm::List {
+            let (rows, cols) = (
+                rows.expect("a list has its size") as usize,
+                cols.expect("a list has its size") as usize,
+            );
+            return self.read_list(number, header, start, rows, cols);
         }
         // Blank lines before the grid separate cases; they are not rows,
         // unless a space is a cell and the row is made of spaces.
@@ -358,10 +403,14 @@ impl<'a> Reader<'a> {
                 help: "a case needs at least one grid row".into(),
             });
         }
+        if self.io.form == GridForm::Tokens {
+            return self.read_tokens(number, header, start, &lines, cols.map(|c| c as usize));
+        }
         let cols = match cols {
             Some(c) => c as usize,
             None => self.trimmed(lines[0].text).chars().count(),
         };
+        let fill = self.io.fill.as_ref().and_then(|f| f.chars().next());
         let mut cells = Vec::with_capacity(lines.len() * cols);
         let mut row_offsets = Vec::with_capacity(lines.len());
         for (i, l) in lines.iter().enumerate() {
@@ -370,12 +419,22 @@ impl<'a> Reader<'a> {
             let count = |t: &str| if ascii { t.len() } else { t.chars().count() };
             let n = count(l.text);
             let kept = count(self.trimmed(l.text));
+            if let Some(f) = fill
+                && kept < cols
+            {
+                // A short row, filled with the declared symbol.
+                cells.extend(self.trimmed(l.text).chars());
+                cells.extend(std::iter::repeat_n(f, cols - kept));
+                row_offsets.push(l.offset);
+                continue;
+            }
             if n < cols || kept > cols {
                 let got = if n < cols { n } else { kept };
                 let short = got < cols;
                 return Err(InputError::RowWidth {
                     case: number,
                     row: i + 1,
+                    unit: "characters",
                     got,
                     want: cols,
                     span: (l.offset, l.text.len().max(1)).into(),
@@ -399,21 +458,165 @@ impl<'a> Reader<'a> {
             }
             row_offsets.push(l.offset);
         }
-        self.read += 1;
-        for (size, n) in [(self.io.rows, lines.len()), (self.io.cols, cols)] {
-            if let Some(SizeRef::Field(i)) = size {
-                header[i].get_or_insert(n as i64);
-            }
-        }
-        Ok(RawCase {
+        Ok(self.case(
             number,
-            header: header.into_iter().map(|v| v.unwrap_or(0)).collect(),
-            rows: lines.len(),
+            header,
+            start,
+            lines.len(),
             cols,
             cells,
+            Vec::new(),
+            row_offsets,
+        ))
+    }
+
+    /// A case read: the header completed by the grid's own size where a
+    /// bare map left it open.
+    #[allow(clippy::too_many_arguments)]
+    fn case(
+        &mut self,
+        number: usize,
+        mut header: Vec<Option<i64>>,
+        start: usize,
+        rows: usize,
+        cols: usize,
+        cells: Vec<char>,
+        tokens: Vec<(String, usize, usize)>,
+        row_offsets: Vec<usize>,
+    ) -> RawCase {
+        self.read += 1;
+        for (size, n) in [(&self.io.rows, rows), (&self.io.cols, cols)] {
+            if let Some(Num::Field(i)) = size {
+                header[*i].get_or_insert(n as i64);
+            }
+        }
+        RawCase {
+            number,
+            header: header.into_iter().map(|v| v.unwrap_or(0)).collect(),
+            rows,
+            cols,
+            cells,
+            tokens,
             row_offsets,
             offset: start,
-        })
+        }
+    }
+
+    /// The tokens of a line, with their byte offsets in the input.
+    fn tokens_of(line: &Line<'_>) -> Vec<(String, usize, usize)> {
+        let mut out = Vec::new();
+        let mut search = 0;
+        for tok in line.text.split_whitespace() {
+            let at = line.text[search..].find(tok).expect("a token of the line") + search;
+            search = at + tok.len();
+            out.push((tok.to_string(), line.offset + at, tok.len()));
+        }
+        out
+    }
+
+    /// A grid of tokens, a line a row.
+    fn read_tokens(
+        &mut self,
+        number: usize,
+        header: Vec<Option<i64>>,
+        start: usize,
+        lines: &[Line<'a>],
+        cols: Option<usize>,
+    ) -> Result<RawCase, InputError> {
+        let cols = cols.unwrap_or_else(|| Self::tokens_of(&lines[0]).len());
+        let mut tokens = Vec::with_capacity(lines.len() * cols);
+        let mut row_offsets = Vec::with_capacity(lines.len());
+        for (i, l) in lines.iter().enumerate() {
+            let mut row = Self::tokens_of(l);
+            if row.len() < cols
+                && let Some(f) = &self.io.fill
+            {
+                let end = l.offset + l.text.len();
+                row.resize(cols, (f.clone(), end, 0));
+            }
+            if row.len() != cols {
+                let short = row.len() < cols;
+                return Err(InputError::RowWidth {
+                    case: number,
+                    row: i + 1,
+                    unit: "tokens",
+                    got: row.len(),
+                    want: cols,
+                    span: (l.offset, l.text.len().max(1)).into(),
+                    label: if short {
+                        "row too short"
+                    } else {
+                        "row too long"
+                    }
+                    .into(),
+                    help: format!("every row of this case has {cols} tokens"),
+                });
+            }
+            tokens.extend(row);
+            row_offsets.push(l.offset);
+        }
+        let rows = lines.len();
+        Ok(self.case(
+            number,
+            header,
+            start,
+            rows,
+            cols,
+            Vec::new(),
+            tokens,
+            row_offsets,
+        ))
+    }
+
+    /// A grid given as `rows * cols` tokens over any number of lines.
+    fn read_list(
+        &mut self,
+        number: usize,
+        header: Vec<Option<i64>>,
+        start: usize,
+        rows: usize,
+        cols: usize,
+    ) -> Result<RawCase, InputError> {
+        let want = rows * cols;
+        let mut tokens = Vec::with_capacity(want);
+        let mut row_offsets = Vec::new();
+        while tokens.len() < want {
+            let Some(line) = self.next_nonblank() else {
+                return Err(InputError::Truncated {
+                    case: number,
+                    missing: format!("{} of its {want} cells are missing", want - tokens.len()),
+                    span: self.eof_span(),
+                    help: format!(
+                        "a board of {rows} x {cols} is {want} tokens, row by row, on any number                          of lines"
+                    ),
+                });
+            };
+            let got = Self::tokens_of(&line);
+            if tokens.len() + got.len() > want {
+                return Err(InputError::RowWidth {
+                    case: number,
+                    row: tokens.len() / cols + 1,
+                    unit: "tokens",
+                    got: tokens.len() + got.len(),
+                    want,
+                    span: (line.offset, line.text.len().max(1)).into(),
+                    label: "more tokens than the board has cells".into(),
+                    help: format!("a board of {rows} x {cols} is {want} tokens"),
+                });
+            }
+            row_offsets.push(line.offset);
+            tokens.extend(got);
+        }
+        Ok(self.case(
+            number,
+            header,
+            start,
+            rows,
+            cols,
+            Vec::new(),
+            tokens,
+            row_offsets,
+        ))
     }
 
     /// A row without the trailing blanks that cannot be cells.

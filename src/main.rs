@@ -235,12 +235,18 @@ fn dispatch(cli: Cli) -> Result<u8, Report> {
         Cmd::Check { rules } => {
             let loaded = load(&rules)?;
             let r = &loaded.rules;
+            let counters = r
+                .states
+                .iter()
+                .filter(|s| matches!(s.kind, puzzle::resolve::StateKind::Counter { .. }))
+                .count();
             println!(
-                "{}: ok ({} tiles, {} agents, {} flags, {} warnings)",
+                "{}: ok ({} tiles, {} agents, {} flags, {} counters, {} warnings)",
                 rules.display(),
                 r.tiles.len(),
                 r.agents.len(),
-                r.flags.len(),
+                r.states.len() - counters,
+                counters,
                 loaded.warnings.len()
             );
             Ok(exit::OK)

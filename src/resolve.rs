@@ -2,13 +2,16 @@
 //! parameter domains and predicate kinds, builds the legend, and fills in
 //! defaults.
 //!
-//! Invariant of [`Rules`]: every id indexes its table; every flag index has the
-//! flag's domain; every tile value is in its tile's domain; the legend maps
-//! each character to one thing. What is still unknown is only what depends on
-//! a map: family sizes and sizes given by header fields.
+//! Invariant of [`Rules`]: every id indexes its table; every state index
+//! has the state's domain (or is the occurrence a rule matches); every tile
+//! value is in its tile's domain; the legend maps each symbol to one thing;
+//! every number that does not depend on a map is checked (ranges not
+//! empty, costs positive, values in range). What is still unknown is only
+//! what depends on a map: family sizes, header fields, tile counts.
 
 use crate::ast::{
-    self, Cases, Dir, Forbid, Ident, Mode, OutputKind, Property, Relation, Span, Verb,
+    self, AssignOp, BinOp, Cases, CmpOp, Forbid, GridForm, Ident, IntExpr, Measure, Mode, MoveKind,
+    OutputKind, Property, Relation, Span, Verb,
 };
 use crate::error::{RuleError, did_you_mean};
 use hashbrown::HashMap;
@@ -30,8 +33,10 @@ newtype_id!(
     TileId,
     /// Index into [`Rules::agents`] (a family is one agent declaration).
     AgentId,
-    /// Index into [`Rules::flags`].
-    FlagId
+    /// Index into [`Rules::states`].
+    StateId,
+    /// Index into [`Rules::layouts`].
+    LayoutId
 );
 
 /// The checked rules of a puzzle: everything that does not depend on a map.
@@ -41,17 +46,21 @@ pub struct Rules {
     pub io: Io,
     pub domains: Vec<Domain>,
     pub tiles: Vec<Tile>,
-    pub legend: HashMap<char, Glyph>,
+    /// Map symbol (a character, or a token) -> what it stands for.
+    pub legend: HashMap<String, Glyph>,
     pub agents: Vec<Agent>,
-    pub flags: Vec<Flag>,
+    pub states: Vec<State>,
+    pub layouts: Vec<LayoutDef>,
     pub mode: Mode,
     pub forbid_same_cell: bool,
     pub forbid_swap: bool,
     pub enter_rules: Vec<EnterRule>,
+    pub enter_costs: Vec<CostRule>,
     pub on_enter: Vec<OnEnter>,
+    pub on_move: Vec<OnMove>,
     pub when: Vec<When>,
     pub goal: Expr,
-    pub limit: Option<SizeRef>,
+    pub limit: Option<Limit>,
 }
 
 /// A parameter domain: `colour = blue yellow red green`.
@@ -71,16 +80,46 @@ pub struct Tile {
     pub span: Span,
 }
 
-/// What a map character stands for.
+/// What a map symbol stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Glyph {
-    /// A tile, with the parameter value the character picks.
+    /// A tile, with the parameter value the symbol picks.
     Tile(TileId, Option<u32>),
     /// The start of a member of an agent (0 for a single agent); the cell
     /// underneath is the agent's `on` tile.
     Start(AgentId, u32),
     /// The target of a member of an agent, on the agent's `on` tile.
     Target(AgentId, u32),
+    /// A cell the agent may start on (`any 'S'`), on its `on` tile.
+    AnyStart(AgentId),
+}
+
+/// Where an agent starts.
+#[derive(Debug, Clone)]
+pub enum Start {
+    /// One marker per member, in the legend.
+    Markers,
+    /// Any cell marked by its symbol in the legend.
+    Any,
+    /// A row and a column, from 0.
+    At(Num, Num),
+}
+
+/// Where an agent's members belong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Targets {
+    None,
+    /// A marker per member, in the map.
+    Markers,
+    /// The member's start marker, in a layout.
+    Layout(LayoutId),
+}
+
+/// One kind of move of an agent, with its cost.
+#[derive(Debug, Clone)]
+pub struct Move {
+    pub kind: MoveKind,
+    pub cost: Num,
 }
 
 /// An agent, or a family of agents.
@@ -88,31 +127,128 @@ pub enum Glyph {
 pub struct Agent {
     pub name: String,
     /// `None` for a single agent.
-    pub family: Option<SizeRef>,
+    pub family: Option<Num>,
     /// The largest family size the markers allow.
     pub max_members: u32,
-    pub has_targets: bool,
+    pub start: Start,
+    pub targets: Targets,
+    /// The start markers, member by member (to find targets in a layout).
+    pub markers: Vec<String>,
     pub on: TileId,
     pub opaque: bool,
-    /// The directions it may move in; empty if it never moves.
-    pub moves: Vec<Dir>,
+    /// Its moves; empty if it never moves.
+    pub moves: Vec<Move>,
+    /// Its heading at the start, if it has one (0 north, 1 east, 2 south,
+    /// 3 west).
+    pub facing: Option<u8>,
     pub span: Span,
 }
 
-/// A flag, alone or one per value of a domain.
-#[derive(Debug, Clone)]
-pub struct Flag {
-    pub name: String,
-    pub domain: Option<DomainId>,
-    pub span: Span,
-}
-
-/// A number known now, or a header field read per map.
+/// What a state is indexed by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SizeRef {
-    Lit(u64),
+pub enum StateIndex {
+    None,
+    /// One per value of a domain.
+    Domain(DomainId),
+    /// One per occurrence of a tile in the map.
+    Tile(TileId),
+}
+
+/// What a state holds.
+#[derive(Debug, Clone)]
+pub enum StateKind {
+    Flag,
+    Counter {
+        lo: Num,
+        hi: Num,
+        wrap: bool,
+        init: Option<Num>,
+    },
+}
+
+/// A flag or a counter, alone or indexed.
+#[derive(Debug, Clone)]
+pub struct State {
+    pub name: String,
+    pub kind: StateKind,
+    pub index: StateIndex,
+    pub span: Span,
+}
+
+/// A layout written in the rule file: rows of symbols.
+#[derive(Debug, Clone)]
+pub struct LayoutDef {
+    pub name: String,
+    pub rows: Vec<String>,
+    pub span: Span,
+}
+
+/// A checked integer expression, evaluated per case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Num {
+    Lit(i64),
     /// Index into [`Io::header`].
     Field(usize),
+    /// How many cells of the map have the tile.
+    Count(TileId),
+    /// In output templates: the case number, the answer.
+    Case,
+    Cost,
+    Neg(Box<Num>),
+    Bin(Box<Num>, BinOp, Box<Num>),
+}
+
+/// What a [`Num`] is evaluated with.
+pub struct NumEnv<'a> {
+    pub header: &'a [i64],
+    pub count: &'a dyn Fn(TileId) -> i64,
+    pub case: i64,
+    pub cost: Option<i64>,
+}
+
+impl Num {
+    /// Its value; `None` when the arithmetic fails (division by zero,
+    /// overflow) or a value it needs is unknown.
+    pub fn eval(&self, env: &NumEnv<'_>) -> Option<i64> {
+        Some(match self {
+            Num::Lit(v) => *v,
+            Num::Field(i) => *env.header.get(*i)?,
+            Num::Count(t) => (env.count)(*t),
+            Num::Case => env.case,
+            Num::Cost => env.cost?,
+            Num::Neg(e) => e.eval(env)?.checked_neg()?,
+            Num::Bin(a, op, b) => {
+                let (a, b) = (a.eval(env)?, b.eval(env)?);
+                match op {
+                    BinOp::Add => a.checked_add(b)?,
+                    BinOp::Sub => a.checked_sub(b)?,
+                    BinOp::Mul => a.checked_mul(b)?,
+                    BinOp::Div => a.checked_div_euclid(b)?,
+                    BinOp::Rem => a.checked_rem_euclid(b)?,
+                }
+            }
+        })
+    }
+
+    /// Its value when it depends on nothing of a map.
+    pub fn constant(&self) -> Option<i64> {
+        let env = NumEnv {
+            header: &[],
+            count: &|_| 0,
+            case: 0,
+            cost: None,
+        };
+        self.is_constant().then(|| self.eval(&env)).flatten()
+    }
+
+    fn is_constant(&self) -> bool {
+        match self {
+            Num::Lit(_) => true,
+            Num::Neg(e) => e.is_constant(),
+            Num::Bin(a, _, b) => a.is_constant() && b.is_constant(),
+            _ => false,
+        }
+    }
 }
 
 /// Which parameter values of a tile a pattern matches.
@@ -126,17 +262,19 @@ pub enum ValueSel {
     Value(u32),
 }
 
-/// The index of an indexed flag in an expression or action.
+/// The index of an indexed state in an expression or action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IndexRef {
-    /// The flag is not indexed.
+    /// The state is not indexed.
     None,
     Value(u32),
     /// The value bound by the enclosing rule's pattern.
     Bound,
+    /// The occurrence of the tile the enclosing rule matched.
+    Occurrence,
 }
 
-/// Which members of an agent an `on` predicate speaks of.
+/// Which members of an agent a predicate speaks of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Members {
     One,
@@ -162,12 +300,23 @@ pub enum Expr {
         members: Members,
         place: PlaceRef,
     },
+    /// A flag is set.
     Flag {
-        flag: FlagId,
+        state: StateId,
         index: IndexRef,
     },
-    AllFlags(FlagId),
-    AnyFlag(FlagId),
+    /// A counter compared with a number.
+    Cmp {
+        state: StateId,
+        index: IndexRef,
+        op: CmpOp,
+        value: Num,
+    },
+    /// Every (or some) value of an indexed flag is set.
+    AllFlags(StateId),
+    AnyFlag(StateId),
+    /// An agent's heading.
+    Facing(AgentId, u8),
 }
 
 /// `enter gate(c) only if have[c]`.
@@ -178,12 +327,31 @@ pub struct EnterRule {
     pub cond: Expr,
 }
 
-/// `set have[c]`.
-#[derive(Debug, Clone, Copy)]
+/// `enter swamp costs 3`.
+#[derive(Debug, Clone)]
+pub struct CostRule {
+    pub tile: TileId,
+    pub value: ValueSel,
+    pub cost: Num,
+}
+
+/// What an action does to its state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActOp {
+    Set,
+    Clear,
+    Toggle,
+    Add(Num),
+    Sub(Num),
+    Assign(Num),
+}
+
+/// `set have[c]`, `keys += 1`.
+#[derive(Debug, Clone)]
 pub struct Action {
-    pub verb: Verb,
-    pub flag: FlagId,
+    pub state: StateId,
     pub index: IndexRef,
+    pub op: ActOp,
 }
 
 /// `on enter key(c): set have[c]`.
@@ -192,7 +360,18 @@ pub struct OnEnter {
     pub agent: Option<AgentId>,
     pub tile: TileId,
     pub value: ValueSel,
+    pub cond: Option<Expr>,
     pub actions: Vec<Action>,
+}
+
+/// `on bike forward: sector += 1`.
+#[derive(Debug, Clone)]
+pub struct OnMove {
+    pub agent: Option<AgentId>,
+    pub kind: MoveKind,
+    pub cond: Option<Expr>,
+    pub actions: Vec<Action>,
+    pub span: Span,
 }
 
 /// `when watcher sees lamp(h): set seen[h]`.
@@ -202,20 +381,36 @@ pub struct When {
     pub relation: Relation,
     pub tile: TileId,
     pub value: ValueSel,
+    pub cond: Option<Expr>,
     pub actions: Vec<Action>,
+}
+
+/// `limit steps <= t`.
+#[derive(Debug, Clone)]
+pub struct Limit {
+    pub measure: Measure,
+    pub strict: bool,
+    pub bound: Num,
 }
 
 /// How input files are read and answers printed.
 #[derive(Debug, Clone)]
 pub struct Io {
     pub cases: Cases,
+    /// Every header field, line after line.
     pub header: Vec<String>,
+    /// How many fields each header line has.
+    pub header_lines: Vec<usize>,
     /// `None`: take the size from the grid itself.
-    pub rows: Option<SizeRef>,
-    pub cols: Option<SizeRef>,
+    pub rows: Option<Num>,
+    pub cols: Option<Num>,
+    pub form: GridForm,
+    /// The symbol short rows are filled with.
+    pub fill: Option<String>,
     pub before: Option<Template>,
     pub solved: Template,
     pub unsolved: Template,
+    pub separator: Option<Template>,
 }
 
 /// An output line with placeholders.
@@ -226,41 +421,55 @@ pub struct Template(pub Vec<Seg>);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seg {
     Lit(String),
-    Case,
-    Steps,
-    Field(usize),
+    Num(Num),
 }
 
 impl Template {
     /// The line for one case.
-    pub fn render(&self, case: usize, steps: Option<u64>, header: &[i64]) -> String {
+    pub fn render(&self, case: usize, cost: Option<u64>, header: &[i64]) -> String {
+        let env = NumEnv {
+            header,
+            count: &|_| 0,
+            case: case as i64,
+            cost: cost.map(|c| c as i64),
+        };
         let mut out = String::new();
         for s in &self.0 {
             match s {
                 Seg::Lit(t) => out.push_str(t),
-                Seg::Case => out.push_str(&case.to_string()),
-                Seg::Steps => {
-                    if let Some(n) = steps {
-                        out.push_str(&n.to_string())
-                    }
-                }
-                Seg::Field(i) => out.push_str(&header.get(*i).copied().unwrap_or(0).to_string()),
+                Seg::Num(n) => match n.eval(&env) {
+                    Some(v) => out.push_str(&v.to_string()),
+                    None => out.push('?'),
+                },
             }
         }
         out
     }
 }
 
-/// The markers of a character class, for `'a'..` ranges.
-pub fn marker_run(first: char) -> Vec<char> {
-    let end = match first {
+/// The markers of a symbol class, for `'a'..` ranges: letters and digits
+/// run to `z`, `Z` or `9`; a numeric token runs on for `limit` numbers.
+pub fn marker_run(first: &str, limit: usize) -> Vec<String> {
+    if let Ok(n) = first.parse::<u64>()
+        && first.len() > 1
+    {
+        return (0..limit as u64).map(|i| (n + i).to_string()).collect();
+    }
+    let mut chars = first.chars();
+    let (Some(c), None) = (chars.next(), chars.next()) else {
+        return vec![first.to_string()];
+    };
+    let end = match c {
         'a'..='z' => 'z',
         'A'..='Z' => 'Z',
         '0'..='9' => '9',
         c => c,
     };
-    (first..=end).collect()
+    (c..=end).map(|c| c.to_string()).collect()
 }
+
+/// The most members a numeric marker range gives.
+pub const MAX_RUN: usize = 256;
 
 /// Resolves and checks a parsed rule file. Returns the rules and the warnings,
 /// or every error found (warnings included).
@@ -282,7 +491,8 @@ enum Def {
     Domain(DomainId),
     Tile(TileId),
     Agent(AgentId),
-    Flag(FlagId),
+    State(StateId),
+    Layout(LayoutId),
 }
 
 impl Def {
@@ -291,33 +501,74 @@ impl Def {
             Def::Domain(_) => "domain",
             Def::Tile(_) => "tile",
             Def::Agent(_) => "agent",
-            Def::Flag(_) => "flag",
+            Def::State(_) => "flag",
+            Def::Layout(_) => "layout",
         }
     }
+}
+
+/// Where a number may look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Allow {
+    /// Header fields only (sizes).
+    Header,
+    /// Header fields and tile counts (anything grounded on a map).
+    Map,
+    /// Header fields, the case number and the answer (output templates).
+    Template { cost: bool },
 }
 
 #[derive(Default)]
 struct Resolver {
     errors: Vec<RuleError>,
-    /// Tiles, agents and flags share this namespace.
+    /// Tiles, agents, states and layouts share this namespace.
     names: HashMap<String, (Def, Span)>,
     /// Domains have their own: `domain lamp` and `tile lamp` can coexist.
     domain_names: HashMap<String, (Def, Span)>,
     domains: Vec<Domain>,
     tiles: Vec<Tile>,
     agents: Vec<Agent>,
-    flags: Vec<Flag>,
+    states: Vec<State>,
+    layouts: Vec<LayoutDef>,
     header: Vec<String>,
-    legend: HashMap<char, (Glyph, Span, String)>,
+    header_lines: Vec<usize>,
+    legend: HashMap<String, (Glyph, Span, String)>,
+    /// Whether the rule being resolved used its pattern's binding.
+    bound_used: bool,
+    /// Some move or tile has a cost given.
+    has_costs: bool,
     rules: Option<Rules>,
 }
 
-/// The domain of the variable bound by a rule's pattern, if any.
-type Scope = Option<(String, DomainId)>;
+/// What a rule's pattern gives its condition and actions: the variable it
+/// binds (and its domain), and the tile it matches.
+#[derive(Debug, Clone, Default)]
+struct Scope {
+    bind: Option<(String, DomainId, Span)>,
+    tile: Option<TileId>,
+}
+
+/// A symbol as shown in messages: `'#'` or `"12"`.
+fn shown(sym: &str, is_char: bool) -> String {
+    if is_char {
+        format!("character {:?}", sym.chars().next().unwrap_or(' '))
+    } else {
+        format!("token {sym:?}")
+    }
+}
 
 impl Resolver {
     fn err(&mut self, e: RuleError) {
         self.errors.push(e);
+    }
+
+    fn invalid(&mut self, message: String, span: Span, label: &str, help: String) {
+        self.err(RuleError::Invalid {
+            message,
+            span,
+            label: label.into(),
+            help,
+        });
     }
 
     fn define(&mut self, name: &Ident, def: Def) -> bool {
@@ -376,6 +627,12 @@ impl Resolver {
         self.err(match kind {
             "tile" => RuleError::UnknownTile { name, span, help },
             "agent" => RuleError::UnknownAgent { name, span, help },
+            "layout" => RuleError::Invalid {
+                message: format!("unknown layout `{name}`"),
+                span,
+                label: "no layout is called this".into(),
+                help,
+            },
             _ => RuleError::UnknownFlag { name, span, help },
         });
     }
@@ -400,9 +657,9 @@ impl Resolver {
         }
     }
 
-    fn flag(&mut self, id: &Ident) -> Option<FlagId> {
+    fn state(&mut self, id: &Ident) -> Option<StateId> {
         match self.lookup(&id.name) {
-            Some(Def::Flag(f)) => Some(f),
+            Some(Def::State(f)) => Some(f),
             _ => {
                 self.unknown("flag", id);
                 None
@@ -426,43 +683,86 @@ impl Resolver {
         }
     }
 
-    fn size(&mut self, s: &ast::Size, what: &str) -> Option<SizeRef> {
-        match s {
-            ast::Size::Lit(n) => Some(SizeRef::Lit(n.value)),
-            ast::Size::Field(f) => match self.header.iter().position(|h| *h == f.name) {
-                Some(i) => Some(SizeRef::Field(i)),
-                None => {
-                    let mut help = did_you_mean(
-                        &f.name,
-                        self.header.iter().map(String::as_str),
-                        "header fields",
+    /// A number; `what` says where it is, for the hint.
+    fn num(&mut self, e: &IntExpr, allow: Allow, what: &str) -> Option<Num> {
+        Some(match e {
+            IntExpr::Lit(v) => Num::Lit(v.value),
+            IntExpr::Neg(e, _) => Num::Neg(Box::new(self.num(e, allow, what)?)),
+            IntExpr::Bin(a, op, b, _) => {
+                let a = self.num(a, allow, what);
+                let b = self.num(b, allow, what);
+                Num::Bin(Box::new(a?), *op, Box::new(b?))
+            }
+            IntExpr::Count(t, sp) => {
+                if !matches!(allow, Allow::Map) {
+                    self.invalid(
+                        "`count(...)` needs a map".into(),
+                        *sp,
+                        "not known here",
+                        format!("{what} cannot depend on the map's tiles"),
                     );
-                    help.push_str(&format!(
-                        " ({what} is a number or a name from the input's `header` line)"
-                    ));
+                    return None;
+                }
+                Num::Count(self.tile(t)?)
+            }
+            IntExpr::Name(f) => {
+                if let Some(i) = self.header.iter().position(|h| *h == f.name) {
+                    return Some(Num::Field(i));
+                }
+                let mut extra: Vec<&str> = Vec::new();
+                if let Allow::Template { cost } = allow {
+                    match f.name.as_str() {
+                        "case" => return Some(Num::Case),
+                        "steps" | "cost" if cost => return Some(Num::Cost),
+                        "steps" | "cost" => {
+                            let name = f.name.clone();
+                            self.invalid(
+                                format!("`{{{name}}}` is only known when the case is solved"),
+                                f.span,
+                                &format!("no {name} here"),
+                                format!("use `{{{name}}}` in the `solved` line"),
+                            );
+                            return None;
+                        }
+                        _ => extra.extend(["case", "steps", "cost"]),
+                    }
+                }
+                let cands = self.header.iter().map(String::as_str).chain(extra);
+                let help = did_you_mean(&f.name, cands, "header fields");
+                if matches!(allow, Allow::Template { .. }) {
+                    self.err(RuleError::UnknownPlaceholder {
+                        name: f.name.clone(),
+                        span: f.span,
+                        help,
+                    });
+                } else {
+                    let help = format!(
+                        "{help} ({what} is a number or a name from the input's `header` line)"
+                    );
                     self.err(RuleError::UnknownField {
                         name: f.name.clone(),
                         span: f.span,
                         help,
                     });
-                    None
                 }
-            },
-        }
+                return None;
+            }
+        })
     }
 
-    fn claim(&mut self, ch: char, glyph: Glyph, span: Span, what: String) {
-        if let Some((_, first, first_what)) = self.legend.get(&ch) {
+    fn claim(&mut self, sym: &ast::Symbol, glyph: Glyph, what: String) {
+        if let Some((_, first, first_what)) = self.legend.get(&sym.text) {
             let e = RuleError::LegendConflict {
-                ch,
-                span,
+                symbol: shown(&sym.text, sym.is_char),
+                span: sym.span,
                 what,
                 first: *first,
                 first_what: first_what.clone(),
             };
             self.err(e);
         } else {
-            self.legend.insert(ch, (glyph, span, what));
+            self.legend
+                .insert(sym.text.clone(), (glyph, sym.span, what));
         }
     }
 
@@ -501,15 +801,16 @@ impl Resolver {
                 if let ast::InputItem::Header(names) = it {
                     for n in names {
                         if self.header.contains(&n.name) {
-                            self.err(RuleError::Invalid {
-                                message: format!("header field `{}` is named twice", n.name),
-                                span: n.span,
-                                label: "named again here".into(),
-                                help: "give each header value its own name".into(),
-                            });
+                            self.invalid(
+                                format!("header field `{}` is named twice", n.name),
+                                n.span,
+                                "named again here",
+                                "give each header value its own name".into(),
+                            );
                         }
                         self.header.push(n.name.clone());
                     }
+                    self.header_lines.push(names.len());
                 }
             }
         }
@@ -520,15 +821,15 @@ impl Resolver {
                     let mut values: Vec<String> = Vec::new();
                     for v in &dd.values {
                         if values.contains(&v.name) {
-                            self.err(RuleError::Invalid {
-                                message: format!(
+                            self.invalid(
+                                format!(
                                     "value `{}` appears twice in domain `{}`",
                                     v.name, dd.name.name
                                 ),
-                                span: v.span,
-                                label: "repeated value".into(),
-                                help: "each value of a domain must be distinct".into(),
-                            });
+                                v.span,
+                                "repeated value",
+                                "each value of a domain must be distinct".into(),
+                            );
                         }
                         values.push(v.name.clone());
                     }
@@ -547,19 +848,22 @@ impl Resolver {
             }
         }
         for d in &file.decls {
+            if let D::Layout(l) = d {
+                self.layout_decl(l);
+            }
+        }
+        for d in &file.decls {
             match d {
                 D::Agent(a) => self.agent_decl(a),
                 D::Flags(fs) => {
                     for f in fs {
-                        let domain = f.domain.as_ref().and_then(|dn| self.domain(dn));
-                        let id = FlagId(self.flags.len() as u32);
-                        if self.define(&f.name, Def::Flag(id)) {
-                            self.flags.push(Flag {
-                                name: f.name.name.clone(),
-                                domain,
-                                span: f.name.span,
-                            });
-                        }
+                        let index = self.state_index(f.index.as_ref());
+                        self.define_state(&f.name, StateKind::Flag, index);
+                    }
+                }
+                D::Counters(cs) => {
+                    for c in cs {
+                        self.counter_decl(c);
                     }
                 }
                 _ => {}
@@ -571,11 +875,13 @@ impl Resolver {
         let mut forbid_same_cell = false;
         let mut forbid_swap = false;
         let mut enter_rules = Vec::new();
+        let mut enter_costs = Vec::new();
         let mut on_enter = Vec::new();
+        let mut on_move = Vec::new();
         let mut when = Vec::new();
         let mut goal: Option<(Expr, Span)> = None;
         let mut goal_written: Option<Span> = None;
-        let mut limit: Option<(SizeRef, Span)> = None;
+        let mut limit: Option<(Limit, Span)> = None;
         let mut moved: HashMap<AgentId, Span> = HashMap::new();
         for d in &file.decls {
             match d {
@@ -585,23 +891,59 @@ impl Resolver {
                     Forbid::Swap => forbid_swap = true,
                 },
                 D::Enter(e) => {
-                    if let Some((tile, value, scope)) = self.pattern(&e.pattern)
-                        && let Some(cond) = self.expr(&e.cond, &scope)
-                    {
-                        enter_rules.push(EnterRule { tile, value, cond });
+                    let Some((tile, value, scope)) = self.pattern(&e.pattern) else {
+                        continue;
+                    };
+                    match &e.what {
+                        ast::EnterWhat::If(c) => {
+                            self.bound_used = false;
+                            let before = self.errors.len();
+                            let cond = self.expr(c, &scope);
+                            if self.errors.len() == before {
+                                self.check_binding(&scope);
+                            }
+                            if let Some(cond) = cond {
+                                enter_rules.push(EnterRule { tile, value, cond });
+                            }
+                        }
+                        ast::EnterWhat::Costs(c) => {
+                            self.has_costs = true;
+                            if scope.bind.is_some() {
+                                self.check_binding(&scope);
+                            }
+                            if let Some(cost) = self.cost(c) {
+                                enter_costs.push(CostRule { tile, value, cost });
+                            }
+                        }
                     }
                 }
                 D::On(o) => {
                     let agent = o.agent.as_ref().and_then(|a| self.agent(a));
-                    if let Some((tile, value, scope)) = self.pattern(&o.pattern) {
-                        self.warn_if_solid(tile, o.pattern.span, "entering this tile");
-                        let actions = self.actions(&o.actions, &scope);
-                        on_enter.push(OnEnter {
-                            agent,
-                            tile,
-                            value,
-                            actions,
-                        });
+                    match &o.trigger {
+                        ast::Trigger::Enter(p) => {
+                            if let Some((tile, value, scope)) = self.pattern(p) {
+                                self.warn_if_solid(tile, p.span, "entering this tile");
+                                let (cond, actions) = self.rule_body(&o.cond, &o.actions, &scope);
+                                on_enter.push(OnEnter {
+                                    agent,
+                                    tile,
+                                    value,
+                                    cond,
+                                    actions,
+                                });
+                            }
+                        }
+                        ast::Trigger::Move(k) => {
+                            let scope = Scope::default();
+                            let (cond, actions) = self.rule_body(&o.cond, &o.actions, &scope);
+                            on_move.push(OnMove {
+                                agent,
+                                kind: k.value,
+                                cond,
+                                actions,
+                                span: k.span,
+                            });
+                        }
                     }
                 }
                 D::When(w) => {
@@ -610,20 +952,21 @@ impl Resolver {
                         if w.relation == Relation::On {
                             self.warn_if_solid(tile, w.pattern.span, "standing on this tile");
                         }
-                        let actions = self.actions(&w.actions, &scope);
+                        let (cond, actions) = self.rule_body(&w.cond, &w.actions, &scope);
                         if let Some(agent) = agent {
                             when.push(When {
                                 agent,
                                 relation: w.relation,
                                 tile,
                                 value,
+                                cond,
                                 actions,
                             });
                         }
                     }
                 }
                 D::Goal(p) => {
-                    let e = self.expr(p, &None);
+                    let e = self.expr(p, &Scope::default());
                     if let Some(first) = goal_written {
                         self.err(RuleError::Repeated {
                             what: "the goal",
@@ -636,23 +979,55 @@ impl Resolver {
                     goal_written.get_or_insert(p.span());
                 }
                 D::Limit(l) => {
-                    if let Some(s) = self.size(&l.value, "a step limit") {
-                        if let Some((_, first)) = limit {
-                            self.err(RuleError::Repeated {
-                                what: "the step limit",
-                                span: l.span,
-                                first,
-                            });
+                    if let Some(first) = limit.as_ref().map(|l| l.1) {
+                        self.err(RuleError::Repeated {
+                            what: "the limit",
+                            span: l.span,
+                            first,
+                        });
+                    }
+                    if let Some(bound) = self.num(&l.bound, Allow::Map, "a limit") {
+                        if bound.constant().is_some_and(|v| v < 0) {
+                            self.invalid(
+                                "a limit below 0 allows no answer at all".into(),
+                                l.bound.span(),
+                                "negative",
+                                "give a limit of 0 or more".into(),
+                            );
                         }
-                        limit = Some((s, l.span));
+                        limit = Some((
+                            Limit {
+                                measure: l.measure,
+                                strict: l.strict,
+                                bound,
+                            },
+                            l.span,
+                        ));
                     }
                 }
                 _ => {}
             }
         }
+        if let Some((l, sp)) = &limit
+            && l.measure == Measure::Steps
+            && self.has_costs
+        {
+            self.invalid(
+                "a limit on steps, when steps have costs".into(),
+                *sp,
+                "steps, not cost",
+                "the answer is the least total cost: write `limit cost <= ...`".into(),
+            );
+        }
 
         let io = self.io(input.map(|(i, _)| i), file);
-        self.legend_warnings(&enter_rules, &on_enter, &when, goal.as_ref().map(|g| &g.0));
+        self.legend_warnings(
+            &enter_rules,
+            &on_enter,
+            &on_move,
+            &when,
+            goal.as_ref().map(|g| &g.0),
+        );
         if self.agents.is_empty() {
             self.err(RuleError::Missing {
                 what: "agent",
@@ -669,7 +1044,12 @@ impl Resolver {
             return;
         };
         let Some(io) = io else { return };
-        let legend = self.legend.iter().map(|(c, (g, _, _))| (*c, *g)).collect();
+        self.layout_checks(&io);
+        let legend = self
+            .legend
+            .iter()
+            .map(|(c, (g, _, _))| (c.clone(), *g))
+            .collect();
         self.rules = Some(Rules {
             title: title.map(|t| t.value.clone()).unwrap_or_default(),
             io,
@@ -677,16 +1057,76 @@ impl Resolver {
             tiles: std::mem::take(&mut self.tiles),
             legend,
             agents: std::mem::take(&mut self.agents),
-            flags: std::mem::take(&mut self.flags),
+            states: std::mem::take(&mut self.states),
+            layouts: std::mem::take(&mut self.layouts),
             mode: mode.map(|m| m.value).unwrap_or(Mode::InTurn),
             forbid_same_cell,
             forbid_swap,
             enter_rules,
+            enter_costs,
             on_enter,
+            on_move,
             when,
             goal,
             limit: limit.map(|l| l.0),
         });
+    }
+
+    /// A cost: positive where it is known now.
+    fn cost(&mut self, c: &IntExpr) -> Option<Num> {
+        let n = self.num(c, Allow::Map, "a cost")?;
+        if n.constant().is_some_and(|v| v <= 0) {
+            self.err(RuleError::Invalid {
+                message: "a cost must be at least 1".into(),
+                span: c.span(),
+                label: "0 or less".into(),
+                help: "every step takes time: give a cost of 1 or more (the default is 1)".into(),
+            });
+            return None;
+        }
+        Some(n)
+    }
+
+    /// A rule's condition and actions, with its pattern's scope; reports a
+    /// binding neither uses.
+    fn rule_body(
+        &mut self,
+        cond: &Option<ast::Pred>,
+        acts: &[ast::Action],
+        scope: &Scope,
+    ) -> (Option<Expr>, Vec<Action>) {
+        self.bound_used = false;
+        let before = self.errors.len();
+        let cond = cond.as_ref().and_then(|c| self.expr(c, scope));
+        let actions = self.actions(acts, scope);
+        // A binding unused because its use has an error is that error's.
+        if self.errors.len() == before {
+            self.check_binding(scope);
+        }
+        (cond, actions)
+    }
+
+    /// A pattern's binding that nothing uses is most likely a misspelt
+    /// value.
+    fn check_binding(&mut self, scope: &Scope) {
+        if let Some((name, d, span)) = &scope.bind
+            && !self.bound_used
+        {
+            let dom = &self.domains[d.ix()];
+            let help = did_you_mean(name, dom.values.iter().map(String::as_str), "values");
+            let message = format!(
+                "`{name}` is not a value of `{}`, and as a binding nothing uses it",
+                dom.name
+            );
+            self.err(RuleError::UnusedBinding {
+                message,
+                span: *span,
+                help: format!(
+                    "{help} (a name that is not a value binds the tile's value for the rule's \
+                     condition and actions)"
+                ),
+            });
+        }
     }
 
     fn tile_def(&mut self, t: &ast::TileDef) {
@@ -697,40 +1137,142 @@ impl Resolver {
         }
         if let Some(d) = domain {
             let n = self.domains[d.ix()].values.len();
-            if n != t.chars.len() {
+            if n != t.symbols.len() {
                 let dn = self.domains[d.ix()].name.clone();
                 self.err(RuleError::DomainMismatch {
                     message: format!(
-                        "tile `{}` has {} characters but domain `{dn}` has {n} values",
+                        "tile `{}` has {} symbols but domain `{dn}` has {n} values",
                         t.name.name,
-                        t.chars.len()
+                        t.symbols.len()
                     ),
                     span: t.name.span,
-                    label: "the characters stand for the domain's values, in order".into(),
+                    label: "the symbols stand for the domain's values, in order".into(),
                     help: format!(
-                        "give exactly one character per value of `{dn}`: {}",
+                        "give exactly one symbol per value of `{dn}`: {}",
                         self.domains[d.ix()].values.join(" ")
                     ),
                 });
             }
         }
-        for (i, c) in t.chars.iter().enumerate() {
+        for (i, c) in t.symbols.iter().enumerate() {
             let value = domain.map(|_| i as u32);
             let what = format!("tile `{}`", t.name.name);
-            self.claim(c.value, Glyph::Tile(id, value), c.span, what);
+            self.claim(c, Glyph::Tile(id, value), what);
+        }
+        let (mut solid, mut opaque) = (false, false);
+        for p in &t.props {
+            match p.name.as_str() {
+                "solid" => solid = true,
+                "opaque" => opaque = true,
+                _ => {
+                    let help = did_you_mean(&p.name, ["solid", "opaque"], "properties");
+                    self.err(RuleError::UnknownProperty {
+                        name: p.name.clone(),
+                        span: p.span,
+                        help,
+                    });
+                }
+            }
         }
         self.tiles.push(Tile {
             name: t.name.name.clone(),
             domain,
-            solid: t.props.iter().any(|p| p.value == Property::Solid),
-            opaque: t.props.iter().any(|p| p.value == Property::Opaque),
+            solid,
+            opaque,
             span: t.name.span,
         });
     }
 
+    fn layout_decl(&mut self, l: &ast::LayoutDecl) {
+        let id = LayoutId(self.layouts.len() as u32);
+        if !self.define(&l.name, Def::Layout(id)) {
+            return;
+        }
+        let span = l.rows.first().map_or(l.name.span, |r| r.span);
+        self.layouts.push(LayoutDef {
+            name: l.name.name.clone(),
+            rows: l.rows.iter().map(|r| r.value.clone()).collect(),
+            span,
+        });
+    }
+
+    /// What a state's `[...]` names: a domain, or a tile.
+    fn state_index(&mut self, index: Option<&Ident>) -> StateIndex {
+        let Some(ix) = index else {
+            return StateIndex::None;
+        };
+        if let Some((Def::Domain(d), _)) = self.domain_names.get(&ix.name) {
+            return StateIndex::Domain(*d);
+        }
+        if let Some(Def::Tile(t)) = self.lookup(&ix.name) {
+            return StateIndex::Tile(t);
+        }
+        let mut cands: Vec<&str> = self.domain_names.keys().map(String::as_str).collect();
+        cands.extend(self.names_of("tile"));
+        let help = did_you_mean(&ix.name, cands, "domains and tiles");
+        let (name, span) = (ix.name.clone(), ix.span);
+        self.err(RuleError::UnknownDomain { name, span, help });
+        StateIndex::None
+    }
+
+    fn define_state(&mut self, name: &Ident, kind: StateKind, index: StateIndex) {
+        let id = StateId(self.states.len() as u32);
+        if self.define(name, Def::State(id)) {
+            self.states.push(State {
+                name: name.name.clone(),
+                kind,
+                index,
+                span: name.span,
+            });
+        }
+    }
+
+    fn counter_decl(&mut self, c: &ast::CounterDecl) {
+        let index = self.state_index(c.index.as_ref());
+        let lo = self.num(&c.lo, Allow::Map, "a counter's range");
+        let hi = self.num(&c.hi, Allow::Map, "a counter's range");
+        let init = c
+            .init
+            .as_ref()
+            .and_then(|i| self.num(i, Allow::Map, "a counter's start"));
+        let (Some(lo), Some(hi)) = (lo, hi) else {
+            return;
+        };
+        if let (Some(a), Some(b)) = (lo.constant(), hi.constant()) {
+            if a > b {
+                self.invalid(
+                    format!("counter `{}` has the empty range {a}..{b}", c.name.name),
+                    c.span,
+                    "no value",
+                    "write the smallest value first: `LO..HI`".into(),
+                );
+            }
+            if let Some(v) = init.as_ref().and_then(Num::constant)
+                && !(a..=b).contains(&v)
+            {
+                self.invalid(
+                    format!("counter `{}` starts at {v}, outside {a}..{b}", c.name.name),
+                    c.init.as_ref().map_or(c.span, |i| i.span()),
+                    "out of range",
+                    format!("start it within {a}..{b}"),
+                );
+            }
+        }
+        let kind = StateKind::Counter {
+            lo,
+            hi,
+            wrap: c.wrap,
+            init,
+        };
+        self.define_state(&c.name, kind, index);
+    }
+
     fn agent_decl(&mut self, a: &ast::AgentDecl) {
         let on = self.tile(&a.on);
-        let family = a.family.as_ref().map(|s| self.size(s, "a family size"));
+        let family = a
+            .family
+            .as_ref()
+            .map(|s| self.num(s, Allow::Header, "a family size"));
         let id = AgentId(self.agents.len() as u32);
         if !self.define(&a.name, Def::Agent(id)) {
             return;
@@ -743,94 +1285,164 @@ impl Resolver {
                 } else {
                     "it has a parameter"
                 };
-                self.err(RuleError::Invalid {
-                    message: format!(
-                        "agent `{}` cannot start on tile `{}`",
-                        a.name.name, tile.name
-                    ),
-                    span: a.on.span,
-                    label: why.to_string(),
-                    help: "the tile under an agent's marker must be a plain, non-solid tile".into(),
-                });
+                let msg = format!(
+                    "agent `{}` cannot start on tile `{}`",
+                    a.name.name, tile.name
+                );
+                self.invalid(
+                    msg,
+                    a.on.span,
+                    why,
+                    "the tile under an agent's marker must be a plain, non-solid tile".into(),
+                );
             }
         }
-        let lit_size = match family {
-            Some(Some(SizeRef::Lit(n))) => Some(n as usize),
+        let lit_size = match &family {
+            Some(Some(n)) => n.constant().map(|n| n.max(0) as usize),
             _ => None,
         };
-        let expand = |m: &ast::Markers| -> Vec<(char, Span)> {
+        let expand = |m: &ast::Markers| -> Vec<ast::Symbol> {
             if m.range {
-                let run = marker_run(m.chars[0].value);
+                let first = &m.symbols[0];
+                let run = marker_run(&first.text, MAX_RUN);
                 let n = lit_size.unwrap_or(run.len()).min(run.len());
                 run.into_iter()
                     .take(n)
-                    .map(|c| (c, m.chars[0].span))
+                    .map(|text| ast::Symbol {
+                        text,
+                        span: first.span,
+                        is_char: first.is_char,
+                    })
                     .collect()
             } else {
-                m.chars.iter().map(|c| (c.value, c.span)).collect()
+                m.symbols.clone()
             }
         };
-        let starts = expand(&a.starts);
-        if a.family.is_none() && starts.len() != 1 {
-            self.err(RuleError::Invalid {
-                message: format!(
-                    "agent `{}` is one agent but has {} markers",
-                    a.name.name,
-                    starts.len()
-                ),
-                span: a.starts.span,
-                label: "one marker expected".into(),
-                help: format!(
-                    "for a family of agents write `agent {}[n] 'a'..`",
-                    a.name.name
-                ),
-            });
-        }
-        if a.starts.range && lit_size.is_some_and(|n| n > starts.len()) {
-            self.err(RuleError::Invalid {
-                message: format!("the family `{}` has more members than markers", a.name.name),
-                span: a.starts.span,
-                label: format!("only {} markers follow this character", starts.len()),
-                help: "start the range earlier, or list the markers".into(),
-            });
-        }
-        let mut max_members = starts.len() as u32;
-        for (i, (c, sp)) in starts.iter().enumerate() {
-            let what = format!("the start of agent `{}`", a.name.name);
-            self.claim(*c, Glyph::Start(id, i as u32), *sp, what);
-        }
-        if let Some(t) = &a.targets {
-            let targets = expand(t);
-            if targets.len() != starts.len() {
-                if t.range || a.starts.range {
-                    max_members = max_members.min(targets.len() as u32);
-                } else {
-                    self.err(RuleError::Invalid {
-                        message: format!(
-                            "agent `{}` has {} start markers but {} target markers",
-                            a.name.name,
-                            starts.len(),
-                            targets.len()
+        let mut max_members = 1;
+        let mut markers = Vec::new();
+        let start = match &a.start {
+            ast::StartDecl::Markers(m) => {
+                let starts = expand(m);
+                if a.family.is_none() && starts.len() != 1 {
+                    let msg = format!(
+                        "agent `{}` is one agent but has {} markers",
+                        a.name.name,
+                        starts.len()
+                    );
+                    self.invalid(
+                        msg,
+                        m.span,
+                        "one marker expected",
+                        format!(
+                            "for a family of agents write `agent {}[n] 'a'..`; for one agent that \
+                             may start on any of several cells, `agent {} any 'S'`",
+                            a.name.name, a.name.name
                         ),
-                        span: t.span,
-                        label: "one target per start expected".into(),
-                        help: "give each member one start and one target".into(),
-                    });
+                    );
+                }
+                if m.range && lit_size.is_some_and(|n| n > starts.len()) {
+                    self.invalid(
+                        format!("the family `{}` has more members than markers", a.name.name),
+                        m.span,
+                        &format!("only {} markers follow this symbol", starts.len()),
+                        "start the range earlier, or list the markers".into(),
+                    );
+                }
+                max_members = starts.len() as u32;
+                for (i, c) in starts.iter().enumerate() {
+                    let what = format!("the start of agent `{}`", a.name.name);
+                    self.claim(c, Glyph::Start(id, i as u32), what);
+                }
+                markers = starts.iter().map(|s| s.text.clone()).collect();
+                Start::Markers
+            }
+            ast::StartDecl::Any(sym) => {
+                if a.family.is_some() {
+                    self.invalid(
+                        format!("the family `{}` cannot start on `any` cell", a.name.name),
+                        sym.span,
+                        "one marker for all members",
+                        "give each member its own marker: `'a'..`".into(),
+                    );
+                }
+                let what = format!("the starts of agent `{}`", a.name.name);
+                self.claim(sym, Glyph::AnyStart(id), what);
+                Start::Any
+            }
+            ast::StartDecl::At(r, c, sp) => {
+                if a.family.is_some() {
+                    self.invalid(
+                        format!("the family `{}` cannot start `at` one cell", a.name.name),
+                        *sp,
+                        "one cell for all members",
+                        "give each member its own marker: `'a'..`".into(),
+                    );
+                }
+                let r = self.num(r, Allow::Header, "a start row");
+                let c = self.num(c, Allow::Header, "a start column");
+                match (r, c) {
+                    (Some(r), Some(c)) => Start::At(r, c),
+                    _ => Start::Markers,
                 }
             }
-            for (i, (c, sp)) in targets.iter().enumerate() {
-                let what = format!("the target of agent `{}`", a.name.name);
-                self.claim(*c, Glyph::Target(id, i as u32), *sp, what);
+        };
+        let mut targets = Targets::None;
+        match &a.targets {
+            None => {}
+            Some(ast::TargetDecl::Markers(t)) => {
+                targets = Targets::Markers;
+                let list = expand(t);
+                if list.len() != max_members as usize {
+                    let ranged =
+                        t.range || matches!(&a.start, ast::StartDecl::Markers(m) if m.range);
+                    if ranged {
+                        max_members = max_members.min(list.len() as u32);
+                    } else {
+                        let msg = format!(
+                            "agent `{}` has {} start markers but {} target markers",
+                            a.name.name,
+                            max_members,
+                            list.len()
+                        );
+                        self.invalid(
+                            msg,
+                            t.span,
+                            "one target per start expected",
+                            "give each member one start and one target".into(),
+                        );
+                    }
+                }
+                for (i, c) in list.iter().enumerate() {
+                    let what = format!("the target of agent `{}`", a.name.name);
+                    self.claim(c, Glyph::Target(id, i as u32), what);
+                }
             }
+            Some(ast::TargetDecl::Layout(l)) => match self.lookup(&l.name) {
+                Some(Def::Layout(lid)) => {
+                    targets = Targets::Layout(lid);
+                    if !matches!(a.start, ast::StartDecl::Markers(_)) {
+                        self.invalid(
+                            format!("agent `{}` has no markers to find in a layout", a.name.name),
+                            l.span,
+                            "targets found by marker",
+                            "give the agent start markers: `'1'..`".into(),
+                        );
+                    }
+                }
+                _ => self.unknown("layout", l),
+            },
         }
         self.agents.push(Agent {
             name: a.name.name.clone(),
             family: family.flatten(),
             max_members,
-            has_targets: a.targets.is_some(),
+            start,
+            targets,
+            markers,
             on: on.unwrap_or(TileId(0)),
             opaque: a.props.iter().any(|p| p.value == Property::Opaque),
             moves: Vec::new(),
+            facing: a.facing.as_ref().map(|f| f.value),
             span: a.name.span,
         });
     }
@@ -846,14 +1458,12 @@ impl Resolver {
             match mode {
                 None => *mode = Some(this.clone()),
                 Some(first) if first.value != this.value => {
-                    self.err(RuleError::Invalid {
-                        message: "all agents must move in the same way: `at once` or `in turn`"
-                            .into(),
-                        span: this.span,
-                        label: "this differs from the first move rule's mode".into(),
-                        help: "a step is either one agent moving or all agents moving together"
-                            .into(),
-                    });
+                    self.invalid(
+                        "all agents must move in the same way: `at once` or `in turn`".into(),
+                        this.span,
+                        "this differs from the first move rule's mode",
+                        "a step is either one agent moving or all agents moving together".into(),
+                    );
                 }
                 Some(_) => {}
             }
@@ -862,10 +1472,21 @@ impl Resolver {
             None => (0..self.agents.len() as u32).map(AgentId).collect(),
             Some(id) => self.agent(id).into_iter().collect(),
         };
-        let mut dirs: Vec<Dir> = Vec::new();
-        for d in &m.dirs {
-            if !dirs.contains(&d.value) {
-                dirs.push(d.value);
+        let mut moves: Vec<Move> = Vec::new();
+        for item in &m.moves {
+            let cost = match &item.cost {
+                Some(c) => {
+                    self.has_costs = true;
+                    self.cost(c)
+                }
+                None => Some(Num::Lit(1)),
+            };
+            let Some(cost) = cost else { continue };
+            if !moves.iter().any(|mv| mv.kind == item.kind.value) {
+                moves.push(Move {
+                    kind: item.kind.value,
+                    cost,
+                });
             }
         }
         for a in targets {
@@ -876,7 +1497,30 @@ impl Resolver {
                     first,
                 });
             }
-            self.agents[a.ix()].moves = dirs.clone();
+            let agent = &self.agents[a.ix()];
+            if agent.facing.is_none()
+                && let Some(item) = m.moves.iter().find(|i| {
+                    matches!(
+                        i.kind.value,
+                        MoveKind::Forward
+                            | MoveKind::Back
+                            | MoveKind::TurnLeft
+                            | MoveKind::TurnRight
+                    )
+                })
+            {
+                let name = agent.name.clone();
+                self.invalid(
+                    format!(
+                        "`{}` needs a heading, and agent `{name}` has none",
+                        item.kind.value.name()
+                    ),
+                    item.kind.span,
+                    "a move along a heading",
+                    format!("give the agent a heading: `agent {name} ... on TILE facing north`"),
+                );
+            }
+            self.agents[a.ix()].moves = moves.clone();
         }
     }
 
@@ -895,12 +1539,16 @@ impl Resolver {
     }
 
     /// Resolves a tile pattern: the tile, which values it matches, and the
-    /// variable it binds.
+    /// scope it gives a rule.
     fn pattern(&mut self, p: &ast::Pattern) -> Option<(TileId, ValueSel, Scope)> {
         let tile = self.tile(&p.tile)?;
         let domain = self.tiles[tile.ix()].domain;
+        let scope = Scope {
+            bind: None,
+            tile: Some(tile),
+        };
         match (&p.arg, domain) {
-            (None, _) => Some((tile, ValueSel::Any, None)),
+            (None, _) => Some((tile, ValueSel::Any, scope)),
             (Some(arg), None) => {
                 self.err(RuleError::DomainMismatch {
                     message: format!("tile `{}` has no parameter", p.tile.name),
@@ -919,19 +1567,27 @@ impl Resolver {
                     .iter()
                     .position(|v| *v == arg.name)
                 {
-                    Some(v) => Some((tile, ValueSel::Value(v as u32), None)),
-                    None => Some((tile, ValueSel::Bind, Some((arg.name.clone(), d)))),
+                    Some(v) => Some((tile, ValueSel::Value(v as u32), scope)),
+                    None => Some((
+                        tile,
+                        ValueSel::Bind,
+                        Scope {
+                            bind: Some((arg.name.clone(), d, arg.span)),
+                            tile: Some(tile),
+                        },
+                    )),
                 }
             }
         }
     }
 
-    fn flag_index(&mut self, f: &ast::FlagRef, scope: &Scope) -> Option<(FlagId, IndexRef)> {
-        let flag = self.flag(&f.name)?;
-        let fd = self.flags[flag.ix()].domain;
-        match (&f.index, fd) {
-            (None, None) => Some((flag, IndexRef::None)),
-            (None, Some(d)) => {
+    /// A state reference and its index.
+    fn state_index_ref(&mut self, f: &ast::StateRef, scope: &Scope) -> Option<(StateId, IndexRef)> {
+        let state = self.state(&f.name)?;
+        let st = self.states[state.ix()].clone();
+        match (&f.index, st.index) {
+            (None, StateIndex::None) => Some((state, IndexRef::None)),
+            (None, StateIndex::Domain(d)) => {
                 let dn = self.domains[d.ix()].name.clone();
                 self.err(RuleError::DomainMismatch {
                     message: format!(
@@ -947,7 +1603,33 @@ impl Resolver {
                 });
                 None
             }
-            (Some(ix), None) => {
+            (_, StateIndex::Tile(t)) => {
+                let tn = self.tiles[t.ix()].name.clone();
+                let named = f.index.as_ref().is_some_and(|ix| ix.name == tn);
+                if named && scope.tile == Some(t) {
+                    return Some((state, IndexRef::Occurrence));
+                }
+                self.err(RuleError::DomainMismatch {
+                    message: format!(
+                        "`{}` has one value per `{tn}` of the map: only a rule matching `{tn}` \
+                         can name one, as `{}[{tn}]`",
+                        f.name.name, f.name.name
+                    ),
+                    span: f.span,
+                    label: if scope.tile.is_some() {
+                        format!("this rule does not match `{tn}`")
+                    } else {
+                        "no occurrence here".into()
+                    },
+                    help: format!(
+                        "in a rule `on enter {tn}: ...` write `{0}[{tn}]`; in a goal write \
+                         `all {0}` or `any {0}`",
+                        f.name.name
+                    ),
+                });
+                None
+            }
+            (Some(ix), StateIndex::None) => {
                 self.err(RuleError::DomainMismatch {
                     message: format!("flag `{}` is not indexed", f.name.name),
                     span: ix.span,
@@ -959,8 +1641,8 @@ impl Resolver {
                 });
                 None
             }
-            (Some(ix), Some(d)) => {
-                if let Some((var, vd)) = scope
+            (Some(ix), StateIndex::Domain(d)) => {
+                if let Some((var, vd, _)) = &scope.bind
                     && *var == ix.name
                 {
                     if *vd != d {
@@ -979,18 +1661,19 @@ impl Resolver {
                         });
                         return None;
                     }
-                    return Some((flag, IndexRef::Bound));
+                    self.bound_used = true;
+                    return Some((state, IndexRef::Bound));
                 }
                 match self.domains[d.ix()]
                     .values
                     .iter()
                     .position(|v| *v == ix.name)
                 {
-                    Some(v) => Some((flag, IndexRef::Value(v as u32))),
+                    Some(v) => Some((state, IndexRef::Value(v as u32))),
                     None => {
                         let dom = &self.domains[d.ix()];
                         let mut cands: Vec<&str> = dom.values.iter().map(String::as_str).collect();
-                        if let Some((var, _)) = scope {
+                        if let Some((var, _, _)) = &scope.bind {
                             cands.push(var);
                         }
                         let help = did_you_mean(&ix.name, cands, "values and parameters");
@@ -1007,31 +1690,97 @@ impl Resolver {
         }
     }
 
+    fn is_counter(&self, s: StateId) -> bool {
+        matches!(self.states[s.ix()].kind, StateKind::Counter { .. })
+    }
+
     fn actions(&mut self, acts: &[ast::Action], scope: &Scope) -> Vec<Action> {
-        acts.iter()
-            .filter_map(|a| {
-                let (flag, index) = self.flag_index(&a.flag, scope)?;
-                Some(Action {
-                    verb: a.verb,
-                    flag,
-                    index,
-                })
-            })
-            .collect()
+        let mut out = Vec::new();
+        for a in acts {
+            let Some((state, index)) = self.state_index_ref(&a.target, scope) else {
+                continue;
+            };
+            let name = self.states[state.ix()].name.clone();
+            let counter = self.is_counter(state);
+            let op = match (&a.kind, counter) {
+                (ast::ActionKind::Flag(v), false) => match v {
+                    Verb::Set => ActOp::Set,
+                    Verb::Clear => ActOp::Clear,
+                    Verb::Toggle => ActOp::Toggle,
+                },
+                (ast::ActionKind::Counter(op, e), true) => {
+                    let Some(n) = self.num(e, Allow::Map, "an amount") else {
+                        continue;
+                    };
+                    self.check_effect(state, *op, &n, a);
+                    match op {
+                        AssignOp::Add => ActOp::Add(n),
+                        AssignOp::Sub => ActOp::Sub(n),
+                        AssignOp::Set => ActOp::Assign(n),
+                    }
+                }
+                (ast::ActionKind::Flag(_), true) => {
+                    self.err(RuleError::WrongKind {
+                        message: format!("`{name}` is a counter, not a flag"),
+                        span: a.span,
+                        label: "set, clear and toggle are for flags".into(),
+                        help: format!("change a counter with `{name} += 1`, `-=` or `=`"),
+                    });
+                    continue;
+                }
+                (ast::ActionKind::Counter(..), false) => {
+                    self.err(RuleError::WrongKind {
+                        message: format!("`{name}` is a flag, not a counter"),
+                        span: a.span,
+                        label: "arithmetic is for counters".into(),
+                        help: format!("write `set {name}`, `clear {name}` or `toggle {name}`"),
+                    });
+                    continue;
+                }
+            };
+            out.push(Action { state, index, op });
+        }
+        out
+    }
+
+    /// An effect that always leaves a counter's (known) range.
+    fn check_effect(&mut self, state: StateId, op: AssignOp, n: &Num, a: &ast::Action) {
+        let StateKind::Counter { lo, hi, wrap, .. } = &self.states[state.ix()].kind else {
+            return;
+        };
+        let (Some(lo), Some(hi), Some(v)) = (lo.constant(), hi.constant(), n.constant()) else {
+            return;
+        };
+        let name = self.states[state.ix()].name.clone();
+        let bad = match op {
+            AssignOp::Set => !*wrap && !(lo..=hi).contains(&v),
+            AssignOp::Add | AssignOp::Sub => !*wrap && v.unsigned_abs() > (hi - lo) as u64,
+        };
+        if bad {
+            self.err(RuleError::Invalid {
+                message: format!("this effect always takes counter `{name}` out of {lo}..{hi}"),
+                span: a.span,
+                label: "out of range".into(),
+                help: format!(
+                    "a step that would take `{name}` out of its range is not taken; widen the \
+                     range, or declare `wrap` for arithmetic modulo its size"
+                ),
+            });
+        }
     }
 
     fn place(&mut self, agent: AgentId, p: &ast::Place) -> Option<PlaceRef> {
         match p {
             ast::Place::ItsTarget(sp) => {
                 let a = &self.agents[agent.ix()];
-                if !a.has_targets {
+                if a.targets == Targets::None {
                     let name = a.name.clone();
-                    self.err(RuleError::Invalid {
-                        message: format!("agent `{name}` has no targets"),
-                        span: *sp,
-                        label: "`its target` needs target markers".into(),
-                        help: format!("declare them: `agent {name}... target 'A'..`"),
-                    });
+                    self.invalid(
+                        format!("agent `{name}` has no targets"),
+                        *sp,
+                        "`its target` needs target markers",
+                        format!("declare them: `agent {name}... target 'A'..`"),
+                    );
                     return None;
                 }
                 Some(PlaceRef::Target)
@@ -1039,7 +1788,7 @@ impl Resolver {
             ast::Place::Tile(pat) => {
                 let (tile, value, scope) = self.pattern(pat)?;
                 self.warn_if_solid(tile, pat.span, "standing on this tile");
-                if scope.is_some() {
+                if scope.bind.is_some() {
                     // A goal binds nothing: `gate(x)` with an unknown value.
                     let d = self.tiles[tile.ix()].domain.unwrap();
                     let dom = &self.domains[d.ix()];
@@ -1075,33 +1824,31 @@ impl Resolver {
             P::Every(who, place, _) | P::Any(who, place, _) | P::On(who, place, _) => {
                 let agent = self.agent_in_pred(who)?;
                 let place = self.place(agent, place)?;
-                let family = self.agents[agent.ix()].family.is_some();
-                let members = match p {
-                    P::Every(..) => Members::Every,
-                    P::Any(..) => Members::Any,
-                    _ if family => {
-                        self.err(RuleError::WrongKind {
-                            message: format!(
-                                "`{}` is a family of agents; say which members",
-                                who.name
-                            ),
-                            span: who.span,
-                            label: "a family, not one agent".into(),
-                            help: format!("write `every {0} on ...` or `any {0} on ...`", who.name),
-                        });
-                        return None;
-                    }
-                    _ => Members::One,
-                };
+                let members = self.members(p, who, agent)?;
                 Expr::On {
                     agent,
                     members,
                     place,
                 }
             }
+            P::Facing(who, h, sp) => {
+                let agent = self.agent_in_pred(who)?;
+                self.members(p, who, agent)?;
+                if self.agents[agent.ix()].facing.is_none() {
+                    let name = who.name.clone();
+                    self.invalid(
+                        format!("agent `{name}` has no heading"),
+                        *sp,
+                        "it faces no way",
+                        format!("give it one: `agent {name} ... on TILE facing north`"),
+                    );
+                    return None;
+                }
+                Expr::Facing(agent, *h)
+            }
             P::AllFlags(f, _) | P::AnyFlag(f, _) => {
-                let flag = self.flag_in_pred(f)?;
-                if self.flags[flag.ix()].domain.is_none() {
+                let state = self.flag_in_pred(f)?;
+                if self.states[state.ix()].index == StateIndex::None {
                     self.err(RuleError::DomainMismatch {
                         message: format!("flag `{}` is not indexed", f.name),
                         span: f.span,
@@ -1110,10 +1857,19 @@ impl Resolver {
                     });
                     return None;
                 }
+                if self.is_counter(state) {
+                    self.err(RuleError::WrongKind {
+                        message: format!("`{}` is a counter, not a flag", f.name),
+                        span: f.span,
+                        label: "`all` and `any` need flags".into(),
+                        help: format!("compare it: `{} > 0`", f.name),
+                    });
+                    return None;
+                }
                 if matches!(p, P::AllFlags(..)) {
-                    Expr::AllFlags(flag)
+                    Expr::AllFlags(state)
                 } else {
-                    Expr::AnyFlag(flag)
+                    Expr::AnyFlag(state)
                 }
             }
             P::Flag(f) => {
@@ -1126,14 +1882,62 @@ impl Resolver {
                     });
                     return None;
                 }
-                let (flag, index) = self.flag_index(f, scope)?;
-                Expr::Flag { flag, index }
+                let (state, index) = self.state_index_ref(f, scope)?;
+                if self.is_counter(state) {
+                    self.err(RuleError::WrongKind {
+                        message: format!("`{}` is a counter, not a condition", f.name.name),
+                        span: f.span,
+                        label: "a number is not true or false".into(),
+                        help: format!("compare it: `{} > 0`", f.name.name),
+                    });
+                    return None;
+                }
+                Expr::Flag { state, index }
+            }
+            P::Compare(f, op, v, sp) => {
+                let (state, index) = self.state_index_ref(f, scope)?;
+                if !self.is_counter(state) {
+                    self.invalid(
+                        format!("`{}` is a flag: it is set or not", f.name.name),
+                        *sp,
+                        "a comparison needs a counter",
+                        format!("test the flag alone: `{0}` or `not {0}`", f.name.name),
+                    );
+                    return None;
+                }
+                let value = self.num(v, Allow::Map, "a comparison")?;
+                Expr::Cmp {
+                    state,
+                    index,
+                    op: *op,
+                    value,
+                }
             }
         })
     }
 
+    /// Which members a predicate on `who` speaks of; a family needs
+    /// `every` or `any`.
+    fn members(&mut self, p: &ast::Pred, who: &Ident, agent: AgentId) -> Option<Members> {
+        let family = self.agents[agent.ix()].family.is_some();
+        Some(match p {
+            ast::Pred::Every(..) => Members::Every,
+            ast::Pred::Any(..) => Members::Any,
+            _ if family => {
+                self.err(RuleError::WrongKind {
+                    message: format!("`{}` is a family of agents; say which members", who.name),
+                    span: who.span,
+                    label: "a family, not one agent".into(),
+                    help: format!("write `every {0} on ...` or `any {0} on ...`", who.name),
+                });
+                return None;
+            }
+            _ => Members::One,
+        })
+    }
+
     fn agent_in_pred(&mut self, who: &Ident) -> Option<AgentId> {
-        if let Some(Def::Flag(_)) = self.lookup(&who.name) {
+        if let Some(Def::State(_)) = self.lookup(&who.name) {
             self.err(RuleError::WrongKind {
                 message: format!("`{}` is a flag, not an agent", who.name),
                 span: who.span,
@@ -1145,7 +1949,7 @@ impl Resolver {
         self.agent(who)
     }
 
-    fn flag_in_pred(&mut self, f: &Ident) -> Option<FlagId> {
+    fn flag_in_pred(&mut self, f: &Ident) -> Option<StateId> {
         if let Some(Def::Agent(_)) = self.lookup(&f.name) {
             self.err(RuleError::WrongKind {
                 message: format!("`{}` is an agent, not a flag", f.name),
@@ -1155,12 +1959,13 @@ impl Resolver {
             });
             return None;
         }
-        self.flag(f)
+        self.state(f)
     }
 
     fn io(&mut self, items: Option<&Vec<ast::InputItem>>, file: &ast::File) -> Option<Io> {
         let mut cases = None;
         let mut grid = None;
+        let mut fill = None;
         for it in items.into_iter().flatten() {
             match it {
                 ast::InputItem::Cases(c) => {
@@ -1174,23 +1979,30 @@ impl Resolver {
                     if let Cases::UntilValues(vals) = &c.value
                         && vals.len() != self.header.len()
                     {
-                        self.err(RuleError::Invalid {
-                            message: format!(
+                        self.invalid(
+                            format!(
                                 "the end marker has {} values but the header has {}",
                                 vals.len(),
                                 self.header.len()
                             ),
-                            span: c.span,
-                            label: "compared with a whole header line".into(),
-                            help: "give one value per header field".into(),
-                        });
+                            c.span,
+                            "compared with a whole header",
+                            "give one value per header field".into(),
+                        );
                     }
                 }
                 ast::InputItem::Header(_) => {}
-                ast::InputItem::Grid { rows, cols, span } => {
-                    let r = self.size(rows, "a grid size");
-                    let c = self.size(cols, "a grid size");
-                    if let Some((_, _, first)) = grid.replace((r, c, *span)) {
+                ast::InputItem::Fill(sym) => fill = Some(sym.text.clone()),
+                ast::InputItem::Grid {
+                    rows,
+                    cols,
+                    form,
+                    span,
+                } => {
+                    let r = self.num(rows, Allow::Header, "a grid size");
+                    let c = self.num(cols, Allow::Header, "a grid size");
+                    let form = form.as_ref().map_or(GridForm::Chars, |f| f.value);
+                    if let Some((_, _, _, first)) = grid.replace((r, c, form, *span)) {
                         self.err(RuleError::Repeated {
                             what: "`grid`",
                             span: *span,
@@ -1201,22 +2013,26 @@ impl Resolver {
             }
         }
         let cases = cases.map(|c| c.0).unwrap_or(Cases::Single);
-        let (rows, cols) = match grid {
-            Some((r, c, _)) => (Some(r?), Some(c?)),
-            None => (None, None),
+        let (rows, cols, form) = match grid {
+            Some((r, c, form, _)) => (Some(r?), Some(c?), form),
+            None => (None, None, GridForm::Chars),
         };
-        let mut before = None;
-        let mut solved = None;
-        let mut unsolved = None;
+        if form == GridForm::List && (rows.is_none() || cols.is_none()) {
+            let span = items_span(items.map(Vec::as_slice).unwrap_or(&[]));
+            self.invalid(
+                "a grid given as a list needs its size".into(),
+                span,
+                "no size",
+                "write `grid ROWS x COLS list`".into(),
+            );
+            return None;
+        }
+        let mut slots: [Option<(Template, Span)>; 4] = Default::default();
         for d in &file.decls {
             if let ast::Decl::Output(items) = d {
                 for it in items {
                     let t = self.template(&it.text, it.kind.value);
-                    let slot = match it.kind.value {
-                        OutputKind::Before => &mut before,
-                        OutputKind::Solved => &mut solved,
-                        OutputKind::Unsolved => &mut unsolved,
-                    };
+                    let slot = &mut slots[it.kind.value as usize];
                     if let Some((_, first)) = slot.replace((t, it.kind.span)) {
                         self.err(RuleError::Repeated {
                             what: "an output line",
@@ -1227,15 +2043,22 @@ impl Resolver {
                 }
             }
         }
+        let [before, solved, unsolved, separator] = slots;
         let lit = |s: &str| Template(vec![Seg::Lit(s.to_string())]);
         Some(Io {
             cases,
             header: self.header.clone(),
+            header_lines: self.header_lines.clone(),
             rows,
             cols,
+            form,
+            fill,
             before: before.map(|b| b.0),
-            solved: solved.map(|s| s.0).unwrap_or(Template(vec![Seg::Steps])),
+            solved: solved
+                .map(|s| s.0)
+                .unwrap_or(Template(vec![Seg::Num(Num::Cost)])),
             unsolved: unsolved.map(|s| s.0).unwrap_or_else(|| lit("-1")),
+            separator: separator.map(|s| s.0),
         })
     }
 
@@ -1249,33 +2072,27 @@ impl Resolver {
             if bytes[i] == b'{'
                 && let Some(end) = s[i..].find('}')
             {
-                let name = &s[i + 1..i + end];
-                let seg = match name {
-                    "case" => Some(Seg::Case),
-                    "steps" if kind != OutputKind::Solved => {
-                        self.err(RuleError::Invalid {
-                            message: "`{steps}` is only known when the case is solved".into(),
+                let inner = &s[i + 1..i + end];
+                let at = text.span.offset() + i + 1;
+                let allow = Allow::Template {
+                    cost: kind == OutputKind::Solved,
+                };
+                let seg = match crate::syntax::template_expr(inner, at) {
+                    Ok(e) => self.num(&e, allow, "a placeholder").map(Seg::Num),
+                    Err(_) => {
+                        let mut cands = vec!["case", "steps", "cost"];
+                        cands.extend(self.header.iter().map(String::as_str));
+                        let help = did_you_mean(inner, cands, "placeholders");
+                        self.err(RuleError::UnknownPlaceholder {
+                            name: inner.to_string(),
                             span: (text.span.offset() + i, end + 1).into(),
-                            label: "no steps here".into(),
-                            help: "use `{steps}` in the `solved` line".into(),
+                            help: format!(
+                                "{help} (a placeholder is a header field, `case`, `steps`, \
+                                 `cost`, or arithmetic on them)"
+                            ),
                         });
                         None
                     }
-                    "steps" => Some(Seg::Steps),
-                    _ => match self.header.iter().position(|h| h == name) {
-                        Some(f) => Some(Seg::Field(f)),
-                        None => {
-                            let mut cands = vec!["case", "steps"];
-                            cands.extend(self.header.iter().map(String::as_str));
-                            let help = did_you_mean(name, cands, "placeholders");
-                            self.err(RuleError::UnknownPlaceholder {
-                                name: name.to_string(),
-                                span: (text.span.offset() + i, end + 1).into(),
-                                help,
-                            });
-                            None
-                        }
-                    },
                 };
                 if let Some(seg) = seg {
                     if !lit.is_empty() {
@@ -1296,42 +2113,105 @@ impl Resolver {
         Template(segs)
     }
 
+    /// Layout rows of one width, and the size of a grid known now.
+    fn layout_checks(&mut self, io: &Io) {
+        for l in self.layouts.clone() {
+            let width = |r: &str| match io.form {
+                GridForm::Chars => r.chars().count(),
+                _ => r.split_whitespace().count(),
+            };
+            let w0 = l.rows.first().map_or(0, |r| width(r));
+            if l.rows.is_empty() || l.rows.iter().any(|r| width(r) != w0) {
+                self.invalid(
+                    format!("the rows of layout `{}` are not all as wide", l.name),
+                    l.span,
+                    "rows of different widths",
+                    "write one string per row, each with one symbol per column".into(),
+                );
+                continue;
+            }
+            let want = (
+                io.rows.as_ref().and_then(Num::constant),
+                io.cols.as_ref().and_then(Num::constant),
+            );
+            if let (Some(r), Some(c)) = want
+                && (r as usize != l.rows.len() || c as usize != w0)
+            {
+                self.invalid(
+                    format!(
+                        "layout `{}` is {} x {w0}, but the grid is {r} x {c}",
+                        l.name,
+                        l.rows.len()
+                    ),
+                    l.span,
+                    "a layout of another size",
+                    "a layout is drawn like a map: one row per grid row".into(),
+                );
+            }
+        }
+    }
+
     /// Warnings for rules that can never matter.
     fn legend_warnings(
         &mut self,
         enter: &[EnterRule],
         on: &[OnEnter],
+        on_move: &[OnMove],
         when: &[When],
         goal: Option<&Expr>,
     ) {
-        let mut set = vec![false; self.flags.len()];
+        let mut set = vec![false; self.states.len()];
         for a in on
             .iter()
             .flat_map(|o| &o.actions)
+            .chain(on_move.iter().flat_map(|o| &o.actions))
             .chain(when.iter().flat_map(|w| &w.actions))
         {
-            if a.verb != Verb::Clear {
-                set[a.flag.ix()] = true;
+            if a.op != ActOp::Clear {
+                set[a.state.ix()] = true;
             }
         }
-        let mut read = vec![false; self.flags.len()];
-        for e in enter.iter().map(|r| &r.cond).chain(goal) {
-            e.visit_flags(&mut |f| read[f.ix()] = true);
+        let mut read = vec![false; self.states.len()];
+        let conds = on
+            .iter()
+            .filter_map(|o| o.cond.as_ref())
+            .chain(on_move.iter().filter_map(|o| o.cond.as_ref()))
+            .chain(when.iter().filter_map(|w| w.cond.as_ref()));
+        for e in enter.iter().map(|r| &r.cond).chain(goal).chain(conds) {
+            e.visit_states(&mut |f| read[f.ix()] = true);
         }
-        for (i, f) in self.flags.iter().enumerate() {
-            if read[i] && !set[i] {
+        for (i, f) in self.states.iter().enumerate() {
+            let counter = matches!(f.kind, StateKind::Counter { .. });
+            let kind = if counter { "counter" } else { "flag" };
+            if read[i] && !set[i] && !counter {
                 self.errors.push(RuleError::Never {
-                    message: format!("flag `{}` is read but nothing sets it", f.name),
+                    message: format!("{kind} `{}` is read but nothing sets it", f.name),
                     span: f.span,
                     label: "never set".into(),
                     help: format!("add a rule such as `on enter TILE: set {}`", f.name),
                 });
             } else if !read[i] {
                 self.errors.push(RuleError::Never {
-                    message: format!("flag `{}` is never read", f.name),
+                    message: format!("{kind} `{}` is never read", f.name),
                     span: f.span,
                     label: "no goal or rule uses it".into(),
                     help: "use it in the goal or an `enter` rule, or remove it".into(),
+                });
+            }
+        }
+        // A rule on a move no agent makes never fires.
+        for o in on_move {
+            let makes = |a: &Agent| a.moves.iter().any(|m| m.kind == o.kind);
+            let any = match o.agent {
+                Some(a) => makes(&self.agents[a.ix()]),
+                None => self.agents.iter().any(makes),
+            };
+            if !any {
+                self.errors.push(RuleError::Never {
+                    message: format!("no agent makes the move `{}`", o.kind.name()),
+                    span: o.span,
+                    label: "this rule never fires".into(),
+                    help: "add the move to a `move` rule, or remove this rule".into(),
                 });
             }
         }
@@ -1339,13 +2219,16 @@ impl Resolver {
 }
 
 impl Expr {
-    /// Calls `f` on every flag the expression reads.
-    pub fn visit_flags(&self, f: &mut impl FnMut(FlagId)) {
+    /// Calls `f` on every state the expression reads.
+    pub fn visit_states(&self, f: &mut impl FnMut(StateId)) {
         match self {
-            Expr::Or(v) | Expr::And(v) => v.iter().for_each(|e| e.visit_flags(f)),
-            Expr::Not(e) => e.visit_flags(f),
-            Expr::Flag { flag, .. } | Expr::AllFlags(flag) | Expr::AnyFlag(flag) => f(*flag),
-            Expr::On { .. } => {}
+            Expr::Or(v) | Expr::And(v) => v.iter().for_each(|e| e.visit_states(f)),
+            Expr::Not(e) => e.visit_states(f),
+            Expr::Flag { state, .. }
+            | Expr::Cmp { state, .. }
+            | Expr::AllFlags(state)
+            | Expr::AnyFlag(state) => f(*state),
+            Expr::On { .. } | Expr::Facing(..) => {}
         }
     }
 }
@@ -1357,6 +2240,7 @@ fn items_span(items: &[ast::InputItem]) -> Span {
             ast::InputItem::Cases(c) => c.span,
             ast::InputItem::Header(h) => h.first().map(|i| i.span).unwrap_or((0, 0).into()),
             ast::InputItem::Grid { span, .. } => *span,
+            ast::InputItem::Fill(s) => s.span,
         })
         .unwrap_or((0, 0).into())
 }

@@ -52,7 +52,7 @@ pub struct Options {
 /// Whether a space is a map character of these rules (then trailing spaces
 /// in a row are cells, not padding).
 pub fn space_is_cell(rules: &Rules) -> bool {
-    rules.legend.contains_key(&' ')
+    rules.legend.contains_key(" ")
 }
 
 /// Reads `input` case by case and calls `each` on batches of up to `batch`
@@ -115,6 +115,11 @@ pub fn run<W: Write>(
                  outcome: &crate::solution::Solution,
                  secs: f64|
      -> std::io::Result<()> {
+        if case.number > 1
+            && let Some(sep) = &rules.io.separator
+        {
+            writeln!(out, "{}", sep.render(case.number, None, &case.header))?;
+        }
         if let Some(b) = &rules.io.before {
             writeln!(out, "{}", b.render(case.number, None, &case.header))?;
         }
@@ -217,11 +222,11 @@ fn header_from(rules: &Rules, given: &[(String, i64)]) -> Result<Vec<Option<i64>
             }
         }
     }
-    let dims: Vec<usize> = [io.rows, io.cols]
+    let dims: Vec<usize> = [&io.rows, &io.cols]
         .into_iter()
         .flatten()
         .filter_map(|s| match s {
-            crate::resolve::SizeRef::Field(i) => Some(i),
+            crate::resolve::Num::Field(i) => Some(*i),
             _ => None,
         })
         .collect();

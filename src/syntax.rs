@@ -46,31 +46,110 @@ fn ident(p: Pair<'_, Rule>) -> Ident {
     }
 }
 
-fn int(p: Pair<'_, Rule>) -> Spanned<u64> {
+fn int(p: Pair<'_, Rule>) -> Spanned<i64> {
     // The grammar guarantees digits; only overflow can fail. Saturate: any
     // value this large is rejected later as an absurd size.
     Spanned {
-        value: p.as_str().parse().unwrap_or(u64::MAX),
+        value: p.as_str().parse().unwrap_or(i64::MAX),
         span: span(&p),
     }
 }
 
-fn size(p: Pair<'_, Rule>) -> Size {
+fn int_expr(p: Pair<'_, Rule>) -> IntExpr {
+    let sp = span(&p);
     match p.as_rule() {
-        Rule::int => Size::Lit(int(p)),
-        _ => Size::Field(ident(p)),
+        Rule::int | Rule::signed_int => IntExpr::Lit(int(p)),
+        Rule::ident | Rule::answer => IntExpr::Name(Ident {
+            name: p.as_str().to_string(),
+            span: sp,
+        }),
+        Rule::count_of => IntExpr::Count(ident(inner(p).next().unwrap()), sp),
+        Rule::negated => IntExpr::Neg(Box::new(int_expr(inner(p).next().unwrap())), sp),
+        Rule::int_expr | Rule::int_term => {
+            let mut it = inner(p);
+            let mut acc = int_expr(it.next().unwrap());
+            while let Some(op) = it.next() {
+                let op = match op.as_str() {
+                    "+" => BinOp::Add,
+                    "-" => BinOp::Sub,
+                    "*" => BinOp::Mul,
+                    "/" => BinOp::Div,
+                    _ => BinOp::Rem,
+                };
+                let rhs = int_expr(it.next().unwrap());
+                let start = acc.span().offset();
+                let end = rhs.span().offset() + rhs.span().len();
+                acc = IntExpr::Bin(
+                    Box::new(acc),
+                    op,
+                    Box::new(rhs),
+                    (start, end - start).into(),
+                );
+            }
+            acc
+        }
+        r => unreachable!("the grammar has no integer expression {r:?}"),
     }
 }
 
-fn char_lit(p: Pair<'_, Rule>) -> Spanned<char> {
+/// Parses the expression of an output placeholder (`{t - steps}`); `at` is
+/// its offset in the rule file.
+pub fn template_expr(text: &str, at: usize) -> Result<IntExpr, RuleError> {
+    let mut pairs = PuzParser::parse(Rule::template_expr, text).map_err(|e| {
+        let mut err = syntax_error(text, e);
+        if let RuleError::Syntax { span, .. } = &mut err {
+            *span = (span.offset() + at, span.len()).into();
+        }
+        err
+    })?;
+    let p = pairs.next().unwrap().into_inner().next().unwrap();
+    Ok(shift(int_expr(p), at))
+}
+
+/// An expression parsed alone, with its spans moved by `at`.
+fn shift(e: IntExpr, at: usize) -> IntExpr {
+    let mv = |s: Span| -> Span { (s.offset() + at, s.len()).into() };
+    match e {
+        IntExpr::Lit(l) => IntExpr::Lit(Spanned {
+            value: l.value,
+            span: mv(l.span),
+        }),
+        IntExpr::Name(i) => IntExpr::Name(Ident {
+            name: i.name,
+            span: mv(i.span),
+        }),
+        IntExpr::Count(i, s) => IntExpr::Count(
+            Ident {
+                name: i.name,
+                span: mv(i.span),
+            },
+            mv(s),
+        ),
+        IntExpr::Neg(e, s) => IntExpr::Neg(Box::new(shift(*e, at)), mv(s)),
+        IntExpr::Bin(a, op, b, s) => {
+            IntExpr::Bin(Box::new(shift(*a, at)), op, Box::new(shift(*b, at)), mv(s))
+        }
+    }
+}
+
+fn symbol(p: Pair<'_, Rule>) -> Symbol {
     let sp = span(&p);
-    let body = p.into_inner().next().expect("char_lit has a body").as_str();
-    let c = match body {
-        "\\'" => '\'',
-        "\\\\" => '\\',
-        s => s.chars().next().unwrap_or(' '),
+    let is_char = p.as_rule() == Rule::char_lit;
+    let body = p.into_inner().next().expect("a symbol has a body").as_str();
+    let text = if is_char {
+        match body {
+            "\\'" => "'".to_string(),
+            "\\\\" => "\\".to_string(),
+            s => s.to_string(),
+        }
+    } else {
+        body.to_string()
     };
-    Spanned { value: c, span: sp }
+    Symbol {
+        text,
+        span: sp,
+        is_char,
+    }
 }
 
 fn string(p: Pair<'_, Rule>) -> Spanned<String> {
@@ -82,7 +161,7 @@ fn string(p: Pair<'_, Rule>) -> Spanned<String> {
     }
 }
 
-fn property(p: Pair<'_, Rule>) -> Spanned<Property> {
+fn agent_property(p: Pair<'_, Rule>) -> Spanned<Property> {
     let value = if p.as_str().starts_with("solid") {
         Property::Solid
     } else {
@@ -92,6 +171,19 @@ fn property(p: Pair<'_, Rule>) -> Spanned<Property> {
         value,
         span: span(&p),
     }
+}
+
+fn heading(p: Pair<'_, Rule>) -> u8 {
+    match p.as_str() {
+        "north" => 0,
+        "east" => 1,
+        "south" => 2,
+        _ => 3,
+    }
+}
+
+fn index_decl(p: Option<Pair<'_, Rule>>) -> Option<Ident> {
+    p.map(|p| ident(inner(p).next().unwrap()))
 }
 
 fn decl(p: Pair<'_, Rule>) -> Decl {
@@ -115,18 +207,53 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
                 let mut fi = inner(f);
                 FlagDecl {
                     name: ident(fi.next().unwrap()),
-                    domain: fi.next().map(ident),
+                    index: index_decl(fi.next()),
                 }
             })
             .collect(),
         ),
+        Rule::counter_decl => Decl::Counters(
+            it.map(|c| {
+                let csp = span(&c);
+                let mut ci = inner(c).peekable();
+                let name = ident(ci.next().unwrap());
+                let index = if ci.peek().is_some_and(|p| p.as_rule() == Rule::index_decl) {
+                    index_decl(ci.next())
+                } else {
+                    None
+                };
+                let lo = int_expr(ci.next().unwrap());
+                let hi = int_expr(ci.next().unwrap());
+                let mut d = CounterDecl {
+                    name,
+                    index,
+                    lo,
+                    hi,
+                    wrap: false,
+                    init: None,
+                    span: csp,
+                };
+                for rest in ci {
+                    match rest.as_rule() {
+                        Rule::wrap => d.wrap = true,
+                        _ => d.init = Some(int_expr(inner(rest).next().unwrap())),
+                    }
+                }
+                d
+            })
+            .collect(),
+        ),
+        Rule::layout_decl => Decl::Layout(LayoutDecl {
+            name: ident(it.next().unwrap()),
+            rows: it.map(string).collect(),
+        }),
         Rule::move_decl => {
             let mover = it.next().unwrap();
             let mover_span = span(&mover);
             let m = inner(mover).next().unwrap();
             let mover = (m.as_rule() == Rule::ident).then(|| ident(m));
             let mut mode = None;
-            let mut dirs = Vec::new();
+            let mut moves = Vec::new();
             for c in it {
                 match c.as_rule() {
                     Rule::mode => {
@@ -140,14 +267,20 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
                             span: span(&c),
                         });
                     }
-                    _ => dirs.push(direction(c)),
+                    _ => {
+                        let mut mi = inner(c);
+                        moves.push(MoveItem {
+                            kind: move_kind(mi.next().unwrap()),
+                            cost: mi.next().map(int_expr),
+                        });
+                    }
                 }
             }
             Decl::Move(MoveDecl {
                 mover,
                 mover_span,
                 mode,
-                dirs,
+                moves,
             })
         }
         Rule::forbid_decl => {
@@ -159,21 +292,36 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
             };
             Decl::Forbid(Spanned { value, span: sp })
         }
-        Rule::enter_decl => Decl::Enter(EnterDecl {
-            pattern: pattern(it.next().unwrap()),
-            cond: pred(it.next().unwrap()),
-        }),
-        Rule::on_decl => {
-            let first = it.next().unwrap();
-            let (agent, pat) = if first.as_rule() == Rule::ident {
-                (Some(ident(first)), it.next().unwrap())
-            } else {
-                (None, first)
+        Rule::enter_decl => {
+            let pattern = pattern(it.next().unwrap());
+            let w = it.next().unwrap();
+            let what = match w.as_rule() {
+                Rule::enter_if => EnterWhat::If(pred(inner(w).next().unwrap())),
+                _ => EnterWhat::Costs(int_expr(inner(w).next().unwrap())),
             };
+            Decl::Enter(EnterDecl { pattern, what })
+        }
+        Rule::on_decl => {
+            let mut agent = None;
+            let mut trigger = None;
+            let mut cond = None;
+            let mut actions_ = Vec::new();
+            for c in it {
+                match c.as_rule() {
+                    Rule::ident => agent = Some(ident(c)),
+                    Rule::enter_trigger => {
+                        trigger = Some(Trigger::Enter(pattern(inner(c).next().unwrap())))
+                    }
+                    Rule::move_kind => trigger = Some(Trigger::Move(move_kind(c))),
+                    Rule::rule_if => cond = Some(pred(inner(c).next().unwrap())),
+                    _ => actions_ = actions(c),
+                }
+            }
             Decl::On(OnDecl {
                 agent,
-                pattern: pattern(pat),
-                actions: actions(it.next().unwrap()),
+                trigger: trigger.expect("an on rule has a trigger"),
+                cond,
+                actions: actions_,
             })
         }
         Rule::when_decl => {
@@ -183,18 +331,38 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
             } else {
                 Relation::On
             };
+            let pattern = pattern(it.next().unwrap());
+            let mut cond = None;
+            let mut acts = Vec::new();
+            for c in it {
+                match c.as_rule() {
+                    Rule::rule_if => cond = Some(pred(inner(c).next().unwrap())),
+                    _ => acts = actions(c),
+                }
+            }
             Decl::When(WhenDecl {
                 agent,
                 relation,
-                pattern: pattern(it.next().unwrap()),
-                actions: actions(it.next().unwrap()),
+                pattern,
+                cond,
+                actions: acts,
             })
         }
         Rule::goal_decl => Decl::Goal(pred(it.next().unwrap())),
-        Rule::limit_decl => Decl::Limit(Spanned {
-            value: size(it.next().unwrap()),
-            span: sp,
-        }),
+        Rule::limit_decl => {
+            let measure = if it.next().unwrap().as_str().starts_with("cost") {
+                Measure::Cost
+            } else {
+                Measure::Steps
+            };
+            let strict = it.next().unwrap().as_str() == "<";
+            Decl::Limit(LimitDecl {
+                measure,
+                strict,
+                bound: int_expr(it.next().unwrap()),
+                span: sp,
+            })
+        }
         Rule::output_decl => Decl::Output(
             it.map(|item| {
                 let mut ii = inner(item);
@@ -202,6 +370,7 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
                 let value = match k.as_str() {
                     "before" => OutputKind::Before,
                     "solved" => OutputKind::Solved,
+                    "separator" => OutputKind::Separator,
                     _ => OutputKind::Unsolved,
                 };
                 OutputItem {
@@ -234,11 +403,25 @@ fn input_item(p: Pair<'_, Rule>) -> InputItem {
             InputItem::Cases(Spanned { value, span: sp })
         }
         Rule::header_item => InputItem::Header(it.map(ident).collect()),
-        _ => InputItem::Grid {
-            rows: size(it.next().unwrap()),
-            cols: size(it.next().unwrap()),
-            span: sp,
-        },
+        Rule::fill_item => InputItem::Fill(symbol(it.next().unwrap())),
+        _ => {
+            let rows = int_expr(it.next().unwrap());
+            let cols = int_expr(it.next().unwrap());
+            let form = it.next().map(|f| Spanned {
+                value: if f.as_str().starts_with("tokens") {
+                    GridForm::Tokens
+                } else {
+                    GridForm::List
+                },
+                span: span(&f),
+            });
+            InputItem::Grid {
+                rows,
+                cols,
+                form,
+                span: sp,
+            }
+        }
     }
 }
 
@@ -247,15 +430,21 @@ fn tile_def(p: Pair<'_, Rule>) -> TileDef {
     let name = ident(it.next().unwrap());
     let mut def = TileDef {
         name,
-        chars: Vec::new(),
+        symbols: Vec::new(),
         domain: None,
         props: Vec::new(),
     };
     for c in it {
         match c.as_rule() {
-            Rule::char_lit => def.chars.push(char_lit(c)),
+            Rule::char_lit | Rule::string => def.symbols.push(symbol(c)),
             Rule::of_domain => def.domain = Some(ident(inner(c).next().unwrap())),
-            _ => def.props.push(property(c)),
+            _ => {
+                let w = c.into_inner().next().unwrap();
+                def.props.push(Ident {
+                    name: w.as_str().to_string(),
+                    span: span(&w),
+                });
+            }
         }
     }
     def
@@ -264,13 +453,13 @@ fn tile_def(p: Pair<'_, Rule>) -> TileDef {
 fn markers(p: Pair<'_, Rule>) -> Markers {
     let sp = span(&p);
     let mut m = Markers {
-        chars: Vec::new(),
+        symbols: Vec::new(),
         range: false,
         span: sp,
     };
     for c in inner(p) {
         match c.as_rule() {
-            Rule::char_lit => m.chars.push(char_lit(c)),
+            Rule::char_lit | Rule::string => m.symbols.push(symbol(c)),
             _ => m.range = true,
         }
     }
@@ -280,46 +469,89 @@ fn markers(p: Pair<'_, Rule>) -> Markers {
 fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>) -> AgentDecl {
     let mut name = None;
     let mut family = None;
-    let mut starts = None;
+    let mut start = None;
     let mut targets = None;
     let mut on = None;
     let mut props = Vec::new();
+    let mut facing = None;
     for c in it {
         match c.as_rule() {
             Rule::ident if name.is_none() => name = Some(ident(c)),
             Rule::ident => on = Some(ident(c)),
-            Rule::family => family = Some(size(inner(c).next().unwrap())),
-            Rule::markers => starts = Some(markers(c)),
-            Rule::target => targets = Some(markers(inner(c).next().unwrap())),
-            _ => props.push(property(c)),
+            Rule::family => family = Some(int_expr(inner(c).next().unwrap())),
+            Rule::markers => start = Some(StartDecl::Markers(markers(c))),
+            Rule::any_start => start = Some(StartDecl::Any(symbol(inner(c).next().unwrap()))),
+            Rule::at_start => {
+                let sp = span(&c);
+                let mut ai = inner(c);
+                let r = int_expr(ai.next().unwrap());
+                let col = int_expr(ai.next().unwrap());
+                start = Some(StartDecl::At(r, col, sp));
+            }
+            Rule::target => {
+                let t = inner(c).next().unwrap();
+                targets = Some(match t.as_rule() {
+                    Rule::layout_target => TargetDecl::Layout(ident(inner(t).next().unwrap())),
+                    _ => TargetDecl::Markers(markers(t)),
+                });
+            }
+            Rule::facing => {
+                let h = inner(c).next().unwrap();
+                facing = Some(Spanned {
+                    span: span(&h),
+                    value: heading(h),
+                });
+            }
+            _ => props.push(agent_property(c)),
         }
     }
     AgentDecl {
         name: name.unwrap(),
         family,
-        starts: starts.unwrap(),
+        start: start.unwrap(),
         targets,
         on: on.unwrap(),
         props,
+        facing,
     }
 }
 
-fn direction(p: Pair<'_, Rule>) -> Spanned<Dir> {
-    let (dr, dc) = match p.as_str() {
-        "north" => (-1, 0),
-        "south" => (1, 0),
-        "east" => (0, 1),
-        "west" => (0, -1),
-        "northeast" => (-1, 1),
-        "northwest" => (-1, -1),
-        "southeast" => (1, 1),
-        "southwest" => (1, -1),
-        _ => (0, 0),
+fn move_kind(p: Pair<'_, Rule>) -> Spanned<MoveKind> {
+    let sp = span(&p);
+    let text = p.as_str();
+    let value = if text.starts_with("turn") {
+        if text.ends_with("left") {
+            MoveKind::TurnLeft
+        } else {
+            MoveKind::TurnRight
+        }
+    } else {
+        let (dr, dc) = match text {
+            "north" => (-1, 0),
+            "south" => (1, 0),
+            "east" => (0, 1),
+            "west" => (0, -1),
+            "northeast" => (-1, 1),
+            "northwest" => (-1, -1),
+            "southeast" => (1, 1),
+            "southwest" => (1, -1),
+            "forward" => {
+                return Spanned {
+                    value: MoveKind::Forward,
+                    span: sp,
+                };
+            }
+            "back" => {
+                return Spanned {
+                    value: MoveKind::Back,
+                    span: sp,
+                };
+            }
+            _ => (0, 0),
+        };
+        MoveKind::Dir(Dir { dr, dc })
     };
-    Spanned {
-        value: Dir { dr, dc },
-        span: span(&p),
-    }
+    Spanned { value, span: sp }
 }
 
 fn pattern(p: Pair<'_, Rule>) -> Pattern {
@@ -336,25 +568,41 @@ fn actions(p: Pair<'_, Rule>) -> Vec<Action> {
     inner(p)
         .map(|a| {
             let sp = span(&a);
+            let a = inner(a).next().unwrap();
+            let rule = a.as_rule();
             let mut it = inner(a);
-            let verb = match it.next().unwrap().as_str().trim() {
-                "set" => Verb::Set,
-                "clear" => Verb::Clear,
-                _ => Verb::Toggle,
-            };
-            Action {
-                verb,
-                flag: flag_ref(it.next().unwrap()),
-                span: sp,
+            if rule == Rule::flag_action {
+                let kind = match it.next().unwrap().as_str().trim() {
+                    "set" => Verb::Set,
+                    "clear" => Verb::Clear,
+                    _ => Verb::Toggle,
+                };
+                Action {
+                    kind: ActionKind::Flag(kind),
+                    target: state_ref(it.next().unwrap()),
+                    span: sp,
+                }
+            } else {
+                let target = state_ref(it.next().unwrap());
+                let op = match it.next().unwrap().as_str() {
+                    "+=" => AssignOp::Add,
+                    "-=" => AssignOp::Sub,
+                    _ => AssignOp::Set,
+                };
+                Action {
+                    kind: ActionKind::Counter(op, int_expr(it.next().unwrap())),
+                    target,
+                    span: sp,
+                }
             }
         })
         .collect()
 }
 
-fn flag_ref(p: Pair<'_, Rule>) -> FlagRef {
+fn state_ref(p: Pair<'_, Rule>) -> StateRef {
     let sp = span(&p);
     let mut it = inner(p);
-    FlagRef {
+    StateRef {
         name: ident(it.next().unwrap()),
         index: it.next().map(ident),
         span: sp,
@@ -410,9 +658,27 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
                 _ => Pred::On(who, pl, sp),
             }
         }
+        Rule::compare => {
+            let mut it = inner(p);
+            let target = state_ref(it.next().unwrap());
+            let op = match it.next().unwrap().as_str() {
+                "==" => CmpOp::Eq,
+                "!=" => CmpOp::Ne,
+                "<=" => CmpOp::Le,
+                ">=" => CmpOp::Ge,
+                "<" => CmpOp::Lt,
+                _ => CmpOp::Gt,
+            };
+            Pred::Compare(target, op, int_expr(it.next().unwrap()), sp)
+        }
+        Rule::facing_is => {
+            let mut it = inner(p);
+            let who = ident(it.next().unwrap());
+            Pred::Facing(who, heading(it.next().unwrap()), sp)
+        }
         Rule::all_flags => Pred::AllFlags(ident(inner(p).next().unwrap()), sp),
         Rule::any_flags => Pred::AnyFlag(ident(inner(p).next().unwrap()), sp),
-        Rule::flag_ref => Pred::Flag(flag_ref(p)),
+        Rule::state_ref => Pred::Flag(state_ref(p)),
         r => unreachable!("the grammar has no predicate {r:?}"),
     }
 }
@@ -438,8 +704,8 @@ pub fn describe_rule(r: Rule) -> String {
     }
     match r {
         Rule::EOI => "the end of the file",
-        Rule::ident => "a name",
-        Rule::int => "a number",
+        Rule::ident | Rule::ident_or_kw => "a name",
+        Rule::int | Rule::signed_int => "a number",
         Rule::char_lit => "a quoted character like '#'",
         Rule::string => "a string in double quotes",
         Rule::puzzle_decl
@@ -448,6 +714,8 @@ pub fn describe_rule(r: Rule) -> String {
         | Rule::tiles_decl
         | Rule::agent_decl
         | Rule::flag_decl
+        | Rule::counter_decl
+        | Rule::layout_decl
         | Rule::move_decl
         | Rule::forbid_decl
         | Rule::enter_decl
@@ -456,41 +724,141 @@ pub fn describe_rule(r: Rule) -> String {
         | Rule::goal_decl
         | Rule::limit_decl
         | Rule::output_decl => "a declaration (`tiles`, `agent`, `move`, `goal`, ...)",
-        Rule::cases_item | Rule::header_item | Rule::grid_item => "`cases`, `header` or `grid`",
+        Rule::cases_item | Rule::header_item | Rule::grid_item | Rule::fill_item => {
+            "`cases`, `header`, `grid` or `fill`"
+        }
+        Rule::grid_form => "`tokens` or `list`",
         Rule::until_eof | Rule::until_values => "`until`",
         Rule::counted => "`counted`",
         Rule::single => "`single`",
         Rule::tile_def => "a tile name",
         Rule::of_domain => "`of`",
-        Rule::property => "a property (`solid` or `opaque`)",
+        Rule::property | Rule::agent_property => "a property (`solid` or `opaque`)",
         Rule::family => "`[` and a family size",
-        Rule::markers => "a quoted marker character like 'a'",
+        Rule::markers | Rule::any_start | Rule::at_start => {
+            "a quoted marker like 'a', `any 'S'` or `at (row, column)`"
+        }
         Rule::range_dots => "`..`",
-        Rule::target => "`target`",
-        Rule::flag_item => "a flag name",
+        Rule::target | Rule::layout_target => "`target`",
+        Rule::facing | Rule::facing_is => "`facing`",
+        Rule::heading => "a heading (`north`, `east`, `south` or `west`)",
+        Rule::flag_item | Rule::counter_item => "a name",
+        Rule::index_decl => "`[`",
+        Rule::wrap => "`wrap`",
+        Rule::init => "`=`",
         Rule::mover => "an agent name or `all`",
         Rule::all_agents => "`all`",
         Rule::mode | Rule::at_once | Rule::in_turn => "`at once` or `in turn`",
-        Rule::direction => "a direction (`north`, `east`, ..., `stay`)",
-        Rule::same_cell | Rule::swap => "`same cell` or `swap`",
-        Rule::pattern => "a tile name",
-        Rule::sees | Rule::stands_on => "`sees` or `on`",
-        Rule::actions | Rule::action | Rule::action_verb => {
-            "an action (`set`, `clear` or `toggle`)"
+        Rule::move_item | Rule::move_kind | Rule::direction | Rule::turn => {
+            "a move (`north`, `east`, ..., `stay`, `forward`, `back`, `turn left`, `turn right`)"
         }
-        Rule::flag_ref => "a flag",
+        Rule::same_cell | Rule::swap => "`same cell` or `swap`",
+        Rule::enter_if | Rule::enter_cost => "`only if` or `costs`",
+        Rule::pattern => "a tile name",
+        Rule::enter_trigger => "`enter`",
+        Rule::rule_if => "`if`",
+        Rule::sees | Rule::stands_on => "`sees` or `on`",
+        Rule::actions | Rule::action | Rule::action_verb | Rule::flag_action => {
+            "an action (`set`, `clear`, `toggle`, or `NAME += N`, `-=`, `=`)"
+        }
+        Rule::counter_action | Rule::assign_op => "`+=`, `-=` or `=`",
+        Rule::state_ref => "a flag or counter",
+        Rule::measure => "`steps` or `cost`",
+        Rule::limit_op => "`<=` or `<`",
         Rule::pred | Rule::conj | Rule::neg => "a condition",
         Rule::not_op => "`not`",
         Rule::every_on => "`every`",
         Rule::any_on | Rule::any_flags => "`any`",
         Rule::all_flags => "`all`",
+        Rule::compare | Rule::cmp_op => "a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`)",
         Rule::agent_on => "an agent",
         Rule::place => "a tile or `its target`",
         Rule::its_target => "`its target`",
-        Rule::output_item | Rule::output_kind => "`before`, `solved` or `unsolved`",
+        Rule::int_expr | Rule::int_term | Rule::negated | Rule::template_expr => {
+            "a number or an expression"
+        }
+        Rule::count_of => "`count`",
+        Rule::answer => "`steps` or `cost`",
+        Rule::add_op | Rule::mul_op => "an operator",
+        Rule::output_item | Rule::output_kind => "`before`, `solved`, `unsolved` or `separator`",
         _ => return name.replace('_', " "),
     }
     .to_string()
+}
+
+/// The words an expected rule may start with: the candidates of a
+/// did-you-mean for a misspelt keyword.
+fn words_of(r: Rule) -> &'static [&'static str] {
+    match r {
+        Rule::puzzle_decl
+        | Rule::input_decl
+        | Rule::domain_decl
+        | Rule::tiles_decl
+        | Rule::agent_decl
+        | Rule::flag_decl
+        | Rule::counter_decl
+        | Rule::layout_decl
+        | Rule::move_decl
+        | Rule::forbid_decl
+        | Rule::enter_decl
+        | Rule::on_decl
+        | Rule::when_decl
+        | Rule::goal_decl
+        | Rule::limit_decl
+        | Rule::output_decl => &[
+            "puzzle", "input", "domain", "tiles", "agent", "flag", "counter", "layout", "move",
+            "forbid", "enter", "on", "when", "goal", "limit", "output",
+        ],
+        Rule::cases_item | Rule::header_item | Rule::grid_item | Rule::fill_item => {
+            &["cases", "header", "grid", "fill"]
+        }
+        Rule::sees | Rule::stands_on => &["sees", "on"],
+        Rule::move_item | Rule::move_kind | Rule::direction | Rule::turn => &[
+            "north",
+            "south",
+            "east",
+            "west",
+            "northeast",
+            "northwest",
+            "southeast",
+            "southwest",
+            "stay",
+            "forward",
+            "back",
+            "turn",
+        ],
+        Rule::heading => &["north", "east", "south", "west"],
+        Rule::action | Rule::action_verb | Rule::flag_action | Rule::actions => {
+            &["set", "clear", "toggle"]
+        }
+        Rule::output_item | Rule::output_kind => &["before", "solved", "unsolved", "separator"],
+        Rule::agent_property | Rule::property => &["solid", "opaque"],
+        Rule::until_eof | Rule::until_values => &["until"],
+        Rule::counted => &["counted"],
+        Rule::single => &["single"],
+        Rule::same_cell | Rule::swap => &["same", "swap"],
+        Rule::enter_if | Rule::enter_cost => &["only", "costs"],
+        Rule::mode | Rule::at_once | Rule::in_turn => &["at", "in"],
+        Rule::measure => &["steps", "cost"],
+        Rule::grid_form => &["tokens", "list"],
+        Rule::facing | Rule::facing_is => &["facing"],
+        Rule::target | Rule::layout_target => &["target"],
+        Rule::wrap => &["wrap"],
+        Rule::kw_on => &["on"],
+        Rule::kw_of => &["of"],
+        Rule::kw_if => &["if"],
+        Rule::kw_only => &["only"],
+        Rule::kw_enter => &["enter"],
+        Rule::kw_once => &["once"],
+        Rule::kw_turn => &["turn"],
+        Rule::kw_cell => &["cell"],
+        Rule::kw_until => &["until"],
+        Rule::kw_target => &["target"],
+        Rule::kw_costs => &["costs"],
+        Rule::kw_facing => &["facing"],
+        Rule::kw_left | Rule::kw_right => &["left", "right"],
+        _ => &[],
+    }
 }
 
 fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
@@ -514,7 +882,26 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
             } else {
                 format!("expected {}", or_list(&words))
             };
-            let hint = if negatives.contains(&Rule::keyword) || positives.contains(&Rule::ident) {
+            // A word close to one the parser expected is a misspelt keyword.
+            let word: String = src[pos..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let mut candidates: Vec<&str> = positives
+                .iter()
+                .flat_map(|r| words_of(*r))
+                .copied()
+                .collect();
+            candidates.sort_unstable();
+            candidates.dedup();
+            let close = candidates
+                .iter()
+                .map(|c| (strsim::jaro_winkler(&word, c), *c))
+                .filter(|(score, c)| *score > 0.8 && *c != word)
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            let hint = if let Some((_, c)) = close.filter(|_| !word.is_empty()) {
+                format!("did you mean `{c}`?")
+            } else if negatives.contains(&Rule::keyword) || positives.contains(&Rule::ident) {
                 "names are letters, digits and `_`, and must not be keywords".to_string()
             } else {
                 "see the language reference in README.md".to_string()

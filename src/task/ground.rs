@@ -1,13 +1,16 @@
 //! [`ground`]: checked rules + one case -> [`Task`]. Reads the map (each
-//! cell's class, each agent's start and target), finds each mover's
+//! cell's class, each agent's starts and target), finds each mover's
 //! position domain, makes the state variables, and grounds every rule on
-//! the classes of cells present in the map.
+//! the classes of cells present in the map, with every number evaluated
+//! for this case.
 
 use super::*;
+use crate::ast::{GridForm, MoveKind};
 use crate::error::InputError;
 use crate::input::RawCase;
 use crate::resolve::{
-    self, Action as RAction, AgentId, Glyph, IndexRef, Members, PlaceRef, Rules, SizeRef, ValueSel,
+    self, ActOp, AgentId, Glyph, IndexRef, Members, Num, NumEnv, PlaceRef, Rules, Start, StateId,
+    StateIndex, StateKind, Targets, ValueSel,
 };
 
 /// No position: a cell outside a domain.
@@ -17,17 +20,22 @@ const NONE: u32 = u32::MAX;
 /// combination of their moves, so more would never finish anyway).
 pub const MAX_AT_ONCE: usize = 16;
 
+/// The most values a counter may take.
+const MAX_COUNTER: i64 = 1 << 32;
+
 /// One agent on one map: a single agent, or one member of a family.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Instance {
     agent: AgentId,
     member: u32,
-    start: u32,
+    /// The cells it may start on: one, or any number for `any 'S'`.
+    starts: Vec<u32>,
     target: Option<u32>,
 }
 
 /// Numbers the (tile, value) pairs of a rule set: one class per tile
-/// without a value, then one per value of the widest domain.
+/// without a value, then one per value of the widest domain. Cells of tiles
+/// with state per occurrence get classes of their own after these.
 #[derive(Clone, Copy)]
 struct Classes {
     per_tile: usize,
@@ -67,15 +75,25 @@ impl Classes {
     }
 }
 
+/// A report about this case that names no cell of the map.
+fn case_error(case: &RawCase, message: String, help: String) -> InputError {
+    InputError::Rules {
+        message,
+        span: case.span(),
+        label: "in this case".into(),
+        help,
+    }
+}
+
 /// Grounds the rules on one case. Reports every problem of the map at once.
 pub fn ground(rules: &Rules, case: &RawCase) -> Result<Task, Vec<InputError>> {
-    let (board, instances) = read_board(rules, case)?;
-    if rules.mode == crate::ast::Mode::AtOnce && instances.len() > MAX_AT_ONCE {
+    let map = read_board(rules, case)?;
+    if rules.mode == crate::ast::Mode::AtOnce && map.instances.len() > MAX_AT_ONCE {
         return Err(vec![InputError::TooWide {
             message: format!(
                 "case {} has {} agents moving at once; at most {MAX_AT_ONCE} can",
                 case.number,
-                instances.len()
+                map.instances.len()
             ),
             span: case.span(),
             help:
@@ -86,16 +104,25 @@ pub fn ground(rules: &Rules, case: &RawCase) -> Result<Task, Vec<InputError>> {
     let mut g = Grounder {
         rules,
         case,
-        board,
-        instances,
+        board: map.board,
+        instances: map.instances,
+        tile_count: map.tile_count,
+        occurrences: map.occurrences,
         vars: Vec::new(),
         movers: Vec::new(),
         actions: Vec::new(),
         task_rules: Vec::new(),
-        flag_vars: Vec::new(),
+        state_vars: Vec::new(),
+        action_kinds: Vec::new(),
+        errors: Vec::new(),
     };
     g.movers_and_vars();
-    Ok(g.finish())
+    let (task, errors) = g.finish();
+    if errors.is_empty() {
+        Ok(task)
+    } else {
+        Err(errors)
+    }
 }
 
 struct Grounder<'a> {
@@ -103,18 +130,49 @@ struct Grounder<'a> {
     case: &'a RawCase,
     board: Board,
     instances: Vec<Instance>,
+    /// Tile -> how many cells of the map have it.
+    tile_count: Vec<i64>,
+    /// Tile -> how many occurrences of it have state of their own (its
+    /// cell count, for tiles with state per occurrence; else 0).
+    occurrences: Vec<u32>,
     vars: Vec<Var>,
     movers: Vec<Mover>,
     actions: Vec<Action>,
     task_rules: Vec<Rule>,
-    /// Per flag of the rules, the variable of its first value.
-    flag_vars: Vec<u32>,
+    /// Per state of the rules, its first variable.
+    state_vars: Vec<u32>,
+    /// Per action, the move of the rules it is.
+    action_kinds: Vec<MoveKind>,
+    errors: Vec<InputError>,
 }
 
 impl Grounder<'_> {
     fn var(&mut self, name: String, kind: VarKind, size: u64) -> VarId {
         self.vars.push(Var { name, kind, size });
         VarId(self.vars.len() as u32 - 1)
+    }
+
+    /// A number of the rules, for this case; `what` names it in a report.
+    fn num(&mut self, n: &Num, what: &str) -> i64 {
+        let counts = &self.tile_count;
+        let env = NumEnv {
+            header: &self.case.header,
+            count: &|t| counts[t.ix()],
+            case: self.case.number as i64,
+            cost: None,
+        };
+        match n.eval(&env) {
+            Some(v) => v,
+            None => {
+                let e = case_error(
+                    self.case,
+                    format!("{what} cannot be worked out for case {}", self.case.number),
+                    "the arithmetic divides by zero or overflows with this case's header".into(),
+                );
+                self.errors.push(e);
+                0
+            }
+        }
     }
 
     fn instance_name(&self, i: usize) -> String {
@@ -127,41 +185,58 @@ impl Grounder<'_> {
     }
 
     /// The movers, their actions, and every variable: positions first
-    /// (mover order), then flags.
+    /// (mover order), then headings, then flags and counters.
     fn movers_and_vars(&mut self) {
-        let lone = self.rules.mode == crate::ast::Mode::InTurn && self.instances.len() == 1;
+        let rules = self.rules;
+        let lone = rules.mode == crate::ast::Mode::InTurn && self.instances.len() == 1;
         for i in 0..self.instances.len() {
-            let inst = self.instances[i];
+            let agent = &rules.agents[self.instances[i].agent.ix()];
             let (cells, padded) = self.domain(i, lone);
             let name = self.instance_name(i);
             let m = MoverId(i as u32);
             let pos = self.var(name.clone(), VarKind::Position(m), cells.len() as u64);
-            let agent = &self.rules.agents[inst.agent.ix()];
             // A mover with no moves stands still: its only move is `stay`.
             // In turn, standing still is no step at all.
-            let mut dirs: Vec<Dir> = agent
-                .moves
-                .iter()
-                .map(|d| Dir { dr: d.dr, dc: d.dc })
-                .collect();
-            if dirs.is_empty() {
-                dirs.push(Dir::STAY);
+            let mut moves: Vec<(MoveKind, u32)> = Vec::new();
+            for mv in &agent.moves {
+                let cost = self.num(&mv.cost, "a move's cost");
+                if cost < 1 {
+                    let e = case_error(
+                        self.case,
+                        format!(
+                            "`{}` costs {cost} in case {}",
+                            mv.kind.name(),
+                            self.case.number
+                        ),
+                        "a cost must be at least 1".into(),
+                    );
+                    self.errors.push(e);
+                }
+                moves.push((mv.kind, cost.clamp(1, u32::MAX as i64) as u32));
             }
-            if self.rules.mode == crate::ast::Mode::InTurn {
-                dirs.retain(|d| *d != Dir::STAY);
+            if moves.is_empty() {
+                moves.push((MoveKind::Dir(crate::ast::Dir { dr: 0, dc: 0 }), 1));
+            }
+            if rules.mode == crate::ast::Mode::InTurn {
+                moves.retain(|(k, _)| *k != MoveKind::Dir(crate::ast::Dir { dr: 0, dc: 0 }));
             }
             let mut actions = Vec::new();
-            for d in dirs {
+            for (kind, cost) in moves {
+                let motion = match kind {
+                    MoveKind::Dir(d) if d.dr == 0 && d.dc == 0 => Motion::Stay,
+                    MoveKind::Dir(d) => Motion::Step(Dir { dr: d.dr, dc: d.dc }),
+                    MoveKind::Forward => Motion::Forward,
+                    MoveKind::Back => Motion::Back,
+                    MoveKind::TurnLeft => Motion::Turn(-1),
+                    MoveKind::TurnRight => Motion::Turn(1),
+                };
                 actions.push(ActionId(self.actions.len() as u32));
+                self.action_kinds.push(kind);
                 self.actions.push(Action {
-                    name: dir_name(d).to_string(),
+                    name: kind.name().to_string(),
                     mover: m,
-                    motion: if d == Dir::STAY {
-                        Motion::Stay
-                    } else {
-                        Motion::Step(d)
-                    },
-                    cost: 1,
+                    motion,
+                    cost,
                     rules: Vec::new(),
                 });
             }
@@ -176,15 +251,64 @@ impl Grounder<'_> {
                 when: Vec::new(),
             });
         }
-        for f in &self.rules.flags {
-            self.flag_vars.push(self.vars.len() as u32);
-            match f.domain {
-                None => {
-                    self.var(f.name.clone(), VarKind::Flag, 2);
+        for i in 0..self.instances.len() {
+            let agent = &rules.agents[self.instances[i].agent.ix()];
+            if agent.facing.is_some() {
+                let name = format!("{} facing", self.movers[i].name);
+                let h = self.var(name, VarKind::Heading(MoverId(i as u32)), 4);
+                self.movers[i].heading = Some(h);
+            }
+        }
+        for st in &rules.states {
+            self.state_vars.push(self.vars.len() as u32);
+            let kind = match &st.kind {
+                StateKind::Flag => VarKind::Flag,
+                StateKind::Counter { lo, hi, wrap, .. } => {
+                    let (lo, hi) = (
+                        self.num(lo, "a counter's range"),
+                        self.num(hi, "a counter's range"),
+                    );
+                    if lo > hi || hi - lo >= MAX_COUNTER {
+                        let e = case_error(
+                            self.case,
+                            format!(
+                                "counter `{}` has the range {lo}..{hi} in case {}",
+                                st.name, self.case.number
+                            ),
+                            format!(
+                                "a counter's range is not empty and has at most {MAX_COUNTER} values"
+                            ),
+                        );
+                        self.errors.push(e);
+                    }
+                    let hi = hi.clamp(lo, lo + MAX_COUNTER - 1);
+                    VarKind::Counter {
+                        lo,
+                        hi,
+                        wrap: *wrap,
+                    }
                 }
-                Some(d) => {
-                    for v in &self.rules.domains[d.ix()].values {
-                        self.var(format!("{}[{v}]", f.name), VarKind::Flag, 2);
+            };
+            let size = match kind {
+                VarKind::Counter { lo, hi, .. } => (hi - lo + 1) as u64,
+                _ => 2,
+            };
+            match st.index {
+                StateIndex::None => {
+                    self.var(st.name.clone(), kind, size);
+                }
+                StateIndex::Domain(d) => {
+                    for v in &rules.domains[d.ix()].values {
+                        self.var(format!("{}[{v}]", st.name), kind, size);
+                    }
+                }
+                StateIndex::Tile(t) => {
+                    for k in 0..self.occurrences[t.ix()] {
+                        self.var(
+                            format!("{}[{}#{}]", st.name, rules.tiles[t.ix()].name, k + 1),
+                            kind,
+                            size,
+                        );
                     }
                 }
             }
@@ -192,15 +316,15 @@ impl Grounder<'_> {
     }
 
     /// The cells instance `i` can ever stand on, in grid order, as grid
-    /// cells and as padded indexes: reachable from its start by its moves
+    /// cells and as padded indexes: reachable from its starts by its moves
     /// through cells that are not solid. A lone agent's are every cell it
     /// may stand on: its states are positions times flags, so a few cells
     /// it cannot reach cost a few table entries, never a state, and less
     /// than finding them.
     fn domain(&self, i: usize, lone: bool) -> (Vec<u32>, Vec<u32>) {
-        let Instance { agent, start, .. } = self.instances[i];
+        let inst = &self.instances[i];
         let b = &self.board;
-        let first = b.padded(start);
+        let firsts: Vec<usize> = inst.starts.iter().map(|&c| b.padded(c)).collect();
         let mut cells = vec![0u32; b.class.len()];
         let mut padded = vec![0u32; b.class.len()];
         let mut k = 0;
@@ -218,34 +342,41 @@ impl Grounder<'_> {
         };
         if lone {
             scan(&b.open, 1);
-            // The start, even on a cell no agent may enter.
-            if b.open[first] == 0 {
-                let at = padded[..k].partition_point(|&pc| (pc as usize) < first);
-                cells.insert(at, start);
-                padded.insert(at, first as u32);
-                k += 1;
-            }
-        } else {
-            // 2: in the domain. 1: open and not reached yet.
-            let mut mark = b.open.clone();
-            mark[first] = 2;
-            let deltas: Vec<isize> = self.rules.agents[agent.ix()]
-                .moves
-                .iter()
-                .map(|d| b.delta(Dir { dr: d.dr, dc: d.dc }))
-                .collect();
-            let mut stack = vec![first as u32];
-            while let Some(pc) = stack.pop() {
-                for &d in &deltas {
-                    let t = (pc as usize).wrapping_add_signed(d);
-                    if mark[t] == 1 {
-                        mark[t] = 2;
-                        stack.push(t as u32);
-                    }
+            cells.truncate(k);
+            padded.truncate(k);
+            // The starts, even on a cell no agent may enter.
+            for (&first, &start) in firsts.iter().zip(&inst.starts) {
+                if b.open[first] == 0 && cells.binary_search(&start).is_err() {
+                    let at = padded.partition_point(|&pc| (pc as usize) < first);
+                    cells.insert(at, start);
+                    padded.insert(at, first as u32);
                 }
             }
-            scan(&mark, 2);
+            return (cells, padded);
         }
+        // 2: in the domain. 1: open and not reached yet.
+        let mut mark = b.open.clone();
+        let deltas: Vec<isize> = agent_dirs(&self.rules.agents[inst.agent.ix()])
+            .iter()
+            .map(|&d| b.delta(d))
+            .collect();
+        let mut stack = Vec::new();
+        for &first in &firsts {
+            if mark[first] != 2 {
+                mark[first] = 2;
+                stack.push(first as u32);
+            }
+        }
+        while let Some(pc) = stack.pop() {
+            for &d in &deltas {
+                let t = (pc as usize).wrapping_add_signed(d);
+                if mark[t] == 1 {
+                    mark[t] = 2;
+                    stack.push(t as u32);
+                }
+            }
+        }
+        scan(&mark, 2);
         cells.truncate(k);
         padded.truncate(k);
         (cells, padded)
@@ -256,34 +387,60 @@ impl Grounder<'_> {
         RuleId(self.task_rules.len() as u32 - 1)
     }
 
-    /// The variable of a flag reference, with `bound` the value a rule's
-    /// pattern binds at the cell it is grounded for.
-    fn flag_var(&self, flag: resolve::FlagId, index: IndexRef, bound: Option<u32>) -> VarId {
+    /// The variable of a state reference, for a rule grounded on `class`
+    /// (which gives a bound value and an occurrence).
+    fn state_var(&self, state: StateId, index: IndexRef, class: Option<&Class>) -> VarId {
         let v = match index {
             IndexRef::None => 0,
             IndexRef::Value(v) => v,
-            IndexRef::Bound => bound.expect("a bound index has a value"),
+            IndexRef::Bound => class
+                .and_then(|c| c.value)
+                .expect("a bound index has a value"),
+            IndexRef::Occurrence => class
+                .and_then(|c| c.occurrence)
+                .expect("an occurrence index has its cell"),
         };
-        VarId(self.flag_vars[flag.ix()] + v)
+        VarId(self.state_vars[state.ix()] + v)
     }
 
-    fn flag_count(&self, flag: resolve::FlagId) -> u32 {
-        let f = &self.rules.flags[flag.ix()];
-        f.domain
-            .map_or(1, |d| self.rules.domains[d.ix()].values.len() as u32)
+    /// How many variables a state has.
+    fn state_len(&self, state: StateId) -> u32 {
+        match self.rules.states[state.ix()].index {
+            StateIndex::None => 1,
+            StateIndex::Domain(d) => self.rules.domains[d.ix()].values.len() as u32,
+            StateIndex::Tile(t) => self.occurrences[t.ix()],
+        }
     }
 
-    fn effects(&self, acts: &[RAction], bound: Option<u32>) -> Vec<Effect> {
+    fn effects(&mut self, acts: &[resolve::Action], class: Option<&Class>) -> Vec<Effect> {
         acts.iter()
-            .map(|a| Effect {
-                var: self.flag_var(a.flag, a.index, bound),
-                op: match a.verb {
-                    crate::ast::Verb::Set => Op::Set(1),
-                    crate::ast::Verb::Clear => Op::Set(0),
-                    crate::ast::Verb::Toggle => Op::Toggle,
-                },
+            .map(|a| {
+                let var = self.state_var(a.state, a.index, class);
+                let op = match &a.op {
+                    ActOp::Set => Op::Set(1),
+                    ActOp::Clear => Op::Set(0),
+                    ActOp::Toggle => Op::Toggle,
+                    ActOp::Add(n) => Op::Add(self.num(n, "an amount")),
+                    ActOp::Sub(n) => Op::Add(-self.num(n, "an amount")),
+                    ActOp::Assign(n) => Op::Set(self.num(n, "a value")),
+                };
+                Effect { var, op }
             })
             .collect()
+    }
+
+    /// A rule's condition and effects, grounded on `class`.
+    fn ground_rule(
+        &mut self,
+        cond: &Option<resolve::Expr>,
+        acts: &[resolve::Action],
+        class: Option<&Class>,
+    ) -> RuleId {
+        let cond = cond
+            .as_ref()
+            .map_or(Expr::Const(true), |c| self.expr(c, class));
+        let effects = self.effects(acts, class);
+        self.rule(Rule { cond, effects })
     }
 
     fn class_matches(&self, class: &Class, tile: TileId, sel: ValueSel) -> bool {
@@ -294,15 +451,34 @@ impl Grounder<'_> {
             }
     }
 
-    /// A checked expression grounded on this map; `bound` is the value of
-    /// the rule's pattern variable at the cell it is grounded for.
-    fn expr(&self, e: &resolve::Expr, bound: Option<u32>) -> Expr {
+    /// A checked expression grounded on this map, for a rule grounded on
+    /// `class` (its bound value and occurrence).
+    fn expr(&mut self, e: &resolve::Expr, class: Option<&Class>) -> Expr {
         use resolve::Expr as E;
         match e {
-            E::Flag { flag, index } => Expr::Cmp(self.flag_var(*flag, *index, bound), Cmp::Eq, 1),
+            E::Flag { state, index } => {
+                Expr::Cmp(self.state_var(*state, *index, class), Cmp::Eq, 1)
+            }
+            E::Cmp {
+                state,
+                index,
+                op,
+                value,
+            } => {
+                let v = self.num(value, "a comparison");
+                let op = match op {
+                    crate::ast::CmpOp::Eq => Cmp::Eq,
+                    crate::ast::CmpOp::Ne => Cmp::Ne,
+                    crate::ast::CmpOp::Lt => Cmp::Lt,
+                    crate::ast::CmpOp::Le => Cmp::Le,
+                    crate::ast::CmpOp::Gt => Cmp::Gt,
+                    crate::ast::CmpOp::Ge => Cmp::Ge,
+                };
+                Expr::Cmp(self.state_var(*state, *index, class), op, v)
+            }
             E::AllFlags(f) | E::AnyFlag(f) => {
-                let first = self.flag_vars[f.ix()];
-                let parts = (0..self.flag_count(*f))
+                let first = self.state_vars[f.ix()];
+                let parts = (0..self.state_len(*f))
                     .map(|v| Expr::Cmp(VarId(first + v), Cmp::Eq, 1))
                     .collect();
                 if matches!(e, E::AllFlags(_)) {
@@ -325,9 +501,23 @@ impl Grounder<'_> {
                     _ => Expr::and(parts),
                 }
             }
-            E::And(es) => Expr::and(es.iter().map(|e| self.expr(e, bound)).collect()),
-            E::Or(es) => Expr::or(es.iter().map(|e| self.expr(e, bound)).collect()),
-            E::Not(e) => Expr::not(self.expr(e, bound)),
+            E::Facing(agent, h) => {
+                let parts = (0..self.instances.len())
+                    .filter(|&i| self.instances[i].agent == *agent)
+                    .filter_map(|i| self.movers[i].heading)
+                    .map(|v| Expr::Cmp(v, Cmp::Eq, *h as i64))
+                    .collect();
+                Expr::and(parts)
+            }
+            E::And(es) => {
+                let parts = es.iter().map(|e| self.expr(e, class)).collect();
+                Expr::and(parts)
+            }
+            E::Or(es) => {
+                let parts = es.iter().map(|e| self.expr(e, class)).collect();
+                Expr::or(parts)
+            }
+            E::Not(e) => Expr::not(self.expr(e, class)),
         }
     }
 
@@ -355,44 +545,85 @@ impl Grounder<'_> {
         }
     }
 
-    fn finish(mut self) -> Task {
+    fn finish(mut self) -> (Task, Vec<InputError>) {
         let rules = self.rules;
         let nclasses = self.board.classes.len();
         let present = self.board.present.clone();
         // Entry conditions: solid never; else every `enter` rule matching.
-        let entry: Vec<Expr> = (0..nclasses)
-            .map(|k| {
-                let class = self.board.classes[k];
-                // No cell of an absent class is ever entered.
-                if class.solid || !present[k] {
-                    return Expr::Const(false);
+        let mut entry = Vec::with_capacity(nclasses);
+        for (k, &here) in present.iter().enumerate() {
+            let class = self.board.classes[k];
+            // No cell of an absent class is ever entered.
+            if class.solid || !here {
+                entry.push(Expr::Const(false));
+                continue;
+            }
+            let parts = rules
+                .enter_rules
+                .iter()
+                .filter(|r| self.class_matches(&class, r.tile, r.value))
+                .map(|r| r.cond.clone())
+                .collect::<Vec<_>>()
+                .iter()
+                .map(|c| self.expr(c, Some(&class)))
+                .collect();
+            entry.push(Expr::and(parts));
+        }
+        // What entering a cell costs: the largest cost of the rules that
+        // match it, if any does.
+        let mut enter_cost = vec![None; nclasses];
+        for (k, slot) in enter_cost
+            .iter_mut()
+            .enumerate()
+            .filter(|(k, _)| present[*k])
+        {
+            let class = self.board.classes[k];
+            for r in &rules.enter_costs {
+                if self.class_matches(&class, r.tile, r.value) {
+                    let c = self.num(&r.cost, "a cost");
+                    if c < 1 {
+                        let e = case_error(
+                            self.case,
+                            format!(
+                                "entering `{}` costs {c} in case {}",
+                                rules.tiles[class.tile.ix()].name,
+                                self.case.number
+                            ),
+                            "a cost must be at least 1".into(),
+                        );
+                        self.errors.push(e);
+                    }
+                    let c = c.clamp(1, u32::MAX as i64) as u32;
+                    *slot = Some(slot.map_or(c, |old: u32| old.max(c)));
                 }
-                let parts = rules
-                    .enter_rules
-                    .iter()
-                    .filter(|r| self.class_matches(&class, r.tile, r.value))
-                    .map(|r| self.expr(&r.cond, class.value))
-                    .collect();
-                Expr::and(parts)
-            })
-            .collect();
+            }
+        }
         // Rules fired on entering: grounded per class present on the map.
         let mut on_enter = vec![Vec::new(); self.movers.len() * nclasses];
         for k in (0..nclasses).filter(|&k| present[k]) {
             let class = self.board.classes[k];
-            for (i, inst) in self.instances.clone().iter().enumerate() {
+            for i in 0..self.instances.len() {
+                let agent = self.instances[i].agent;
                 for r in &rules.on_enter {
-                    if r.agent.is_some_and(|a| a != inst.agent)
+                    if r.agent.is_some_and(|a| a != agent)
                         || !self.class_matches(&class, r.tile, r.value)
                     {
                         continue;
                     }
-                    let effects = self.effects(&r.actions, class.value);
-                    let id = self.rule(Rule {
-                        cond: Expr::Const(true),
-                        effects,
-                    });
+                    let id = self.ground_rule(&r.cond, &r.actions, Some(&class));
                     on_enter[i * nclasses + k].push(id);
+                }
+            }
+        }
+        // Rules fired by moves.
+        for a in 0..self.actions.len() {
+            let i = self.actions[a].mover.ix();
+            let agent = self.instances[i].agent;
+            let kind = self.action_kinds[a];
+            for r in &rules.on_move {
+                if r.agent.is_none_or(|x| x == agent) && r.kind == kind {
+                    let id = self.ground_rule(&r.cond, &r.actions, None);
+                    self.actions[a].rules.push(id);
                 }
             }
         }
@@ -413,11 +644,7 @@ impl Grounder<'_> {
                     for k in (0..nclasses).filter(|&k| present[k]) {
                         let class = self.board.classes[k];
                         if self.class_matches(&class, w.tile, w.value) {
-                            let effects = self.effects(&w.actions, class.value);
-                            by_class[k] = Some(self.rule(Rule {
-                                cond: Expr::Const(true),
-                                effects,
-                            }));
+                            by_class[k] = Some(self.ground_rule(&w.cond, &w.actions, Some(&class)));
                         }
                     }
                     self.movers[i].when.push(When { relation, by_class });
@@ -443,27 +670,30 @@ impl Grounder<'_> {
             }
         }
         self.board.cells_of = cells_of;
-        let goal = self.expr(&rules.goal, None);
-        let limit = rules.limit.map(|l| Limit {
-            measure: Measure::Steps,
-            max: match l {
-                SizeRef::Lit(n) => n,
-                SizeRef::Field(f) => self.case.header.get(f).copied().unwrap_or(0).max(0) as u64,
-            },
+        let mut goal = self.expr(&rules.goal, None);
+        let limit = rules.limit.as_ref().map(|l| {
+            let max = self.num(&l.bound, "the limit") - i64::from(l.strict);
+            if max < 0 {
+                // No answer is within the limit.
+                goal = Expr::Const(false);
+            }
+            Limit {
+                measure: match l.measure {
+                    crate::ast::Measure::Steps => Measure::Steps,
+                    crate::ast::Measure::Cost => Measure::Cost,
+                },
+                max: max.max(0) as u64,
+            }
         });
-        let mut start = vec![0i64; self.vars.len()];
-        for (i, inst) in self.instances.iter().enumerate() {
-            let m = &self.movers[i];
-            start[m.pos.ix()] = m.position_of(inst.start).expect("a start is in its domain") as i64;
-        }
-        Task {
+        let starts = self.starts();
+        let task = Task {
             board: self.board,
             vars: self.vars,
             movers: self.movers,
             actions: self.actions,
             rules: self.task_rules,
             entry,
-            enter_cost: vec![None; nclasses],
+            enter_cost,
             on_enter,
             mode: match rules.mode {
                 crate::ast::Mode::InTurn => Mode::InTurn,
@@ -471,40 +701,127 @@ impl Grounder<'_> {
             },
             forbid_same_cell: rules.forbid_same_cell,
             forbid_swap: rules.forbid_swap,
-            starts: vec![start],
+            starts,
             goal,
             limit,
+        };
+        (task, self.errors)
+    }
+
+    /// Every start state: each mover on one of its start cells (several
+    /// when some may start on any of several), facing its heading, each
+    /// counter at its start value, each flag clear.
+    fn starts(&mut self) -> Vec<Vec<i64>> {
+        let rules = self.rules;
+        let mut base = vec![0i64; self.vars.len()];
+        for (si, st) in rules.states.iter().enumerate() {
+            if let StateKind::Counter { init, .. } = &st.kind {
+                let first = self.state_vars[si] as usize;
+                let len = self.state_len(StateId(si as u32)) as usize;
+                let vars: Vec<Var> = self.vars[first..first + len].to_vec();
+                for (slot, var) in base[first..first + len].iter_mut().zip(vars) {
+                    let value = match init {
+                        Some(n) => self.num(n, "a counter's start"),
+                        None => var.lo(),
+                    };
+                    if var.normal(value) != Some(value) {
+                        let e = case_error(
+                            self.case,
+                            format!(
+                                "counter `{}` starts at {value}, outside its range in case {}",
+                                var.name(),
+                                self.case.number
+                            ),
+                            "start it within its range".into(),
+                        );
+                        self.errors.push(e);
+                    }
+                    *slot = value;
+                }
+            }
+        }
+        for (i, inst) in self.instances.iter().enumerate() {
+            if let Some(h) = self.movers[i].heading {
+                base[h.ix()] = rules.agents[inst.agent.ix()].facing.unwrap_or(0) as i64;
+            }
+        }
+        let mut out = vec![base];
+        for (i, inst) in self.instances.iter().enumerate() {
+            let m = &self.movers[i];
+            let positions: Vec<i64> = inst
+                .starts
+                .iter()
+                .map(|&c| m.position_of(c).expect("a start is in its domain") as i64)
+                .collect();
+            out = out
+                .into_iter()
+                .flat_map(|s| {
+                    positions.iter().map(move |&p| {
+                        let mut s = s.clone();
+                        s[m.pos.ix()] = p;
+                        s
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+}
+
+/// The directions an agent's moves take it, in any state.
+fn agent_dirs(a: &resolve::Agent) -> Vec<Dir> {
+    let mut dirs = Vec::new();
+    for m in &a.moves {
+        let more: Vec<Dir> = match m.kind {
+            MoveKind::Dir(d) if d.dr != 0 || d.dc != 0 => vec![Dir { dr: d.dr, dc: d.dc }],
+            MoveKind::Forward | MoveKind::Back => Dir::COMPASS.to_vec(),
+            _ => Vec::new(),
+        };
+        for d in more {
+            if !dirs.contains(&d) {
+                dirs.push(d);
+            }
         }
     }
+    dirs
 }
 
-fn dir_name(d: Dir) -> &'static str {
-    match (d.dr, d.dc) {
-        (-1, 0) => "north",
-        (1, 0) => "south",
-        (0, 1) => "east",
-        (0, -1) => "west",
-        (-1, 1) => "northeast",
-        (-1, -1) => "northwest",
-        (1, 1) => "southeast",
-        (1, -1) => "southwest",
-        _ => "stay",
+/// A map read against the rules.
+struct Map {
+    board: Board,
+    instances: Vec<Instance>,
+    tile_count: Vec<i64>,
+    occurrences: Vec<u32>,
+}
+
+/// A symbol as shown in a report.
+fn shown(sym: &str, chars: bool) -> String {
+    if chars {
+        format!("character {:?}", sym.chars().next().unwrap_or(' '))
+    } else {
+        format!("token {sym:?}")
     }
 }
 
-/// Reads the grid into a board and finds each agent instance's start and
+/// Reads the grid into a board and finds each agent instance's starts and
 /// target. Reports every problem in the map at once.
-fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), Vec<InputError>> {
+fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
     let mut errors = Vec::new();
     let classes = Classes::new(rules);
-    let mut class = vec![0u32; case.cells.len()];
+    let ncells = case.len();
+    let mut class = vec![0u32; ncells];
+    let env = NumEnv {
+        header: &case.header,
+        count: &|_| 0,
+        case: case.number as i64,
+        cost: None,
+    };
     // Family sizes, each within what its markers allow.
     let mut sizes = Vec::with_capacity(rules.agents.len());
     for agent in &rules.agents {
-        let size: i64 = match agent.family {
+        let size: i64 = match &agent.family {
             None => 1,
-            Some(SizeRef::Lit(k)) => k.min(i64::MAX as u64) as i64,
-            Some(SizeRef::Field(f)) => case.header.get(f).copied().unwrap_or(0),
+            Some(n) => n.eval(&env).unwrap_or(0),
         };
         if !(1..=agent.max_members as i64).contains(&size) {
             errors.push(InputError::FamilySize {
@@ -527,25 +844,44 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
         .map(|&k| vec![Vec::new(); k as usize])
         .collect();
     let mut targets = starts.clone();
-    let mut unknown: Vec<(usize, char)> = Vec::new();
+    let mut any: Vec<Vec<u32>> = vec![Vec::new(); rules.agents.len()];
+    let mut unknown: Vec<(usize, String)> = Vec::new();
+    let chars = case.tokens.is_empty();
     // The class of each ASCII tile character, from a table; markers, other
-    // characters and unknown ones go through the legend.
+    // symbols and unknown ones go through the legend.
     let ascii: Vec<u32> = (0..128u8)
-        .map(|b| match rules.legend.get(&(b as char)) {
-            Some(Glyph::Tile(t, v)) => classes.of(*t, *v),
-            _ => NONE,
+        .map(|b| {
+            match rules
+                .legend
+                .get((b as char).encode_utf8(&mut [0; 4]) as &str)
+            {
+                Some(Glyph::Tile(t, v)) if chars => classes.of(*t, *v),
+                _ => NONE,
+            }
         })
         .collect();
-    for (cell, ch) in case.cells.iter().enumerate() {
-        if let Some(&k) = ascii.get(*ch as usize)
-            && k != NONE
-        {
-            class[cell] = k;
-            continue;
-        }
-        match rules.legend.get(ch) {
-            None => unknown.push((cell, *ch)),
+    let mut buf = [0u8; 4];
+    #[allow(clippy::needless_range_loop)] // `cell` also names the cell in reports
+    for cell in 0..ncells {
+        let sym: &str = if chars {
+            let ch = case.cells[cell];
+            if let Some(&k) = ascii.get(ch as usize)
+                && k != NONE
+            {
+                class[cell] = k;
+                continue;
+            }
+            ch.encode_utf8(&mut buf)
+        } else {
+            &case.tokens[cell].0
+        };
+        match rules.legend.get(sym) {
+            None => unknown.push((cell, sym.to_string())),
             Some(Glyph::Tile(t, v)) => class[cell] = classes.of(*t, *v),
+            Some(Glyph::AnyStart(a)) => {
+                class[cell] = classes.of(rules.agents[a.ix()].on, None);
+                any[a.ix()].push(cell as u32);
+            }
             Some(g @ (Glyph::Start(a, m) | Glyph::Target(a, m))) => {
                 class[cell] = classes.of(rules.agents[a.ix()].on, None);
                 let list = if matches!(g, Glyph::Start(..)) {
@@ -557,7 +893,12 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
                     Some(v) => v.push(cell as u32),
                     None => errors.push(InputError::FamilySize {
                         message: format!(
-                            "{ch:?} marks member {} of `{}`, but case {} has {} members",
+                            "{} marks member {} of `{}`, but case {} has {} members",
+                            if chars {
+                                format!("{:?}", sym.chars().next().unwrap_or(' '))
+                            } else {
+                                format!("{sym:?}")
+                            },
                             m + 1,
                             rules.agents[a.ix()].name,
                             case.number,
@@ -573,24 +914,110 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
         }
     }
     if !unknown.is_empty() {
-        let mut legend: Vec<char> = rules.legend.keys().copied().collect();
+        let mut legend: Vec<&String> = rules.legend.keys().collect();
         legend.sort_unstable();
-        let legend: Vec<String> = legend.iter().map(|c| format!("{c:?}")).collect();
-        // One report per distinct character: the first place it appears.
+        let legend: Vec<String> = legend
+            .iter()
+            .map(|c| {
+                if c.chars().count() == 1 {
+                    format!("{:?}", c.chars().next().unwrap())
+                } else {
+                    format!("{c:?}")
+                }
+            })
+            .collect();
+        // One report per distinct symbol: the first place it appears.
         let mut seen = Vec::new();
-        for (cell, ch) in unknown {
-            if !seen.contains(&ch) {
-                seen.push(ch);
+        for (cell, sym) in unknown {
+            if !seen.contains(&sym) {
                 errors.push(InputError::UnknownChar {
-                    ch,
+                    symbol: shown(&sym, chars),
                     span: case.cell_span(cell),
                     legend: legend.join(" "),
                 });
+                seen.push(sym);
             }
+        }
+    }
+    // Tiles with state per occurrence: each of their cells its own class.
+    let mut occurrences = vec![0u32; rules.tiles.len()];
+    let per_occurrence: Vec<bool> = (0..rules.tiles.len())
+        .map(|t| {
+            rules
+                .states
+                .iter()
+                .any(|s| s.index == StateIndex::Tile(TileId(t as u32)))
+        })
+        .collect();
+    let mut all_classes: Vec<Class> = (0..classes.len as u32)
+        .map(|k| classes.class(rules, k))
+        .collect();
+    let mut tile_count = vec![0i64; rules.tiles.len()];
+    for k in class.iter_mut() {
+        let c = all_classes[*k as usize];
+        tile_count[c.tile.ix()] += 1;
+        if per_occurrence[c.tile.ix()] {
+            let occ = occurrences[c.tile.ix()];
+            occurrences[c.tile.ix()] += 1;
+            all_classes.push(Class {
+                occurrence: Some(occ),
+                ..c
+            });
+            *k = all_classes.len() as u32 - 1;
         }
     }
     let mut instances = Vec::new();
     for (a, agent) in rules.agents.iter().enumerate() {
+        let id = AgentId(a as u32);
+        match &agent.start {
+            Start::Any => {
+                instances.push(Instance {
+                    agent: id,
+                    member: 0,
+                    starts: std::mem::take(&mut any[a]),
+                    target: None,
+                });
+                continue;
+            }
+            Start::At(r, c) => {
+                let (r, c) = (r.eval(&env).unwrap_or(-1), c.eval(&env).unwrap_or(-1));
+                let inside =
+                    (0..case.rows as i64).contains(&r) && (0..case.cols as i64).contains(&c);
+                let cell = (r * case.cols as i64 + c) as u32;
+                if !inside || all_classes[class[cell as usize] as usize].solid {
+                    errors.push(case_error(
+                        case,
+                        format!(
+                            "`{}` starts at row {r}, column {c} in case {}, {}",
+                            agent.name,
+                            case.number,
+                            if inside {
+                                "a solid cell"
+                            } else {
+                                "outside the grid"
+                            }
+                        ),
+                        format!(
+                            "rows and columns count from 0; the grid is {} x {}",
+                            case.rows, case.cols
+                        ),
+                    ));
+                    continue;
+                }
+                instances.push(Instance {
+                    agent: id,
+                    member: 0,
+                    starts: vec![cell],
+                    target: None,
+                });
+                continue;
+            }
+            Start::Markers => {}
+        }
+        let layout_targets = match agent.targets {
+            Targets::Layout(l) => Some(layout_cells(rules, case, l, agent, &mut errors)),
+            _ => None,
+        };
         for m in 0..starts[a].len() {
             let marker = |kind: &str, cells: &[u32]| -> Option<InputError> {
                 let who = match agent.family {
@@ -618,18 +1045,22 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
                 errors.push(e);
                 ok = false;
             }
-            if agent.has_targets
+            if agent.targets == Targets::Markers
                 && let Some(e) = marker("target", &targets[a][m])
             {
                 errors.push(e);
                 ok = false;
             }
+            let target = match &layout_targets {
+                Some(cells) => cells.get(m).copied().flatten(),
+                None => targets[a][m].first().copied(),
+            };
             if ok {
                 instances.push(Instance {
-                    agent: AgentId(a as u32),
+                    agent: id,
                     member: m as u32,
-                    start: starts[a][m][0],
-                    target: targets[a][m].first().copied(),
+                    starts: vec![starts[a][m][0]],
+                    target,
                 });
             }
         }
@@ -637,11 +1068,75 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<(Board, Vec<Instance>), V
     if !errors.is_empty() {
         return Err(errors);
     }
-    let classes = (0..classes.len as u32)
-        .map(|k| classes.class(rules, k))
+    let board = new_board(rules, case.rows, case.cols, all_classes, class);
+    Ok(Map {
+        board,
+        instances,
+        tile_count,
+        occurrences,
+    })
+}
+
+/// Each member's target cell in a layout: where its marker is.
+fn layout_cells(
+    rules: &Rules,
+    case: &RawCase,
+    l: resolve::LayoutId,
+    agent: &resolve::Agent,
+    errors: &mut Vec<InputError>,
+) -> Vec<Option<u32>> {
+    let layout = &rules.layouts[l.ix()];
+    let rows: Vec<Vec<String>> = layout
+        .rows
+        .iter()
+        .map(|r| match rules.io.form {
+            GridForm::Chars => r.chars().map(|c| c.to_string()).collect(),
+            _ => r.split_whitespace().map(str::to_string).collect(),
+        })
         .collect();
-    let board = new_board(rules, case.rows, case.cols, classes, class);
-    Ok((board, instances))
+    if rows.len() != case.rows || rows.iter().any(|r| r.len() != case.cols) {
+        errors.push(case_error(
+            case,
+            format!(
+                "layout `{}` is {} x {}, but case {} is {} x {}",
+                layout.name,
+                rows.len(),
+                rows.first().map_or(0, Vec::len),
+                case.number,
+                case.rows,
+                case.cols
+            ),
+            "a layout is drawn like the map it is laid on".into(),
+        ));
+        return Vec::new();
+    }
+    let flat: Vec<&String> = rows.iter().flatten().collect();
+    agent
+        .markers
+        .iter()
+        .take(agent.max_members as usize)
+        .map(|mk| {
+            let at: Vec<usize> = (0..flat.len()).filter(|&i| flat[i] == mk).collect();
+            if at.len() != 1 {
+                errors.push(case_error(
+                    case,
+                    format!(
+                        "layout `{}` has {} of `{}`'s marker {mk:?}",
+                        layout.name,
+                        if at.is_empty() {
+                            "none"
+                        } else {
+                            "more than one"
+                        },
+                        agent.name
+                    ),
+                    "each member's marker appears exactly once in its layout".into(),
+                ));
+                return None;
+            }
+            Some(at[0] as u32)
+        })
+        .collect()
 }
 
 fn new_board(
@@ -651,14 +1146,14 @@ fn new_board(
     classes: Vec<Class>,
     class: Vec<ClassId>,
 ) -> Board {
-    let reach = |d: &crate::ast::Dir| d.dr.unsigned_abs().max(d.dc.unsigned_abs()) as usize;
-    let pad = rules
-        .agents
-        .iter()
-        .flat_map(|a| a.moves.iter().map(reach))
-        .max()
-        .unwrap_or(0)
-        .max(1);
+    let reach = |a: &resolve::Agent| {
+        agent_dirs(a)
+            .iter()
+            .map(|d| d.dr.unsigned_abs().max(d.dc.unsigned_abs()) as usize)
+            .max()
+            .unwrap_or(0)
+    };
+    let pad = rules.agents.iter().map(reach).max().unwrap_or(0).max(1);
     let open_class: Vec<u8> = classes.iter().map(|k| u8::from(!k.solid)).collect();
     let width = cols + 2 * pad;
     let mut open = vec![0u8; width * (rows + 2 * pad)];
