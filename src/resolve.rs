@@ -448,10 +448,11 @@ impl Template {
 }
 
 /// The markers of a symbol class, for `'a'..` ranges: letters and digits
-/// run to `z`, `Z` or `9`; a numeric token runs on for `limit` numbers.
-pub fn marker_run(first: &str, limit: usize) -> Vec<String> {
+/// run to `z`, `Z` or `9`; a numeric token (`"1"..`) runs on for `limit`
+/// numbers.
+pub fn marker_run(first: &str, is_char: bool, limit: usize) -> Vec<String> {
     if let Ok(n) = first.parse::<u64>()
-        && first.len() > 1
+        && !is_char
     {
         return (0..limit as u64).map(|i| (n + i).to_string()).collect();
     }
@@ -1304,7 +1305,7 @@ impl Resolver {
         let expand = |m: &ast::Markers| -> Vec<ast::Symbol> {
             if m.range {
                 let first = &m.symbols[0];
-                let run = marker_run(&first.text, MAX_RUN);
+                let run = marker_run(&first.text, first.is_char, MAX_RUN);
                 let n = lit_size.unwrap_or(run.len()).min(run.len());
                 run.into_iter()
                     .take(n)

@@ -1,0 +1,106 @@
+//! Cleaning Robot (POJ 2688): one flag per dirty tile of the map. The rule
+//! file against an independent solver on its sample and on random maps.
+
+mod common;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::collections::VecDeque;
+
+/// BFS over (cell, the dirty tiles cleaned so far).
+fn solve(g: &[Vec<u8>]) -> i64 {
+    let (h, w) = (g.len(), g[0].len());
+    let dirty: Vec<(usize, usize)> = common::all_cells(g)
+        .into_iter()
+        .filter(|&(r, c)| g[r][c] == b'*')
+        .collect();
+    let all = (1usize << dirty.len()) - 1;
+    let (sr, sc) = common::find(g, b'o');
+    let mut dist = vec![vec![-1i64; all + 1]; h * w];
+    dist[sr * w + sc][0] = 0;
+    let mut q = VecDeque::from([(sr, sc, 0usize)]);
+    while let Some((r, c, m)) = q.pop_front() {
+        let d = dist[r * w + c][m];
+        if m == all {
+            return d;
+        }
+        for (dr, dc) in [(0i64, 1i64), (0, -1), (1, 0), (-1, 0)] {
+            let (nr, nc) = (r as i64 + dr, c as i64 + dc);
+            if nr < 0 || nc < 0 || nr >= h as i64 || nc >= w as i64 {
+                continue;
+            }
+            let (nr, nc) = (nr as usize, nc as usize);
+            if g[nr][nc] == b'x' {
+                continue;
+            }
+            let nm = m | dirty
+                .iter()
+                .position(|&p| p == (nr, nc))
+                .map_or(0, |i| 1 << i);
+            if dist[nr * w + nc][nm] < 0 {
+                dist[nr * w + nc][nm] = d + 1;
+                q.push_back((nr, nc, nm));
+            }
+        }
+    }
+    -1
+}
+
+fn random_case(rng: &mut SmallRng) -> (String, i64) {
+    let (h, w) = (rng.gen_range(1..=10), rng.gen_range(1..=12));
+    let wall = rng.gen_range(0.0..0.35);
+    let mut g = common::random_grid(rng, h, w, |r| if r.gen_bool(wall) { b'x' } else { b'.' });
+    let cells = common::all_cells(&g);
+    let n = rng.gen_range(0..=7usize).min(cells.len() - 1);
+    let mut markers = vec![b'o'];
+    markers.extend(std::iter::repeat_n(b'*', n));
+    common::place(rng, &mut g, cells, &markers);
+    // The header is `w h`.
+    (common::case_text(&format!("{w} {h}"), &g), solve(&g))
+}
+
+#[test]
+fn sample_agrees_with_independent_solver() {
+    let dir = common::root().join("puzzles");
+    let input = common::read(&dir.join("cleaning.in"));
+    let mut lines = input.lines();
+    let mut want = String::new();
+    loop {
+        let head: Vec<usize> = lines
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        if head == [0, 0] {
+            break;
+        }
+        let g: Vec<Vec<u8>> = (0..head[1])
+            .map(|_| lines.next().unwrap().as_bytes().to_vec())
+            .collect();
+        want.push_str(&format!("{}\n", solve(&g)));
+    }
+    assert_eq!(common::read(&dir.join("cleaning.out")), want);
+    common::assert_sample("cleaning");
+}
+
+#[test]
+fn agrees_with_independent_solver_on_random_maps() {
+    let rules = common::puzzle("cleaning").rules;
+    let mut rng = SmallRng::seed_from_u64(0xc1ea_0);
+    let mut done = 0;
+    let mut stuck = 0;
+    while done < 240 {
+        let k = rng.gen_range(1..=12);
+        let (cases, answers): (Vec<String>, Vec<i64>) =
+            (0..k).map(|_| random_case(&mut rng)).unzip();
+        stuck += answers.iter().filter(|&&a| a < 0).count();
+        let want: String = answers.iter().map(|a| format!("{a}\n")).collect();
+        let input = format!("{}0 0\n", cases.concat());
+        common::check_batch(&rules, &input, &want, &cases, done);
+        done += k;
+    }
+    assert!(
+        stuck > 10 && stuck < done - 50,
+        "mixed answers: {stuck} of {done} stuck"
+    );
+}

@@ -1,0 +1,120 @@
+//! Rescue (HDU 1242): several starts, a tile that costs two. The rule file
+//! against an independent solver on its sample and on random maps.
+
+mod common;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Dijkstra from every friend at once; entering a guard's cell costs 2.
+fn solve(g: &[Vec<u8>]) -> Option<u32> {
+    let (h, w) = (g.len(), g[0].len());
+    let mut dist = vec![u32::MAX; h * w];
+    let mut heap = BinaryHeap::new();
+    for (r, c) in common::all_cells(g) {
+        if g[r][c] == b'r' {
+            dist[r * w + c] = 0;
+            heap.push(Reverse((0, r, c)));
+        }
+    }
+    while let Some(Reverse((d, r, c))) = heap.pop() {
+        if d > dist[r * w + c] {
+            continue;
+        }
+        if g[r][c] == b'a' {
+            return Some(d);
+        }
+        for (dr, dc) in [(0i64, 1i64), (0, -1), (1, 0), (-1, 0)] {
+            let (nr, nc) = (r as i64 + dr, c as i64 + dc);
+            if nr < 0 || nc < 0 || nr >= h as i64 || nc >= w as i64 {
+                continue;
+            }
+            let (nr, nc) = (nr as usize, nc as usize);
+            let cost = match g[nr][nc] {
+                b'#' => continue,
+                b'x' => 2,
+                _ => 1,
+            };
+            if d + cost < dist[nr * w + nc] {
+                dist[nr * w + nc] = d + cost;
+                heap.push(Reverse((d + cost, nr, nc)));
+            }
+        }
+    }
+    None
+}
+
+fn answer(a: Option<u32>) -> String {
+    match a {
+        Some(t) => format!("{t}\n"),
+        None => "Poor ANGEL has to stay in the prison all his life.\n".into(),
+    }
+}
+
+fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
+    let big = rng.gen_bool(0.05);
+    let (h, w) = if big {
+        (rng.gen_range(50..=200), rng.gen_range(50..=200))
+    } else {
+        (rng.gen_range(1..=12), rng.gen_range(2..=12))
+    };
+    let (wall, guard) = (rng.gen_range(0.0..0.4), rng.gen_range(0.0..0.3));
+    let mut g = common::random_grid(rng, h, w, |r| {
+        let x: f64 = r.r#gen();
+        if x < wall {
+            b'#'
+        } else if x < wall + guard {
+            b'x'
+        } else {
+            b'.'
+        }
+    });
+    let cells = common::all_cells(&g);
+    let friends = rng.gen_range(0..=4usize).min(cells.len() - 1);
+    let mut markers = vec![b'a'];
+    markers.extend(std::iter::repeat_n(b'r', friends));
+    common::place(rng, &mut g, cells, &markers);
+    (common::case_text(&format!("{h} {w}"), &g), solve(&g))
+}
+
+#[test]
+fn sample_agrees_with_independent_solver() {
+    let dir = common::root().join("puzzles");
+    let input = common::read(&dir.join("rescue.in"));
+    let mut lines = input.lines().peekable();
+    let mut want = String::new();
+    while let Some(head) = lines.next() {
+        let head: Vec<usize> = head
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let g: Vec<Vec<u8>> = (0..head[0])
+            .map(|_| lines.next().unwrap().as_bytes().to_vec())
+            .collect();
+        want.push_str(&answer(solve(&g)));
+    }
+    assert_eq!(common::read(&dir.join("rescue.out")), want);
+    common::assert_sample("rescue");
+}
+
+#[test]
+fn agrees_with_independent_solver_on_random_maps() {
+    let rules = common::puzzle("rescue").rules;
+    let mut rng = SmallRng::seed_from_u64(0x5e5c_0e);
+    let mut done = 0;
+    let mut reached = 0;
+    while done < 240 {
+        let k = rng.gen_range(1..=12);
+        let (cases, solved): (Vec<String>, Vec<Option<u32>>) =
+            (0..k).map(|_| random_case(&mut rng)).unzip();
+        reached += solved.iter().filter(|a| a.is_some()).count();
+        let want: String = solved.iter().map(|&a| answer(a)).collect();
+        common::check_batch(&rules, &cases.concat(), &want, &cases, done);
+        done += k;
+    }
+    assert!(
+        reached > 50 && reached < done,
+        "mixed answers: {reached} of {done}"
+    );
+}
