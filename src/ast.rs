@@ -452,6 +452,8 @@ pub enum Pred {
     Compare(StateRef, CmpOp, IntExpr, Span),
     /// `bike facing north`.
     Facing(Ident, u8, Span),
+    /// `hero at (r, c)`.
+    At(Ident, IntExpr, IntExpr, Span),
 }
 
 impl Pred {
@@ -466,7 +468,8 @@ impl Pred {
             | Pred::AllFlags(_, s)
             | Pred::AnyFlag(_, s)
             | Pred::Compare(_, _, _, s)
-            | Pred::Facing(_, _, s) => *s,
+            | Pred::Facing(_, _, s)
+            | Pred::At(_, _, _, s) => *s,
             Pred::Flag(f) => f.span,
         }
     }

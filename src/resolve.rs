@@ -317,6 +317,12 @@ pub enum Expr {
     AnyFlag(StateId),
     /// An agent's heading.
     Facing(AgentId, u8),
+    /// An agent on a row and column.
+    AtCell {
+        agent: AgentId,
+        row: Num,
+        col: Num,
+    },
 }
 
 /// `enter gate(c) only if have[c]`.
@@ -1832,6 +1838,17 @@ impl Resolver {
                     place,
                 }
             }
+            P::At(who, r, c, _) => {
+                let agent = self.agent_in_pred(who)?;
+                self.members(p, who, agent)?;
+                let row = self.num(r, Allow::Map, "a row");
+                let col = self.num(c, Allow::Map, "a column");
+                Expr::AtCell {
+                    agent,
+                    row: row?,
+                    col: col?,
+                }
+            }
             P::Facing(who, h, sp) => {
                 let agent = self.agent_in_pred(who)?;
                 self.members(p, who, agent)?;
@@ -2229,7 +2246,7 @@ impl Expr {
             | Expr::Cmp { state, .. }
             | Expr::AllFlags(state)
             | Expr::AnyFlag(state) => f(*state),
-            Expr::On { .. } | Expr::Facing(..) => {}
+            Expr::On { .. } | Expr::Facing(..) | Expr::AtCell { .. } => {}
         }
     }
 }

@@ -671,6 +671,13 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
             };
             Pred::Compare(target, op, int_expr(it.next().unwrap()), sp)
         }
+        Rule::agent_at => {
+            let mut it = inner(p);
+            let who = ident(it.next().unwrap());
+            let r = int_expr(it.next().unwrap());
+            let c = int_expr(it.next().unwrap());
+            Pred::At(who, r, c, sp)
+        }
         Rule::facing_is => {
             let mut it = inner(p);
             let who = ident(it.next().unwrap());
@@ -771,7 +778,7 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::any_on | Rule::any_flags => "`any`",
         Rule::all_flags => "`all`",
         Rule::compare | Rule::cmp_op => "a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`)",
-        Rule::agent_on => "an agent",
+        Rule::agent_on | Rule::agent_at => "an agent",
         Rule::place => "a tile or `its target`",
         Rule::its_target => "`its target`",
         Rule::int_expr | Rule::int_term | Rule::negated | Rule::template_expr => {

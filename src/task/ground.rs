@@ -501,6 +501,24 @@ impl Grounder<'_> {
                     _ => Expr::and(parts),
                 }
             }
+            E::AtCell { agent, row, col } => {
+                let (r, c) = (self.num(row, "a row"), self.num(col, "a column"));
+                let (rows, cols) = (self.board.rows as i64, self.board.cols as i64);
+                let cell = ((0..rows).contains(&r) && (0..cols).contains(&c))
+                    .then(|| (r * cols + c) as u32);
+                let parts = (0..self.instances.len())
+                    .filter(|&i| self.instances[i].agent == *agent)
+                    .map(|i| {
+                        let set: Vec<bool> = self.movers[i]
+                            .cells
+                            .iter()
+                            .map(|&x| Some(x) == cell)
+                            .collect();
+                        Expr::at(MoverId(i as u32), &set)
+                    })
+                    .collect();
+                Expr::and(parts)
+            }
             E::Facing(agent, h) => {
                 let parts = (0..self.instances.len())
                     .filter(|&i| self.instances[i].agent == *agent)
