@@ -587,7 +587,7 @@ impl<'a> Reader<'a> {
                     missing: format!("{} of its {want} cells are missing", want - tokens.len()),
                     span: self.eof_span(),
                     help: format!(
-                        "a board of {rows} x {cols} is {want} tokens, row by row, on any number                          of lines"
+                        "a board of {rows} x {cols} is {want} tokens, row by row, on any number of lines"
                     ),
                 });
             };

@@ -1041,6 +1041,9 @@ impl Resolver {
                 help: "declare one, e.g. `agent hero '@' on floor`".into(),
             });
         }
+        if let Some(io) = &io {
+            self.layout_checks(io);
+        }
         let Some((goal, _)) = goal else {
             if goal_written.is_none() {
                 self.err(RuleError::Missing {
@@ -1051,7 +1054,6 @@ impl Resolver {
             return;
         };
         let Some(io) = io else { return };
-        self.layout_checks(&io);
         let legend = self
             .legend
             .iter()
@@ -1436,7 +1438,11 @@ impl Resolver {
                         );
                     }
                 }
-                _ => self.unknown("layout", l),
+                _ => {
+                    // Reported; no echo about targets missing.
+                    targets = Targets::Markers;
+                    self.unknown("layout", l);
+                }
             },
         }
         self.agents.push(Agent {

@@ -894,11 +894,13 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
+            let names: Vec<String> = positives.iter().map(|r| format!("{r:?}")).collect();
             let mut candidates: Vec<&str> = positives
                 .iter()
                 .flat_map(|r| words_of(*r))
                 .copied()
                 .collect();
+            candidates.extend(names.iter().filter_map(|n| n.strip_prefix("kw_")));
             candidates.sort_unstable();
             candidates.dedup();
             let close = candidates

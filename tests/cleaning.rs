@@ -86,7 +86,7 @@ fn sample_agrees_with_independent_solver() {
 #[test]
 fn agrees_with_independent_solver_on_random_maps() {
     let rules = common::puzzle("cleaning").rules;
-    let mut rng = SmallRng::seed_from_u64(0xc1ea_0);
+    let mut rng = SmallRng::seed_from_u64(0xc1ea0);
     let mut done = 0;
     let mut stuck = 0;
     while done < 240 {

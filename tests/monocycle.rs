@@ -91,7 +91,7 @@ fn sample_agrees_with_independent_solver() {
 #[test]
 fn agrees_with_independent_solver_on_random_maps() {
     let rules = common::puzzle("monocycle").rules;
-    let mut rng = SmallRng::seed_from_u64(0x30_0c1e);
+    let mut rng = SmallRng::seed_from_u64(0x0030_0c1e);
     let mut done = 0;
     let mut reached = 0;
     while done < 240 {
