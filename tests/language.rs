@@ -174,3 +174,152 @@ goal hero on exit
 "#;
     assert_eq!(answer(rules, "H...\n....\n....\n...X\n"), "3\n");
 }
+
+#[test]
+fn back_keeps_the_heading_and_turns_wrap_round() {
+    // Facing east, `back` walks west: three steps to the exit.
+    let rules = r#"
+tiles { floor '.'  exit 'X' }
+agent hero 'H' on floor facing east
+move hero: back
+goal hero on exit
+"#;
+    assert_eq!(answer(rules, "X..H\n"), "3\n");
+    // Four right turns face the start again; facing west takes three
+    // (or one left turn, when allowed).
+    let turns = r#"
+tiles { floor '.' }
+agent hero 'H' on floor facing north
+move hero: turn right
+goal hero facing west
+"#;
+    assert_eq!(answer(turns, "H\n"), "3\n");
+    let both = turns.replace("turn right", "turn right, turn left");
+    assert_eq!(answer(&both, "H\n"), "1\n");
+}
+
+#[test]
+fn counters_set_add_subtract_and_wrap() {
+    // A wheel of three: each step east takes one off, wrapping from 0 to
+    // 2; the goal wants 1 on the exit four cells on: 4 = 1 (mod 3) steps.
+    let rules = r#"
+tiles { floor '.'  exit 'X'  reset 'r' }
+agent hero 'H' on floor
+counter c 0..2 wrap
+move hero: east west
+on hero east: c -= 1
+on enter reset: c = 0
+goal hero on exit and c == 1
+"#;
+    // Ending on X takes w steps west and 4 + w east, and c = -(4 + w)
+    // mod 3, which is 1 for w = 1 (past X and back): 6 steps.
+    assert_eq!(answer(rules, "H...X.\n"), "6\n");
+    // A reset tile just before the exit sets c to 0, then one step east
+    // makes c = 2; with it the hero must enter X with c = 1: reset, then
+    // two more east steps... the map `HrX.`: H->r (c=0 by reset, after the
+    // east rule: rules of the cell first, then the move's: c = 0 - 1 = 2),
+    // -> X (c = 1): 2 steps.
+    assert_eq!(answer(rules, "HrX.\n"), "2\n");
+}
+
+#[test]
+fn a_counter_per_occurrence() {
+    // Two crates of two apples each; entering a crate eats one if any is
+    // left. Three apples need five steps on `Hc.c` (see the hand count:
+    // crate, off, crate, off, other crate).
+    let rules = r#"
+tiles { floor '.'  crate 'c' }
+agent hero 'H' on floor
+counter apples[crate] 0..2 = 2
+counter eaten 0..count(crate) * 2
+move hero: east west
+on enter crate if apples[crate] > 0: apples[crate] -= 1, eaten += 1
+goal eaten == 3
+"#;
+    assert_eq!(answer(rules, "Hc.c\n"), "5\n");
+    // One crate has only two apples: three cannot be eaten.
+    assert_eq!(answer(rules, "Hc..\n"), "-1\n");
+}
+
+#[test]
+fn strict_limits_and_short_rows() {
+    let rules = r#"
+input { cases until eof  header t  grid 2 x 4  fill '.' }
+tiles { floor '.'  exit 'X'  wall '#' solid }
+agent hero 'H' on floor
+move hero: east west north south
+limit steps < t
+goal hero on exit
+output { solved "{steps} < {t}"  unsolved "not before {t}"  separator "--" }
+"#;
+    // The second row is short: filled with floor. H..X is 3 steps.
+    let input = "4\nH..X\n#\n3\nH..X\n#.\n";
+    assert_eq!(answer(rules, input), "3 < 4\n--\nnot before 3\n");
+}
+
+#[test]
+fn large_costs_use_a_heap_and_agree_with_small_ones() {
+    // The same map with every cost multiplied by 1000: the answer is a
+    // thousand times as large (a bucket queue, then a binary heap).
+    let small = r#"
+tiles { floor '.'  swamp '~'  exit 'X' }
+agent hero 'H' on floor
+move hero: east west north south
+enter swamp costs 3
+goal hero on exit
+"#;
+    let large = small.replace("costs 3", "costs 3000").replace(
+        "move hero: east west north south",
+        "move hero: east costs 1000, west costs 1000, north costs 1000, south costs 1000",
+    );
+    // Through the swamp 3 + 3 + 1; round it below (1, 1, 1, 1, 1, 1, 1) or
+    // through one swamp cell (1 + 3 + 1 + 1 + 1): 7 each way.
+    let map = "H~~X\n.~..\n....\n";
+    assert_eq!(answer(small, map), "7\n");
+    assert_eq!(answer(&large, map), "7000\n");
+    // Without the way round: 3 + 3 + 1.
+    assert_eq!(answer(small, "H~~X\n"), "7\n");
+    assert_eq!(answer(small, "H~.X\n"), "5\n");
+}
+
+#[test]
+fn starts_by_coordinates_and_goals_by_coordinates() {
+    let rules = r#"
+input { cases until eof  header r c  grid 3 x 3 }
+tiles { floor '.'  wall '#' solid }
+agent hero at (r, c) on floor
+move hero: east west north south
+goal hero at (2, 2)
+"#;
+    assert_eq!(
+        answer(rules, "0 0\n...\n.#.\n...\n1 2\n...\n.#.\n...\n"),
+        "4\n1\n"
+    );
+}
+
+#[test]
+fn conditional_rules_fire_only_when_their_condition_holds() {
+    // A lamp lights only while the switch is on; the switch toggles.
+    let rules = r#"
+tiles { floor '.'  switch 's'  lamp 'L' }
+agent hero 'H' on floor
+flag power, lit
+move hero: east west
+on enter switch: toggle power
+when hero on lamp if power: set lit
+goal lit
+"#;
+    // H s L: switch on (1), lamp (2): lit.
+    assert_eq!(answer(rules, "HsL\n"), "2\n");
+    // H s s L: every entry to a switch toggles the power, so L needs an odd
+    // number of entries: s1 (on), back to H, s1 (off), s2 (on), L: 5.
+    assert_eq!(answer(rules, "HssL\n"), "5\n");
+    // A wall cuts the lamp off: never lit.
+    assert_eq!(
+        answer(
+            &rules.replace("tiles {", "tiles { wall '#' solid "),
+            "Hs#L\n"
+        ),
+        "-1\n"
+    );
+}
