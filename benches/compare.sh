@@ -8,10 +8,16 @@
 # thread scaling of plain BFS on a synthetic instance of about 15 million
 # states.
 #
-# Usage: benches/compare.sh [RUNS]        (default 5; needs g++ and GNU time)
+# With BASE (a git revision), that revision of `puzzle` is built in a
+# worktree under target/ and timed in the same alternation: its median time
+# and the ratio of this checkout's to it (below 1: faster than it).
+#
+# Usage: benches/compare.sh [RUNS] [BASE]  (default 5; needs g++ and GNU time)
+#   e.g. benches/compare.sh 7 3a3c8e7
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
+BASE=${2:-}
 SHARED=../shared
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "needs GNU time at $TIME (apt-get install time)" >&2; exit 2; }
@@ -19,6 +25,13 @@ TIME=/usr/bin/time
 
 cargo build --release --quiet
 BIN=target/release/puzzle
+BASEBIN=
+if [ -n "$BASE" ]; then
+  wt=target/bench-base-$BASE
+  [ -d "$wt" ] || git worktree add --detach "$wt" "$BASE" >/dev/null
+  (cd "$wt" && cargo build --release --quiet)
+  BASEBIN=$wt/target/release/puzzle
+fi
 REF=target/bench-ref
 mkdir -p "$REF"
 for p in halloween keytask hideseek; do
@@ -39,19 +52,20 @@ measure() {
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 best() { sort -n | head -1; }
 
-printf '%-22s %-9s %9s %9s %7s %7s %9s %7s %7s %10s %10s %12s %10s\n' \
-  input strategy "puzzle s" "C++ s" ratio best "2 thr s" ratio best "puzzle KB" "C++ KB" expanded "states/s"
+printf '%-22s %-9s %9s %9s %7s %7s %9s %7s %7s %10s %10s %12s %10s %9s %9s %9s\n' \
+  input strategy "puzzle s" "C++ s" ratio best "2 thr s" ratio best "puzzle KB" "C++ KB" expanded "states/s" "base s" "vs base" "base KB"
 for input in "$SHARED"/bench/*.in; do
   name=$(basename "$input" .in)
   p=${name%%-*}
   strategies="auto"
   [ "$p" = halloween ] && strategies="auto bidir bfs"
   for strategy in $strategies; do
-    : >/tmp/puzzle-ours.$$; : >/tmp/puzzle-theirs.$$; : >/tmp/puzzle-two.$$
+    : >/tmp/puzzle-ours.$$; : >/tmp/puzzle-theirs.$$; : >/tmp/puzzle-two.$$; : >/tmp/puzzle-base.$$
     for _ in $(seq "$RUNS"); do
       measure "$BIN" run "puzzles/$p.puz" "$input" --threads 1 --strategy "$strategy" >>/tmp/puzzle-ours.$$
       measure "$BIN" run "puzzles/$p.puz" "$input" --threads 2 --strategy "$strategy" >>/tmp/puzzle-two.$$
       measure "$REF/$p" <"$input" >>/tmp/puzzle-theirs.$$ 2>/dev/null || measure sh -c "$REF/$p < $input" >>/tmp/puzzle-theirs.$$
+      [ -z "$BASEBIN" ] || measure "$BASEBIN" run "puzzles/$p.puz" "$input" --threads 1 --strategy "$strategy" >>/tmp/puzzle-base.$$
     done
     ours=$(cut -d' ' -f1 /tmp/puzzle-ours.$$ | median)
     two=$(cut -d' ' -f1 /tmp/puzzle-two.$$ | median)
@@ -61,11 +75,16 @@ for input in "$SHARED"/bench/*.in; do
     theirs_b=$(cut -d' ' -f1 /tmp/puzzle-theirs.$$ | best)
     ours_kb=$(cut -d' ' -f2 /tmp/puzzle-ours.$$ | median)
     theirs_kb=$(cut -d' ' -f2 /tmp/puzzle-theirs.$$ | median)
+    base=0; base_kb=0
+    if [ -n "$BASEBIN" ]; then
+      base=$(cut -d' ' -f1 /tmp/puzzle-base.$$ | median)
+      base_kb=$(cut -d' ' -f2 /tmp/puzzle-base.$$ | median)
+    fi
     expanded=$("$BIN" run "puzzles/$p.puz" "$input" --threads 1 --strategy "$strategy" --stats 2>&1 >/dev/null |
       awk -F'expanded ' '{split($2, a, ","); s += a[1]} END {print s}')
     awk -v n="$name" -v st="$strategy" -v o="$ours" -v t="$theirs" -v w="$two" -v ob="$ours_b" -v tb="$theirs_b" -v wb="$two_b" \
-      -v ok="$ours_kb" -v tk="$theirs_kb" -v e="$expanded" \
-      'BEGIN {printf "%-22s %-9s %9.4f %9.4f %7.2f %7.2f %9.4f %7.2f %7.2f %10d %10d %12d %10.2e\n", n, st, o, t, (t > 0 ? o / t : 0), (tb > 0 ? ob / tb : 0), w, (t > 0 ? w / t : 0), (tb > 0 ? wb / tb : 0), ok, tk, e, (o > 0 ? e / o : 0)}'
+      -v ok="$ours_kb" -v tk="$theirs_kb" -v e="$expanded" -v b="$base" -v bk="$base_kb" \
+      'BEGIN {printf "%-22s %-9s %9.4f %9.4f %7.2f %7.2f %9.4f %7.2f %7.2f %10d %10d %12d %10.2e %9.4f %9.2f %9d\n", n, st, o, t, (t > 0 ? o / t : 0), (tb > 0 ? ob / tb : 0), w, (t > 0 ? w / t : 0), (tb > 0 ? wb / tb : 0), ok, tk, e, (o > 0 ? e / o : 0), b, (b > 0 ? o / b : 0), bk}'
   done
 done
 
@@ -91,4 +110,4 @@ awk -v a="$t1" -v b="$t2" -v c="$b1" -v d="$b2" \
 # program holds).
 awk -v a="$c1" -v b="$c2" \
   'BEGIN {printf "CPU time (median): 1 thread %.2f s, 2 threads %.2f s together: %.2fx\n", a, b, (a > 0 ? b / a : 0)}'
-rm -f /tmp/puzzle-bench.$$ /tmp/puzzle-ours.$$ /tmp/puzzle-theirs.$$ /tmp/puzzle-two.$$ /tmp/puzzle-t1.$$ /tmp/puzzle-t2.$$
+rm -f /tmp/puzzle-bench.$$ /tmp/puzzle-ours.$$ /tmp/puzzle-theirs.$$ /tmp/puzzle-two.$$ /tmp/puzzle-base.$$ /tmp/puzzle-t1.$$ /tmp/puzzle-t2.$$

@@ -546,19 +546,15 @@ impl Grounder<'_> {
         match place {
             PlaceRef::Target => {
                 let target = self.instances[i].target;
-                let set: Vec<bool> = cells.iter().map(|&c| Some(c) == target).collect();
-                Expr::at(m, &set)
+                Expr::at_each(m, cells.iter().map(|&c| Some(c) == target))
             }
             PlaceRef::Tile(t, sel) => {
                 // By class first: a tile test is a class test.
                 let hit: Vec<bool> = (self.board.classes.iter())
                     .map(|k| self.class_matches(k, t, sel))
                     .collect();
-                let set: Vec<bool> = cells
-                    .iter()
-                    .map(|&c| hit[self.board.class[c as usize] as usize])
-                    .collect();
-                Expr::at(m, &set)
+                let class = &self.board.class;
+                Expr::at_each(m, cells.iter().map(|&c| hit[class[c as usize] as usize]))
             }
         }
     }
@@ -970,18 +966,18 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
     let mut all_classes: Vec<Class> = (0..classes.len as u32)
         .map(|k| classes.class(rules, k))
         .collect();
-    let mut tile_count = vec![0i64; rules.tiles.len()];
-    for k in class.iter_mut() {
-        let c = all_classes[*k as usize];
-        tile_count[c.tile.ix()] += 1;
-        if per_occurrence[c.tile.ix()] {
-            let occ = occurrences[c.tile.ix()];
-            occurrences[c.tile.ix()] += 1;
-            all_classes.push(Class {
-                occurrence: Some(occ),
-                ..c
-            });
-            *k = all_classes.len() as u32 - 1;
+    if per_occurrence.iter().any(|&p| p) {
+        for k in class.iter_mut() {
+            let c = all_classes[*k as usize];
+            if per_occurrence[c.tile.ix()] {
+                let occ = occurrences[c.tile.ix()];
+                occurrences[c.tile.ix()] += 1;
+                all_classes.push(Class {
+                    occurrence: Some(occ),
+                    ..c
+                });
+                *k = all_classes.len() as u32 - 1;
+            }
         }
     }
     let mut instances = Vec::new();
@@ -1086,7 +1082,11 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
     if !errors.is_empty() {
         return Err(errors);
     }
-    let board = new_board(rules, case.rows, case.cols, all_classes, class);
+    let (board, per_class) = new_board(rules, case.rows, case.cols, all_classes, class);
+    let mut tile_count = vec![0i64; rules.tiles.len()];
+    for (k, n) in per_class.iter().enumerate() {
+        tile_count[board.classes[k].tile.ix()] += *n as i64;
+    }
     Ok(Map {
         board,
         instances,
@@ -1163,7 +1163,7 @@ fn new_board(
     cols: usize,
     classes: Vec<Class>,
     class: Vec<ClassId>,
-) -> Board {
+) -> (Board, Vec<u32>) {
     let reach = |a: &resolve::Agent| {
         agent_dirs(a)
             .iter()
@@ -1175,15 +1175,17 @@ fn new_board(
     let open_class: Vec<u8> = classes.iter().map(|k| u8::from(!k.solid)).collect();
     let width = cols + 2 * pad;
     let mut open = vec![0u8; width * (rows + 2 * pad)];
-    let mut present = vec![false; classes.len()];
+    // How many cells each class has (one pass with the padded copy).
+    let mut count = vec![0u32; classes.len()];
     for (r, row) in class.chunks_exact(cols).enumerate() {
         let at = (r + pad) * width + pad;
         for (o, &k) in open[at..at + cols].iter_mut().zip(row) {
             *o = open_class[k as usize];
-            present[k as usize] = true;
+            count[k as usize] += 1;
         }
     }
-    Board {
+    let present = count.iter().map(|&n| n > 0).collect();
+    let board = Board {
         rows,
         cols,
         class,
@@ -1193,5 +1195,6 @@ fn new_board(
         open,
         present,
         cells_of: Vec::new(),
-    }
+    };
+    (board, count)
 }

@@ -230,18 +230,24 @@ impl Expr {
     /// The mover at one of the positions `set` says, folded when none or
     /// all are.
     pub fn at(mover: MoverId, set: &[bool]) -> Expr {
-        let n = set.iter().filter(|b| **b).count();
-        if n == 0 {
-            return Expr::Const(false);
+        Expr::at_each(mover, set.iter().copied())
+    }
+
+    /// The mover at the positions where `set` yields true (one item per
+    /// position), folded when none or all are.
+    pub fn at_each(mover: MoverId, set: impl ExactSizeIterator<Item = bool>) -> Expr {
+        let len = set.len();
+        let mut words = vec![0u64; len.div_ceil(64)];
+        let mut n = 0;
+        for (p, b) in set.enumerate() {
+            words[p / 64] |= u64::from(b) << (p % 64);
+            n += usize::from(b);
         }
-        if n == set.len() {
-            return Expr::Const(true);
+        match n {
+            0 => Expr::Const(false),
+            _ if n == len => Expr::Const(true),
+            _ => Expr::At(mover, words),
         }
-        let mut words = vec![0u64; set.len().div_ceil(64)];
-        for (p, _) in set.iter().enumerate().filter(|(_, b)| **b) {
-            words[p / 64] |= 1 << (p % 64);
-        }
-        Expr::At(mover, words)
     }
 
     /// Its value on a state given as one value per variable.
