@@ -30,12 +30,13 @@ mod exit {
     version,
     about = "Solve grid puzzles described in a declarative rule file (.puz)",
     long_about = "Solve grid puzzles described in a declarative rule file (.puz).\n\n\
-        A rule file says what the tiles of a map are, how agents move, what flags they \
-        collect, what is forbidden, and what the goal is. `puzzle run` reads maps and \
-        prints the fewest steps to the goal for each, in the output format the rule file \
-        gives. See README.md for the language.",
+        A rule file says what the tiles of a map are, how agents move, what state they \
+        carry (flags, counters, headings), what is forbidden, what things cost, and what \
+        the goal is. `puzzle run` reads maps and prints the least cost (the fewest steps) \
+        to the goal for each, in the output format the rule file gives. See README.md \
+        for the language.",
     after_help = "Exit codes: 0 success; 1 malformed rule file or input (a report is printed); \
-        2 wrong command line; 3 a resource limit (a map's state is too large to pack, or more than 16 agents move at once).\n\n\
+        2 wrong command line; 3 a resource limit (a map's state needs more than 1024 bits, or more than 16 agents move at once).\n\n\
         Examples:\n  puzzle run rules.puz contest-input.txt\n  \
         puzzle run rules.puz - < contest-input.txt\n  \
         puzzle run rules.puz map.txt --set n=2      (a bare map; sizes read from it)\n  \
@@ -60,8 +61,9 @@ enum Cmd {
         #[arg(long)]
         stats: bool,
     },
-    /// Show how each case of an input is compiled and searched: the packed
-    /// state layout, the state-space bound, the visited store and the strategy.
+    /// Show the plan of each case of an input: the state's variables and
+    /// their bits, the successor kernel, the search engine and the visited
+    /// store, each with the reason it was chosen.
     Explain {
         /// The rule file.
         rules: PathBuf,
@@ -90,7 +92,8 @@ struct RunOpts {
     /// The search strategy. `auto` picks A* when the goal pins the agents and
     /// only other agents stand in their way, or when the goal asks for flags;
     /// else bidirectional search when the goal is one state and every step is
-    /// reversible; else breadth-first.
+    /// reversible; else breadth-first. When moves or tiles have costs,
+    /// Dijkstra's algorithm runs whatever is asked.
     #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
     strategy: StrategyArg,
     /// Threads: the cases of a file are solved several at a time, and large

@@ -9,7 +9,7 @@
 
 mod cond;
 pub mod generic;
-pub mod tables;
+pub(crate) mod tables;
 mod tables_succ;
 
 pub use cond::{Cond, Conds};

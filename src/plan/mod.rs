@@ -225,6 +225,18 @@ impl Plan {
             l.bound(),
             l.bits()
         );
+        let rules = task.rules().len();
+        let _ = writeln!(
+            s,
+            "  task: {} mover{}, {} action{}, {rules} rule{} grounded on this map, {} start state{}",
+            task.movers().len(),
+            plural(task.movers().len()),
+            task.actions().len(),
+            plural(task.actions().len()),
+            plural(rules),
+            task.starts().len(),
+            plural(task.starts().len())
+        );
         let _ = writeln!(s, "  rankers: none (each variable has a field of its own)");
         let _ = writeln!(s, "  successors: {}", self.kernel_why);
         let _ = writeln!(s, "  search: {}", self.engine_why);
@@ -236,6 +248,10 @@ impl Plan {
         );
         s
     }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// The plan for a task.
@@ -430,12 +446,18 @@ fn store(engine: Engine, layout: &Layout, word: WordSize) -> (Store, String) {
             let kib = (1u64 << bits).div_ceil(8 * 1024);
             (
                 Store::Bitset,
-                format!("dense bitset ({kib} KiB, one bit per packed value)"),
+                format!(
+                    "dense bitset ({kib} KiB, one bit per packed value): the state has at most \
+                     {DENSE_MAX_BITS} bits"
+                ),
             )
         }
         Engine::Bfs | Engine::Bidir => (
             Store::HashSet,
-            "hash set (grows with the states seen)".into(),
+            format!(
+                "hash set (grows with the states seen): the state has more than \
+                 {DENSE_MAX_BITS} bits"
+            ),
         ),
         _ if bits <= DENSE_G_BITS => {
             let kib = (4u64 << bits).div_ceil(1024);
@@ -446,7 +468,10 @@ fn store(engine: Engine, layout: &Layout, word: WordSize) -> (Store, String) {
             };
             (
                 Store::CostArray,
-                format!("{what} per state in a flat array ({kib} KiB, 4 bytes per packed value)"),
+                format!(
+                    "{what} per state in a flat array ({kib} KiB, 4 bytes per packed value): \
+                     the state has at most {DENSE_G_BITS} bits"
+                ),
             )
         }
         _ => {
@@ -457,7 +482,10 @@ fn store(engine: Engine, layout: &Layout, word: WordSize) -> (Store, String) {
             };
             (
                 Store::CostMap,
-                format!("{what} per state in a hash map (grows with the states seen)"),
+                format!(
+                    "{what} per state in a hash map (grows with the states seen): the state has \
+                     more than {DENSE_G_BITS} bits"
+                ),
             )
         }
     }

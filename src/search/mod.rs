@@ -34,7 +34,41 @@ pub fn run(task: &Task, plan: &Plan) -> Solution {
     }
 }
 
-fn run_in<W: Word>(task: &Task, plan: &Plan) -> Solution {
+/// Words a dense bitset of visited states is kept for. The plan picks a
+/// bitset only for `u64` states (see [`crate::plan::DENSE_MAX_BITS`]), so
+/// only `u64` instantiates the bitset searches: wider words do not carry
+/// code they never run.
+trait Bits: Word {
+    fn bfs_bitset(k: &Kernel<'_, Self>, limit: Option<u64>, threads: usize) -> Solution;
+    fn bidir_bitset(k: &Kernel<'_, Self>, limit: Option<u64>, threads: usize) -> Solution;
+}
+
+impl Bits for u64 {
+    fn bfs_bitset(k: &Kernel<'_, u64>, limit: Option<u64>, threads: usize) -> Solution {
+        bfs::<u64, Dense<u64>>(k, limit, threads)
+    }
+
+    fn bidir_bitset(k: &Kernel<'_, u64>, limit: Option<u64>, threads: usize) -> Solution {
+        bidir::<u64, Dense<u64>>(k, limit, threads)
+    }
+}
+
+macro_rules! no_bitset {
+    ($($t:ty),*) => {$(
+        impl Bits for $t {
+            fn bfs_bitset(_: &Kernel<'_, $t>, _: Option<u64>, _: usize) -> Solution {
+                unreachable!("the plan keeps a bitset for u64 states only")
+            }
+
+            fn bidir_bitset(_: &Kernel<'_, $t>, _: Option<u64>, _: usize) -> Solution {
+                unreachable!("the plan keeps a bitset for u64 states only")
+            }
+        }
+    )*};
+}
+no_bitset!(u128, Wide<4>, Wide<16>);
+
+fn run_in<W: Bits>(task: &Task, plan: &Plan) -> Solution {
     let k = Kernel::<W>::new(task, plan);
     let limit = task.limit().map(|l| l.max);
     if plan.engine() == Engine::Nothing || k.goal_never() || k.starts().is_empty() {
@@ -44,9 +78,9 @@ fn run_in<W: Word>(task: &Task, plan: &Plan) -> Solution {
     }
     let threads = plan.threads();
     match (plan.engine(), plan.store()) {
-        (Engine::Bidir, StoreKind::Bitset) => bidir::<W, Dense<W>>(&k, limit, threads),
+        (Engine::Bidir, StoreKind::Bitset) => W::bidir_bitset(&k, limit, threads),
         (Engine::Bidir, _) => bidir::<W, Sparse<W>>(&k, limit, threads),
-        (Engine::Bfs, StoreKind::Bitset) => bfs::<W, Dense<W>>(&k, limit, threads),
+        (Engine::Bfs, StoreKind::Bitset) => W::bfs_bitset(&k, limit, threads),
         (Engine::Bfs, _) => bfs::<W, Sparse<W>>(&k, limit, threads),
         (Engine::Astar, _) => {
             let bound = plan.bound().expect("A* is planned with its bound");
