@@ -2000,18 +2000,18 @@ impl Resolver {
                             first,
                         });
                     }
+                    let first = self.header_lines.first().copied().unwrap_or(0);
                     if let Cases::UntilValues(vals) = &c.value
-                        && vals.len() != self.header.len()
+                        && vals.len() != first
                     {
                         self.invalid(
                             format!(
-                                "the end marker has {} values but the header has {}",
+                                "the end marker has {} values but the header has {first}",
                                 vals.len(),
-                                self.header.len()
                             ),
                             c.span,
-                            "compared with a whole header",
-                            "give one value per header field".into(),
+                            "compared with the first header line",
+                            "give one value per field of the first header line".into(),
                         );
                     }
                 }
