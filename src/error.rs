@@ -355,6 +355,15 @@ impl<E: Diagnostic + Send + Sync + 'static> Diagnostics<E> {
     }
 }
 
+/// A map symbol as reports show it: `character '#'` or `token "12"`.
+pub fn shown_symbol(sym: &str, is_char: bool) -> String {
+    if is_char {
+        format!("character {:?}", sym.chars().next().unwrap_or(' '))
+    } else {
+        format!("token {sym:?}")
+    }
+}
+
 /// A did-you-mean hint: the closest of `candidates` to `name`, if any is close.
 pub fn did_you_mean<'a>(
     name: &str,

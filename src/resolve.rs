@@ -555,15 +555,6 @@ struct Scope {
     tile: Option<TileId>,
 }
 
-/// A symbol as shown in messages: `'#'` or `"12"`.
-fn shown(sym: &str, is_char: bool) -> String {
-    if is_char {
-        format!("character {:?}", sym.chars().next().unwrap_or(' '))
-    } else {
-        format!("token {sym:?}")
-    }
-}
-
 impl Resolver {
     fn err(&mut self, e: RuleError) {
         self.errors.push(e);
@@ -760,7 +751,7 @@ impl Resolver {
     fn claim(&mut self, sym: &ast::Symbol, glyph: Glyph, what: String) {
         if let Some((_, first, first_what)) = self.legend.get(&sym.text) {
             let e = RuleError::LegendConflict {
-                symbol: shown(&sym.text, sym.is_char),
+                symbol: crate::error::shown_symbol(&sym.text, sym.is_char),
                 span: sym.span,
                 what,
                 first: *first,

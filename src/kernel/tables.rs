@@ -232,12 +232,6 @@ impl Reach {
 }
 
 impl<W: Word> Model<'_, W> {
-    /// No mover has an entry condition and no step has an effect: a step
-    /// depends on the positions alone.
-    pub fn unconditional(&self) -> bool {
-        !self.has_effects && self.movers.iter().all(|mv| mv.free)
-    }
-
     #[inline(always)]
     pub fn holds(&self, c: Cond<W>, s: W) -> bool {
         self.cx.holds(c, s)

@@ -69,9 +69,14 @@ macro_rules! no_bitset {
 no_bitset!(u128, Wide<4>, Wide<16>);
 
 fn run_in<W: Bits>(task: &Task, plan: &Plan) -> Solution {
+    if plan.engine() == Engine::Nothing || task.starts().is_empty() {
+        // No state is a goal (say, no cell of the map has the goal tile), or
+        // no start: no kernel to build, nothing to search.
+        return Solution::default();
+    }
     let k = Kernel::<W>::new(task, plan);
     let limit = task.limit().map(|l| l.max);
-    if plan.engine() == Engine::Nothing || k.goal_never() || k.starts().is_empty() {
+    if k.goal_never() || k.starts().is_empty() {
         // No state is a goal (say, no cell of the map has the goal tile),
         // or no start: nothing to search.
         return Solution::default();

@@ -808,15 +808,6 @@ struct Map {
     occurrences: Vec<u32>,
 }
 
-/// A symbol as shown in a report.
-fn shown(sym: &str, chars: bool) -> String {
-    if chars {
-        format!("character {:?}", sym.chars().next().unwrap_or(' '))
-    } else {
-        format!("token {sym:?}")
-    }
-}
-
 /// Reads the grid into a board and finds each agent instance's starts and
 /// target. Reports every problem in the map at once.
 fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
@@ -945,7 +936,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
         for (cell, sym) in unknown {
             if !seen.contains(&sym) {
                 errors.push(InputError::UnknownChar {
-                    symbol: shown(&sym, chars),
+                    symbol: crate::error::shown_symbol(&sym, chars),
                     span: case.cell_span(cell),
                     legend: legend.join(" "),
                 });

@@ -249,28 +249,6 @@ impl Expr {
             _ => Expr::At(mover, words),
         }
     }
-
-    /// Its value on a state given as one value per variable.
-    pub fn eval(&self, vals: &[i64]) -> bool {
-        match self {
-            Expr::Const(b) => *b,
-            Expr::Cmp(v, op, k) => op.holds(vals[v.ix()], *k),
-            Expr::At(_, set) => unreachable!("At is evaluated with its task: {set:?}"),
-            Expr::And(es) => es.iter().all(|e| e.eval(vals)),
-            Expr::Or(es) => es.iter().any(|e| e.eval(vals)),
-            Expr::Not(e) => !e.eval(vals),
-        }
-    }
-
-    /// Calls `f` on every variable it reads.
-    pub fn visit_vars(&self, f: &mut impl FnMut(VarId)) {
-        match self {
-            Expr::Const(_) | Expr::At(..) => {}
-            Expr::Cmp(v, ..) => f(*v),
-            Expr::And(es) | Expr::Or(es) => es.iter().for_each(|e| e.visit_vars(f)),
-            Expr::Not(e) => e.visit_vars(f),
-        }
-    }
 }
 
 /// What an effect does to its variable.
@@ -682,11 +660,12 @@ impl Task {
     /// Evaluates an expression on a state given as one value per variable.
     pub fn eval(&self, e: &Expr, vals: &[i64]) -> bool {
         match e {
+            Expr::Const(b) => *b,
+            Expr::Cmp(v, op, k) => op.holds(vals[v.ix()], *k),
             Expr::At(m, set) => self.at(*m, set, vals),
             Expr::And(es) => es.iter().all(|e| self.eval(e, vals)),
             Expr::Or(es) => es.iter().any(|e| self.eval(e, vals)),
             Expr::Not(e) => !self.eval(e, vals),
-            e => e.eval(vals),
         }
     }
 
