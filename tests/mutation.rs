@@ -9,18 +9,32 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-const PUZZLES: [&str; 4] = ["halloween", "keytask", "hideseek", "levers"];
+const PUZZLES: [&str; 10] = [
+    "halloween",
+    "keytask",
+    "hideseek",
+    "levers",
+    "keyring",
+    "cleaning",
+    "monocycle",
+    "rescue",
+    "eight",
+    "deadline",
+];
 
 /// Small inputs for each puzzle, so that a run stays fast even when the
 /// mutated rules make the search larger.
 fn small_input(puzzle: &str) -> String {
     let full = common::read(&common::root().join("puzzles").join(format!("{puzzle}.in")));
-    if puzzle == "halloween" {
+    match puzzle {
         // The first two datasets of the sample, without the large third.
-        let lines: Vec<&str> = full.lines().collect();
-        format!("{}\n0 0 0\n", lines[..11].join("\n"))
-    } else {
-        full
+        "halloween" => {
+            let lines: Vec<&str> = full.lines().collect();
+            format!("{}\n0 0 0\n", lines[..11].join("\n"))
+        }
+        // Two boards, one solved: mutants that keep them stay fast.
+        "eight" => "2\n1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 0 7 8\n".into(),
+        _ => full,
     }
 }
 
@@ -78,6 +92,35 @@ const TOKENS: &[&str] = &[
     "a",
     "A",
     "B",
+    "counter c 0..3",
+    "counter k[key] 0..2 wrap = 1",
+    "+= 1",
+    "-= 2",
+    "= 0",
+    "== 1",
+    "> 0",
+    "facing north",
+    "forward",
+    "back",
+    "turn left",
+    "costs 2",
+    "any",
+    "at (0, 0)",
+    "at (r - 1, 99)",
+    "fill '.'",
+    "fill \"0\"",
+    "tokens",
+    "list",
+    "layout l { \"1 2\" \"3 0\" }",
+    "target in solved",
+    "if",
+    "count(floor)",
+    "separator \"\"",
+    "{cost}",
+    "{t - 1}",
+    "/ 0",
+    "\"1\"..",
+    "limit cost < 3",
 ];
 
 /// One random edit of `text`.
