@@ -292,8 +292,10 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>) -> (Engine, Strin
     if !task.unit_costs() {
         let (min, max) = (task.min_cost(), task.max_cost());
         let asked = match asked {
-            Strategy::Auto => String::new(),
-            s => format!("{s:?} was asked for, but "),
+            Strategy::Auto => "",
+            Strategy::Bfs => "breadth-first search was asked for, but ",
+            Strategy::Bidir => "bidirectional search was asked for, but ",
+            Strategy::Astar => "A* was asked for, but ",
         };
         return if max <= BUCKETS_MAX_COST {
             (
