@@ -14,6 +14,18 @@
 //! rest on one case; [`run()`] drives a whole input file and prints the
 //! answers.
 
+/// Newtype ids, each an index into one table of a phase's output.
+macro_rules! ids {
+    ($($(#[$m:meta])* $name:ident),*) => {$(
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn ix(self) -> usize { self.0 as usize }
+        }
+    )*};
+}
+
 pub mod ast;
 pub mod error;
 pub mod input;

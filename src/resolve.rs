@@ -16,17 +16,7 @@ use crate::ast::{
 use crate::error::{RuleError, did_you_mean};
 use hashbrown::HashMap;
 
-macro_rules! newtype_id {
-    ($($(#[$m:meta])* $name:ident),*) => {$(
-        $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(pub u32);
-        impl $name {
-            pub fn ix(self) -> usize { self.0 as usize }
-        }
-    )*};
-}
-newtype_id!(
+ids!(
     /// Index into [`Rules::domains`].
     DomainId,
     /// Index into [`Rules::tiles`].

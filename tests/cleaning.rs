@@ -60,47 +60,32 @@ fn random_case(rng: &mut SmallRng) -> (String, i64) {
 
 #[test]
 fn sample_agrees_with_independent_solver() {
-    let dir = common::root().join("puzzles");
-    let input = common::read(&dir.join("cleaning.in"));
-    let mut lines = input.lines();
-    let mut want = String::new();
-    loop {
-        let head: Vec<usize> = lines
-            .next()
-            .unwrap()
-            .split_whitespace()
-            .map(|x| x.parse().unwrap())
-            .collect();
-        if head == [0, 0] {
-            break;
-        }
-        let g: Vec<Vec<u8>> = (0..head[1])
-            .map(|_| lines.next().unwrap().as_bytes().to_vec())
-            .collect();
-        want.push_str(&format!("{}\n", solve(&g)));
-    }
-    assert_eq!(common::read(&dir.join("cleaning.out")), want);
-    common::assert_sample("cleaning");
+    let maps = common::sample_maps("cleaning", false, Some(&[0, 0]), 1);
+    let want: String = maps
+        .iter()
+        .map(|(_, g)| format!("{}\n", solve(g)))
+        .collect();
+    common::assert_sample_is("cleaning", &want);
 }
 
 #[test]
 fn agrees_with_independent_solver_on_random_maps() {
     let rules = common::puzzle("cleaning").rules;
     let mut rng = SmallRng::seed_from_u64(0xc1ea0);
-    let mut done = 0;
-    let mut stuck = 0;
-    while done < 240 {
-        let k = rng.gen_range(1..=12);
-        let (cases, answers): (Vec<String>, Vec<i64>) =
-            (0..k).map(|_| random_case(&mut rng)).unzip();
-        stuck += answers.iter().filter(|&&a| a < 0).count();
-        let want: String = answers.iter().map(|a| format!("{a}\n")).collect();
-        let input = format!("{}0 0\n", cases.concat());
-        common::check_batch(&rules, &input, &want, &cases, done);
-        done += k;
-    }
+    let want = common::lines(|a: &i64| a.to_string());
+    let all = common::batches(
+        &rules,
+        &mut rng,
+        240,
+        12,
+        random_case,
+        common::until("0 0"),
+        want,
+    );
+    let stuck = all.iter().filter(|&&a| a < 0).count();
     assert!(
-        stuck > 10 && stuck < done - 50,
-        "mixed answers: {stuck} of {done} stuck"
+        stuck > 10 && stuck < all.len() - 50,
+        "mixed answers: {stuck} of {} stuck",
+        all.len()
     );
 }

@@ -150,20 +150,16 @@ fn sample_agrees_with_independent_solver() {
 fn agrees_with_independent_solver_on_random_mazes() {
     let rules = common::puzzle("deadline").rules;
     let mut rng = SmallRng::seed_from_u64(0x00de_ad1e);
-    let mut done = 0;
-    let mut late = 0;
-    while done < 240 {
-        let k = rng.gen_range(1..=12);
-        let mazes: Vec<Maze> = (0..k).map(|_| random_maze(&mut rng)).collect();
-        late += mazes.iter().filter(|m| solve(m).is_none()).count();
-        let cases: Vec<String> = mazes.iter().map(|m| text(&mut rng, m)).collect();
-        let want: String = mazes.iter().map(answer).collect();
-        let input = format!("{k}\n{}", cases.concat());
-        common::check_batch(&rules, &input, &want, &cases, done);
-        done += k;
-    }
+    let case = |rng: &mut SmallRng| {
+        let m = random_maze(rng);
+        (text(rng, &m), answer(&m))
+    };
+    let want = |a: &[String]| a.concat();
+    let all = common::batches(&rules, &mut rng, 240, 12, case, common::counted, want);
+    let late = all.iter().filter(|a| *a == "too late\n").count();
     assert!(
-        late > 20 && late < done - 50,
-        "mixed answers: {late} of {done} too late"
+        late > 20 && late < all.len() - 50,
+        "mixed answers: {late} of {} too late",
+        all.len()
     );
 }

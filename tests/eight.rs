@@ -104,20 +104,16 @@ fn agrees_with_independent_solver_on_random_boards() {
     let rules = common::puzzle("eight").rules;
     let dist = distances();
     let mut rng = SmallRng::seed_from_u64(0x000e_1647);
-    let mut done = 0;
-    let mut unsolvable = 0;
-    while done < 200 {
-        let k = rng.gen_range(1..=20);
-        let boards: Vec<Board> = (0..k).map(|_| random_board(&mut rng)).collect();
-        unsolvable += boards.iter().filter(|b| !dist.contains_key(*b)).count();
-        let cases: Vec<String> = boards.iter().map(|b| board_text(&mut rng, b)).collect();
-        let want: String = boards.iter().map(|b| answer(&dist, b)).collect();
-        let input = format!("{k}\n{}", cases.concat());
-        common::check_batch(&rules, &input, &want, &cases, done);
-        done += k;
-    }
+    let case = |rng: &mut SmallRng| {
+        let b = random_board(rng);
+        (board_text(rng, &b), answer(&dist, &b))
+    };
+    let want = |a: &[String]| a.concat();
+    let all = common::batches(&rules, &mut rng, 200, 20, case, common::counted, want);
+    let unsolvable = all.iter().filter(|a| *a == "unsolvable\n").count();
     assert!(
-        unsolvable > 0 && unsolvable < done / 4,
-        "{unsolvable} of {done} unsolvable"
+        unsolvable > 0 && unsolvable < all.len() / 4,
+        "{unsolvable} of {} unsolvable",
+        all.len()
     );
 }

@@ -167,16 +167,16 @@ fn sample_matches() {
 fn agrees_with_independent_solver_on_random_maps() {
     let rules = common::puzzle("halloween").rules;
     let mut rng = SmallRng::seed_from_u64(0x4a11_0e3e);
-    let mut done = 0;
-    while done < 200 {
-        // Inputs of up to ten datasets, as the statement allows.
-        let k = rng.gen_range(1..=10).min(200 - done);
-        let (cases, answers): (Vec<String>, Vec<u32>) =
-            (0..k).map(|_| random_case(&mut rng)).unzip();
-        let input = format!("{}0 0 0\n", cases.concat());
-        let want: String = answers.iter().map(|a| format!("{a}\n")).collect();
-        // Every strategy and thread count must give the same answers.
-        common::check_batch(&rules, &input, &want, &cases, done);
-        done += k;
-    }
+    // Inputs of up to ten datasets, as the statement allows; every strategy
+    // and thread count must give the same answers.
+    let want = common::lines(|a: &u32| a.to_string());
+    common::batches(
+        &rules,
+        &mut rng,
+        200,
+        10,
+        random_case,
+        common::until("0 0 0"),
+        want,
+    );
 }

@@ -101,18 +101,17 @@ fn sample_matches() {
 fn agrees_with_independent_solver_on_random_maps() {
     let rules = common::puzzle("hideseek").rules;
     let mut rng = SmallRng::seed_from_u64(0x41de_5eec);
-    let mut done = 0;
-    while done < 300 {
-        let k = rng.gen_range(1..=12);
-        let (cases, answers): (Vec<String>, Vec<i64>) =
-            (0..k).map(|_| random_case(&mut rng)).unzip();
-        let input = format!("{k}\n{}", cases.concat());
-        let want: String = answers
-            .iter()
-            .enumerate()
-            .map(|(i, a)| format!("Case {}:\n{a}\n", i + 1))
-            .collect();
-        common::check_batch(&rules, &input, &want, &cases, done);
-        done += k;
-    }
+    let want = |a: &[i64]| {
+        let case = |(i, a): (usize, &i64)| format!("Case {}:\n{a}\n", i + 1);
+        a.iter().enumerate().map(case).collect()
+    };
+    common::batches(
+        &rules,
+        &mut rng,
+        300,
+        12,
+        random_case,
+        common::counted,
+        want,
+    );
 }

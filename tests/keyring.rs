@@ -84,42 +84,29 @@ fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
 
 #[test]
 fn sample_agrees_with_independent_solver() {
-    let dir = common::root().join("puzzles");
-    let input = common::read(&dir.join("keyring.in"));
-    let mut lines = input.lines().skip(1);
-    let mut want = String::new();
-    while let Some(head) = lines.next() {
-        let head: Vec<usize> = head
-            .split_whitespace()
-            .map(|x| x.parse().unwrap())
-            .collect();
-        let g: Vec<Vec<u8>> = (0..head[0])
-            .map(|_| lines.next().unwrap().as_bytes().to_vec())
-            .collect();
-        want.push_str(&answer(solve(&g)));
-    }
-    assert_eq!(common::read(&dir.join("keyring.out")), want);
-    common::assert_sample("keyring");
+    let maps = common::sample_maps("keyring", true, None, 0);
+    let want: String = maps.iter().map(|(_, g)| answer(solve(g))).collect();
+    common::assert_sample_is("keyring", &want);
 }
 
 #[test]
 fn agrees_with_independent_solver_on_random_maps() {
     let rules = common::puzzle("keyring").rules;
     let mut rng = SmallRng::seed_from_u64(0x06e7_11e6);
-    let mut done = 0;
-    let mut locked = 0;
-    while done < 240 {
-        let k = rng.gen_range(1..=12);
-        let (cases, solved): (Vec<String>, Vec<Option<u32>>) =
-            (0..k).map(|_| random_case(&mut rng)).unzip();
-        locked += solved.iter().filter(|a| a.is_none()).count();
-        let want: String = solved.iter().map(|&a| answer(a)).collect();
-        let input = format!("{k}\n{}", cases.concat());
-        common::check_batch(&rules, &input, &want, &cases, done);
-        done += k;
-    }
+    let want = |a: &[Option<u32>]| a.iter().map(|&a| answer(a)).collect();
+    let all = common::batches(
+        &rules,
+        &mut rng,
+        240,
+        12,
+        random_case,
+        common::counted,
+        want,
+    );
+    let locked = all.iter().filter(|a| a.is_none()).count();
     assert!(
-        locked > 10 && locked < done - 50,
-        "mixed answers: {locked} of {done} locked in"
+        locked > 10 && locked < all.len() - 50,
+        "mixed answers: {locked} of {} locked in",
+        all.len()
     );
 }

@@ -89,13 +89,14 @@ fn sample_matches() {
 fn agrees_with_independent_solver_on_random_maps() {
     let rules = common::puzzle("keytask").rules;
     let mut rng = SmallRng::seed_from_u64(0x6e7_7a5c);
-    let mut done = 0;
-    while done < 300 {
-        let k = rng.gen_range(1..=20);
-        let (cases, answers): (Vec<String>, Vec<String>) =
-            (0..k).map(|_| random_case(&mut rng)).unzip();
-        let input = format!("{}0 0\n", cases.concat());
-        common::check_batch(&rules, &input, &answers.concat(), &cases, done);
-        done += k;
-    }
+    let want = |a: &[String]| a.concat();
+    common::batches(
+        &rules,
+        &mut rng,
+        300,
+        20,
+        random_case,
+        common::until("0 0"),
+        want,
+    );
 }

@@ -64,47 +64,28 @@ fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
 
 #[test]
 fn sample_agrees_with_independent_solver() {
-    let dir = common::root().join("puzzles");
-    let input = common::read(&dir.join("monocycle.in"));
-    let mut lines = input.lines();
-    let mut want = Vec::new();
-    loop {
-        let head: Vec<usize> = lines
-            .next()
-            .unwrap()
-            .split_whitespace()
-            .map(|x| x.parse().unwrap())
-            .collect();
-        if head == [0, 0] {
-            break;
-        }
-        let g: Vec<Vec<u8>> = (0..head[0])
-            .map(|_| lines.next().unwrap().as_bytes().to_vec())
-            .collect();
-        want.push(solve(&g));
-    }
-    let want = answers(&want);
-    assert_eq!(common::read(&dir.join("monocycle.out")), want);
-    common::assert_sample("monocycle");
+    let maps = common::sample_maps("monocycle", false, Some(&[0, 0]), 0);
+    let solved: Vec<Option<u32>> = maps.iter().map(|(_, g)| solve(g)).collect();
+    common::assert_sample_is("monocycle", &answers(&solved));
 }
 
 #[test]
 fn agrees_with_independent_solver_on_random_maps() {
     let rules = common::puzzle("monocycle").rules;
     let mut rng = SmallRng::seed_from_u64(0x0030_0c1e);
-    let mut done = 0;
-    let mut reached = 0;
-    while done < 240 {
-        let k = rng.gen_range(1..=12);
-        let (cases, solved): (Vec<String>, Vec<Option<u32>>) =
-            (0..k).map(|_| random_case(&mut rng)).unzip();
-        reached += solved.iter().filter(|a| a.is_some()).count();
-        let input = format!("{}0 0\n", cases.concat());
-        common::check_batch(&rules, &input, &answers(&solved), &cases, done);
-        done += k;
-    }
+    let all = common::batches(
+        &rules,
+        &mut rng,
+        240,
+        12,
+        random_case,
+        common::until("0 0"),
+        answers,
+    );
+    let reached = all.iter().filter(|a| a.is_some()).count();
     assert!(
-        reached > 50 && reached < done,
-        "mixed answers: {reached} of {done}"
+        reached > 50 && reached < all.len(),
+        "mixed answers: {reached} of {}",
+        all.len()
     );
 }

@@ -80,41 +80,22 @@ fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
 
 #[test]
 fn sample_agrees_with_independent_solver() {
-    let dir = common::root().join("puzzles");
-    let input = common::read(&dir.join("rescue.in"));
-    let mut lines = input.lines().peekable();
-    let mut want = String::new();
-    while let Some(head) = lines.next() {
-        let head: Vec<usize> = head
-            .split_whitespace()
-            .map(|x| x.parse().unwrap())
-            .collect();
-        let g: Vec<Vec<u8>> = (0..head[0])
-            .map(|_| lines.next().unwrap().as_bytes().to_vec())
-            .collect();
-        want.push_str(&answer(solve(&g)));
-    }
-    assert_eq!(common::read(&dir.join("rescue.out")), want);
-    common::assert_sample("rescue");
+    let maps = common::sample_maps("rescue", false, None, 0);
+    let want: String = maps.iter().map(|(_, g)| answer(solve(g))).collect();
+    common::assert_sample_is("rescue", &want);
 }
 
 #[test]
 fn agrees_with_independent_solver_on_random_maps() {
     let rules = common::puzzle("rescue").rules;
     let mut rng = SmallRng::seed_from_u64(0x005e_5c0e);
-    let mut done = 0;
-    let mut reached = 0;
-    while done < 240 {
-        let k = rng.gen_range(1..=12);
-        let (cases, solved): (Vec<String>, Vec<Option<u32>>) =
-            (0..k).map(|_| random_case(&mut rng)).unzip();
-        reached += solved.iter().filter(|a| a.is_some()).count();
-        let want: String = solved.iter().map(|&a| answer(a)).collect();
-        common::check_batch(&rules, &cases.concat(), &want, &cases, done);
-        done += k;
-    }
+    let input = |cases: &[String]| cases.concat();
+    let want = |a: &[Option<u32>]| a.iter().map(|&a| answer(a)).collect();
+    let all = common::batches(&rules, &mut rng, 240, 12, random_case, input, want);
+    let reached = all.iter().filter(|a| a.is_some()).count();
     assert!(
-        reached > 50 && reached < done,
-        "mixed answers: {reached} of {done}"
+        reached > 50 && reached < all.len(),
+        "mixed answers: {reached} of {}",
+        all.len()
     );
 }

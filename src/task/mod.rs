@@ -25,17 +25,7 @@ pub use ground::ground;
 
 use crate::resolve::TileId;
 
-macro_rules! id {
-    ($($(#[$m:meta])* $name:ident),*) => {$(
-        $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(pub u32);
-        impl $name {
-            pub fn ix(self) -> usize { self.0 as usize }
-        }
-    )*};
-}
-id!(
+ids!(
     /// Index into [`Task::vars`].
     VarId,
     /// Index into [`Task::movers`].

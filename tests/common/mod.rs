@@ -184,3 +184,83 @@ pub fn check_batch(
     let all = configs();
     assert_same(&run_with(rules, input, all[turn % all.len()]), want, cases);
 }
+
+/// Runs random cases against their expected answers, in batches of 1 to
+/// `max` cases (each batch with the next strategy and thread count of
+/// [`configs`]), until at least `total` cases have run. `case` draws one
+/// case: its text and its answer; `input` makes an input file of a batch's
+/// case texts, `want` the expected output of its answers. Returns every
+/// answer drawn, for the caller to check that they are mixed.
+pub fn batches<A>(
+    rules: &puzzle::resolve::Rules,
+    rng: &mut rand::rngs::SmallRng,
+    total: usize,
+    max: usize,
+    mut case: impl FnMut(&mut rand::rngs::SmallRng) -> (String, A),
+    input: impl Fn(&[String]) -> String,
+    want: impl Fn(&[A]) -> String,
+) -> Vec<A> {
+    use rand::Rng;
+    let mut all = Vec::new();
+    let mut done = 0;
+    while done < total {
+        let k = rng.gen_range(1..=max);
+        let (cases, answers): (Vec<String>, Vec<A>) = (0..k).map(|_| case(rng)).unzip();
+        check_batch(rules, &input(&cases), &want(&answers), &cases, done);
+        all.extend(answers);
+        done += k;
+    }
+    all
+}
+
+/// The input of a batch terminated by a header line: `cases` then `end`.
+pub fn until(end: &'static str) -> impl Fn(&[String]) -> String {
+    move |cases| format!("{}{end}\n", cases.concat())
+}
+
+/// The input of a batch whose first line counts its cases.
+pub fn counted(cases: &[String]) -> String {
+    format!("{}\n{}", cases.len(), cases.concat())
+}
+
+/// One output line per answer, as `line` renders it.
+pub fn lines<A>(line: impl Fn(&A) -> String) -> impl Fn(&[A]) -> String {
+    move |answers| answers.iter().map(|a| format!("{}\n", line(a))).collect()
+}
+
+/// The maps of a shipped sample (`puzzles/NAME.in`) whose cases are one
+/// header line of integers and a grid of characters: each case's header
+/// and rows. `counted`: a first line holds the number of cases; `end`: the
+/// header that ends the input; `rows`: which header value counts the rows.
+pub fn sample_maps(
+    name: &str,
+    counted: bool,
+    end: Option<&[i64]>,
+    rows: usize,
+) -> Vec<(Vec<i64>, Vec<Vec<u8>>)> {
+    let input = read(&root().join("puzzles").join(format!("{name}.in")));
+    let mut lines = input.lines().skip(usize::from(counted));
+    let mut maps = Vec::new();
+    while let Some(head) = lines.next() {
+        let head: Vec<i64> = head
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        if Some(head.as_slice()) == end {
+            break;
+        }
+        let g = (0..head[rows])
+            .map(|_| lines.next().unwrap().as_bytes().to_vec())
+            .collect();
+        maps.push((head, g));
+    }
+    maps
+}
+
+/// The shipped expected output of a puzzle's sample is `want`, worked out
+/// by a test's own solver, and the tool prints it.
+pub fn assert_sample_is(name: &str, want: &str) {
+    let dir = root().join("puzzles");
+    assert_eq!(read(&dir.join(format!("{name}.out"))), want, "{name}.out");
+    assert_sample(name);
+}
