@@ -6,7 +6,8 @@
 //! Diagnostics are collected, not thrown: a phase returns all it found at
 //! once, wrapped in [`Diagnostics`] with the source they point into.
 
-use miette::{Diagnostic, NamedSource, SourceSpan};
+use miette::{Diagnostic, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Problems in a rule file (`.puz`).
@@ -20,6 +21,27 @@ pub enum RuleError {
         span: SourceSpan,
         found: String,
         hint: String,
+    },
+
+    #[error("this byte is not UTF-8")]
+    #[diagnostic(
+        code(puzzle::parse::encoding),
+        help("save the rule file as UTF-8 (plain ASCII is UTF-8)")
+    )]
+    Encoding {
+        #[label("not UTF-8")]
+        span: SourceSpan,
+    },
+
+    #[error("brackets nested deeper than {max} levels")]
+    #[diagnostic(
+        code(puzzle::parse::too_deep),
+        help("write the condition or expression with fewer levels of brackets")
+    )]
+    TooDeep {
+        #[label("one level too many")]
+        span: SourceSpan,
+        max: usize,
     },
 
     #[error("unknown tile `{name}`")]
@@ -288,6 +310,19 @@ pub enum InputError {
         count: SourceSpan,
     },
 
+    #[error("the input announces {announced} cases but goes on after them")]
+    #[diagnostic(
+        code(puzzle::input::more_cases),
+        help("correct the count on the first line, or remove what follows the last case")
+    )]
+    MoreCases {
+        announced: usize,
+        #[label("after the last case announced")]
+        span: SourceSpan,
+        #[label("the count")]
+        count: SourceSpan,
+    },
+
     #[error("{message}")]
     #[diagnostic(code(puzzle::input::size_range), help("{help}"))]
     SizeRange {
@@ -306,6 +341,18 @@ pub enum InputError {
         span: SourceSpan,
         label: String,
         help: String,
+    },
+
+    #[error("this byte is not UTF-8")]
+    #[diagnostic(
+        code(puzzle::input::encoding),
+        help(
+            "save the file as UTF-8 (plain ASCII is UTF-8); the answers before this line were printed"
+        )
+    )]
+    Encoding {
+        #[label("not UTF-8")]
+        span: SourceSpan,
     },
 
     #[error("{message}")]
@@ -328,24 +375,108 @@ pub enum InputError {
     },
 }
 
-/// All diagnostics of one phase, with the source they point into.
+/// The text a report points into, with its name. A line longer than
+/// [`MAX_SHOWN`] bytes is shown as a window around the span, without the
+/// lines around it: a report stays short whatever the input.
+#[derive(Debug, Clone)]
+pub struct Source {
+    name: String,
+    text: Arc<str>,
+}
+
+/// The longest stretch of a source a report shows.
+pub const MAX_SHOWN: usize = 400;
+
+/// The most problems one report lists; the rest are counted.
+pub const MAX_REPORTS: usize = 20;
+
+impl Source {
+    pub fn new(name: &str, text: &str) -> Self {
+        Source {
+            name: name.to_string(),
+            text: text.into(),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl SourceCode for Source {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let text: &'a str = &self.text;
+        let whole = text.read_span(span, before, after)?;
+        if whole.data().len() <= MAX_SHOWN {
+            return Ok(Box::new(MietteSpanContents::new_named(
+                self.name.clone(),
+                whole.data(),
+                *whole.span(),
+                whole.line(),
+                whole.column(),
+                whole.line_count(),
+            )));
+        }
+        // A window on the span's own line: a little before it, and the
+        // span's start and a little after.
+        let start = span.offset().min(text.len());
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let mut from = start.saturating_sub(MAX_SHOWN / 4).max(line_start);
+        let mut to = (start + span.len().clamp(1, MAX_SHOWN / 2) + MAX_SHOWN / 4).min(line_end);
+        while !text.is_char_boundary(from) {
+            from -= 1;
+        }
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        let line = text.as_bytes()[..line_start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        let column = text[line_start..from].chars().count();
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            text[from..to].as_bytes(),
+            (from, to - from).into(),
+            line,
+            column,
+            1,
+        )))
+    }
+}
+
+/// All diagnostics of one phase, with the source they point into (at most
+/// [`MAX_REPORTS`] of them; the summary counts the rest).
 #[derive(Debug, Error, Diagnostic)]
 #[error("{summary}")]
 pub struct Diagnostics<E: Diagnostic + Send + Sync + 'static> {
     pub summary: String,
     #[source_code]
-    pub src: NamedSource<String>,
+    pub src: Source,
     #[related]
     pub errors: Vec<E>,
 }
 
 impl<E: Diagnostic + Send + Sync + 'static> Diagnostics<E> {
-    pub fn new(src: NamedSource<String>, errors: Vec<E>, what: &str) -> Self {
+    pub fn new(src: Source, mut errors: Vec<E>, what: &str) -> Self {
         let n = errors.len();
-        let summary = if n == 1 {
-            format!("1 problem in {what}")
-        } else {
-            format!("{n} problems in {what}")
+        let summary = match n {
+            1 => format!("1 problem in {what}"),
+            _ if n > MAX_REPORTS => {
+                errors.truncate(MAX_REPORTS);
+                format!("{n} problems in {what} (the first {MAX_REPORTS} shown)")
+            }
+            _ => format!("{n} problems in {what}"),
         };
         Diagnostics {
             summary,

@@ -264,6 +264,14 @@ impl<'a> Reader<'a> {
             Cases::Counted => {
                 let (n, span) = self.announced.unwrap();
                 if self.read == n {
+                    // More after the cases announced is a miscount.
+                    if let Some(extra) = self.next_nonblank() {
+                        return Some(Err(InputError::MoreCases {
+                            announced: n,
+                            span: (extra.offset, extra.text.len().clamp(1, 80)).into(),
+                            count: span,
+                        }));
+                    }
                     return None;
                 }
                 if at_end {
@@ -431,13 +439,22 @@ impl<'a> Reader<'a> {
             if n < cols || kept > cols {
                 let got = if n < cols { n } else { kept };
                 let short = got < cols;
+                // A short row: the whole row; a long one: from the first
+                // character too many (a few of them).
+                let span = if short {
+                    (l.offset, l.text.len().max(1))
+                } else {
+                    let at = l.text.char_indices().nth(cols).map_or(0, |(b, _)| b);
+                    let len = l.text[at..].chars().take(8).map(char::len_utf8).sum();
+                    (l.offset + at, len)
+                };
                 return Err(InputError::RowWidth {
                     case: number,
                     row: i + 1,
                     unit: "characters",
                     got,
                     want: cols,
-                    span: (l.offset, l.text.len().max(1)).into(),
+                    span: span.into(),
                     label: if short {
                         "row too short"
                     } else {
@@ -536,13 +553,17 @@ impl<'a> Reader<'a> {
             }
             if row.len() != cols {
                 let short = row.len() < cols;
+                let span = match row.get(cols) {
+                    Some(&(_, at, len)) if !short => (at, len),
+                    _ => (l.offset, l.text.len().max(1)),
+                };
                 return Err(InputError::RowWidth {
                     case: number,
                     row: i + 1,
                     unit: "tokens",
                     got: row.len(),
                     want: cols,
-                    span: (l.offset, l.text.len().max(1)).into(),
+                    span: span.into(),
                     label: if short {
                         "row too short"
                     } else {

@@ -39,7 +39,6 @@ pub mod syntax;
 pub mod task;
 
 use error::{Diagnostics, InputError, RuleError};
-use miette::NamedSource;
 
 pub use run::{RunError, run};
 
@@ -47,12 +46,32 @@ pub use run::{RunError, run};
 pub struct Loaded {
     pub rules: resolve::Rules,
     pub warnings: Vec<RuleError>,
-    pub src: NamedSource<String>,
+    pub src: error::Source,
+}
+
+/// [`load`] on a file's bytes: a byte-order mark is skipped, and a byte
+/// that is not UTF-8 is reported where it is.
+pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, Diagnostics<RuleError>> {
+    let bytes = run::strip_bom(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => load(name, text),
+        Err(e) => {
+            let shown = String::from_utf8_lossy(bytes);
+            let span = (e.valid_up_to(), 1).into();
+            let src = error::Source::new(name, &shown);
+            Err(Diagnostics::new(
+                src,
+                vec![RuleError::Encoding { span }],
+                name,
+            ))
+        }
+    }
 }
 
 /// Parses and checks a rule file: text -> AST -> rules.
 pub fn load(name: &str, text: &str) -> Result<Loaded, Diagnostics<RuleError>> {
-    let src = NamedSource::new(name, text.to_string());
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let src = error::Source::new(name, text);
     let fail = |errors| Diagnostics::new(src.clone(), errors, name);
     let ast = syntax::parse(text).map_err(|e| fail(vec![e]))?;
     let (rules, warnings) = resolve::resolve(&ast).map_err(fail)?;

@@ -3,7 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use miette::Report;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -22,6 +22,8 @@ mod exit {
     // 2, a wrong command line, is clap's own exit code for usage errors.
     /// A resource limit of the engine: the state of a map cannot be packed.
     pub const LIMIT: u8 = 3;
+    /// Writing the output failed (not a closed pipe: that ends quietly).
+    pub const OUTPUT: u8 = 4;
 }
 
 #[derive(Parser)]
@@ -36,7 +38,7 @@ mod exit {
         to the goal for each, in the output format the rule file gives. See README.md \
         for the language.",
     after_help = "Exit codes: 0 success; 1 malformed rule file or input (a report is printed); \
-        2 wrong command line; 3 a resource limit (a map's state needs more than 1024 bits, or more than 16 agents move at once).\n\n\
+        2 wrong command line; 3 a resource limit (a map's state needs more than 1024 bits, or more than 16 agents move at once); 4 the output could not be written (a closed pipe ends quietly with 0).\n\n\
         Examples:\n  puzzle run rules.puz contest-input.txt\n  \
         puzzle run rules.puz - < contest-input.txt\n  \
         puzzle run rules.puz map.txt --set n=2      (a bare map; sizes read from it)\n  \
@@ -161,52 +163,78 @@ fn parse_set(s: &str) -> Result<(String, i64), String> {
     Ok((k.trim().to_string(), v))
 }
 
-fn read(path: &Path) -> Result<(String, String), Report> {
+/// A file's bytes and the name reports give it (`-` is stdin).
+fn read(path: &Path) -> Result<(String, Vec<u8>), Report> {
     let name = path.display().to_string();
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     let r = if name == "-" {
-        std::io::stdin().read_to_string(&mut text).map(|_| ())
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
     } else {
-        std::fs::read_to_string(path).map(|t| text = t)
+        std::fs::read(path).map(|b| bytes = b)
     };
     r.map_err(|e| miette::miette!(code = "puzzle::io::read", "cannot read {name}: {e}"))?;
-    Ok((if name == "-" { "<stdin>".into() } else { name }, text))
+    Ok((if name == "-" { "<stdin>".into() } else { name }, bytes))
+}
+
+/// How the command ended, for its exit code.
+enum Outcome {
+    Code(u8),
+    /// A report for stderr, and the code to exit with.
+    Report(Report, u8),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match dispatch(cli) {
-        Ok(code) => ExitCode::from(code),
-        Err(report) => {
-            eprintln!("{report:?}");
-            ExitCode::from(exit::BAD_INPUT)
-        }
-    }
+    let code = match dispatch(cli) {
+        Ok(Outcome::Code(code)) => code,
+        Ok(Outcome::Report(report, code)) => say(&report).unwrap_or(code),
+        Err(report) => say(&report).unwrap_or(exit::BAD_INPUT),
+    };
+    ExitCode::from(code)
 }
 
-fn load(path: &Path) -> Result<puzzle::Loaded, Report> {
-    let (name, text) = read(path)?;
-    let loaded = puzzle::load(&name, &text)?;
+/// Writes a report to stderr. `Some(code)` when that fails: a closed pipe
+/// ends the run quietly (0), any other failure with [`exit::OUTPUT`].
+fn say(report: &Report) -> Option<u8> {
+    writeln!(std::io::stderr(), "{report:?}")
+        .err()
+        .map(|e| stream_failed(&e))
+}
+
+/// The exit code for a failed write: 0 for a closed pipe (as other Unix
+/// tools do), else [`exit::OUTPUT`] after a message, if stderr takes one.
+fn stream_failed(e: &std::io::Error) -> u8 {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return exit::OK;
+    }
+    let _ = writeln!(std::io::stderr(), "puzzle: cannot write the output: {e}");
+    exit::OUTPUT
+}
+
+fn load(path: &Path) -> Result<Result<puzzle::Loaded, Outcome>, Report> {
+    let (name, bytes) = read(path)?;
+    let loaded = puzzle::load_bytes(&name, &bytes)?;
     for w in &loaded.warnings {
         let r = Report::new(w.clone()).with_source_code(loaded.src.clone());
-        eprintln!("{r:?}");
+        if let Some(code) = say(&r) {
+            return Ok(Err(Outcome::Code(code)));
+        }
     }
-    Ok(loaded)
+    Ok(Ok(loaded))
 }
 
-/// The exit code of a run: a resource limit has its own.
-fn finish(r: Result<(), puzzle::RunError>) -> Result<u8, Report> {
+/// The end of a run: a resource limit and a failed stream have codes of
+/// their own.
+fn finish(r: Result<(), puzzle::RunError>) -> Result<Outcome, Report> {
     match r {
-        Ok(()) => Ok(exit::OK),
-        Err(e) if e.is_resource_limit() => {
-            eprintln!("{:?}", Report::new(e));
-            Ok(exit::LIMIT)
-        }
+        Ok(()) => Ok(Outcome::Code(exit::OK)),
+        Err(puzzle::RunError::Write(e)) => Ok(Outcome::Code(stream_failed(&e))),
+        Err(e) if e.is_resource_limit() => Ok(Outcome::Report(Report::new(e), exit::LIMIT)),
         Err(e) => Err(e.into()),
     }
 }
 
-fn dispatch(cli: Cli) -> Result<u8, Report> {
+fn dispatch(cli: Cli) -> Result<Outcome, Report> {
     match cli.cmd {
         Cmd::Run {
             rules,
@@ -214,36 +242,53 @@ fn dispatch(cli: Cli) -> Result<u8, Report> {
             opts,
             stats,
         } => {
-            let loaded = load(&rules)?;
-            let (name, text) = read(&input)?;
+            let loaded = match load(&rules)? {
+                Ok(l) => l,
+                Err(o) => return Ok(o),
+            };
+            let (name, bytes) = read(&input)?;
+            let input = puzzle::run::Input::from_bytes(&name, &bytes);
             let opts = opts.options(stats)?;
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            finish(puzzle::run(&loaded.rules, &name, &text, &opts, &mut out))
+            finish(puzzle::run::run_input(
+                &loaded.rules,
+                &input,
+                &opts,
+                &mut out,
+            ))
         }
         Cmd::Explain { rules, input, opts } => {
-            let loaded = load(&rules)?;
-            let (name, text) = read(&input)?;
+            let loaded = match load(&rules)? {
+                Ok(l) => l,
+                Err(o) => return Ok(o),
+            };
+            let (name, bytes) = read(&input)?;
+            let input = puzzle::run::Input::from_bytes(&name, &bytes);
             let opts = opts.options(false)?;
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            finish(puzzle::run::explain(
+            finish(puzzle::run::explain_input(
                 &loaded.rules,
-                &name,
-                &text,
+                &input,
                 &opts,
                 &mut out,
             ))
         }
         Cmd::Check { rules } => {
-            let loaded = load(&rules)?;
+            let loaded = match load(&rules)? {
+                Ok(l) => l,
+                Err(o) => return Ok(o),
+            };
             let r = &loaded.rules;
             let counters = r
                 .states
                 .iter()
                 .filter(|s| matches!(s.kind, puzzle::resolve::StateKind::Counter { .. }))
                 .count();
-            println!(
+            let mut out = std::io::stdout().lock();
+            let said = writeln!(
+                out,
                 "{}: ok ({} tiles, {} agents, {} flags, {} counters, {} warnings)",
                 rules.display(),
                 r.tiles.len(),
@@ -251,8 +296,12 @@ fn dispatch(cli: Cli) -> Result<u8, Report> {
                 r.states.len() - counters,
                 counters,
                 loaded.warnings.len()
-            );
-            Ok(exit::OK)
+            )
+            .and_then(|()| out.flush());
+            Ok(Outcome::Code(match said {
+                Ok(()) => exit::OK,
+                Err(e) => stream_failed(&e),
+            }))
         }
     }
 }

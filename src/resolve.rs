@@ -1291,6 +1291,16 @@ impl Resolver {
             Some(Some(n)) => n.constant().map(|n| n.max(0) as usize),
             _ => None,
         };
+        if lit_size == Some(0)
+            && let Some(f) = &a.family
+        {
+            self.invalid(
+                format!("the family `{}` has no members", a.name.name),
+                f.span(),
+                "a size below 1",
+                "a family has at least one member; for none, remove the agent".into(),
+            );
+        }
         let expand = |m: &ast::Markers| -> Vec<ast::Symbol> {
             if m.range {
                 let first = &m.symbols[0];
@@ -1980,6 +1990,17 @@ impl Resolver {
                             span: c.span,
                             first,
                         });
+                    }
+                    if let Cases::UntilValues(vals) = &c.value
+                        && let Some(v) = vals.iter().find(|v| v.value == i64::MAX)
+                    {
+                        // The parser saturates what does not fit.
+                        self.invalid(
+                            "this end marker value is too large to be a header value".into(),
+                            v.span,
+                            "never matches",
+                            format!("header values are integers up to {}", i64::MAX - 1),
+                        );
                     }
                     let first = self.header_lines.first().copied().unwrap_or(0);
                     if let Cases::UntilValues(vals) = &c.value

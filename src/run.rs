@@ -1,13 +1,16 @@
 //! Driving a whole input file: read each case, solve it, print its answer
-//! with the rules' output templates. The answers of the cases before a bad
-//! one are printed (and flushed) before the error is returned.
+//! with the rules' output templates. Each answer is written and flushed as
+//! soon as it and every answer before it are known, whatever the number of
+//! threads, so a run that is stopped or killed leaves every finished answer
+//! on stdout, in order. The answers of the cases before a bad one are
+//! printed before its report.
 
-use crate::error::{Diagnostics, InputError};
+use crate::error::{Diagnostics, InputError, Source};
 use crate::input::{RawCase, Reader};
 use crate::plan::Layout;
 use crate::resolve::Rules;
+use crate::solution::Solution;
 use crate::task::Task;
-use miette::NamedSource;
 use std::io::Write;
 
 /// Why a run stopped early.
@@ -55,48 +58,195 @@ pub fn space_is_cell(rules: &Rules) -> bool {
     rules.legend.contains_key(" ")
 }
 
-/// Reads `input` case by case and calls `each` on batches of up to `batch`
-/// cases, in order; a malformed case stops the loop with a report naming it
-/// (the cases read before it are handed over first). `each` returns the
-/// errors of the first bad case of its batch, with that case's number.
-fn for_each_batch(
-    rules: &Rules,
-    input_name: &str,
-    input: &str,
-    opts: &Options,
-    batch: usize,
-    mut each: impl FnMut(&[RawCase]) -> Result<(), (Vec<InputError>, usize)>,
-) -> Result<(), RunError> {
-    let src = || NamedSource::new(input_name, input.to_string());
-    let fail = |errors: Vec<InputError>, n: usize| {
-        let what = format!("{input_name} (case {n})");
-        RunError::Input(Diagnostics::new(src(), errors, &what))
-    };
-    let bare = match &opts.bare {
-        None => None,
-        Some(given) => Some(
-            header_from(rules, given).map_err(|e| Diagnostics::new(src(), vec![e], input_name))?,
-        ),
-    };
-    let mut reader = Reader::new(&rules.io, input, space_is_cell(rules), bare);
-    let mut cases = Vec::with_capacity(batch);
-    loop {
-        let (stop, bad) = match reader.next_case() {
-            Some(Ok(case)) => {
-                cases.push(case);
-                (false, None)
+/// An input file as read: the text the cases are read from, and what
+/// reports show. A file that is not UTF-8 is read up to the line of its
+/// first bad byte; the cases before it are solved, then the byte is
+/// reported. A byte-order mark at the start is skipped.
+pub struct Input {
+    name: String,
+    /// The text cases are read from: all of it, or the lines before a bad
+    /// byte.
+    text: String,
+    /// What reports show (bad bytes replaced).
+    shown: Source,
+    /// The offset of the first byte that is not UTF-8.
+    bad: Option<usize>,
+}
+
+impl Input {
+    /// An input from its bytes.
+    pub fn from_bytes(name: &str, bytes: &[u8]) -> Input {
+        let bytes = strip_bom(bytes);
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Input::from_text(name, text),
+            Err(e) => {
+                let bad = e.valid_up_to();
+                let cut = bytes[..bad]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
+                let text = std::str::from_utf8(&bytes[..cut]).expect("valid up to the bad byte");
+                Input {
+                    name: name.to_string(),
+                    text: text.to_string(),
+                    shown: Source::new(name, &String::from_utf8_lossy(bytes)),
+                    bad: Some(bad),
+                }
             }
-            Some(Err(e)) => (true, Some(fail(vec![e], reader.case_number()))),
-            None => (true, None),
-        };
-        if !cases.is_empty() && (stop || cases.len() == batch) {
-            each(&cases).map_err(|(e, n)| fail(e, n))?;
-            cases.clear();
-        }
-        if stop {
-            return bad.map_or(Ok(()), Err);
         }
     }
+
+    /// An input from its text.
+    pub fn from_text(name: &str, text: &str) -> Input {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        Input {
+            name: name.to_string(),
+            text: text.to_string(),
+            shown: Source::new(name, text),
+            bad: None,
+        }
+    }
+
+    /// The report of the first bad byte, if there is one.
+    fn encoding_error(&self) -> Option<InputError> {
+        self.bad.map(|at| InputError::Encoding {
+            span: (at, 1).into(),
+        })
+    }
+
+    fn fail(&self, errors: Vec<InputError>, case: Option<usize>) -> RunError {
+        let what = match case {
+            Some(n) => format!("{} (case {n})", self.name),
+            None => self.name.clone(),
+        };
+        RunError::Input(Diagnostics::new(self.shown.clone(), errors, &what))
+    }
+}
+
+/// A file's bytes without a UTF-8 byte-order mark.
+pub fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+/// The cases of an input, in order, then the error that stops reading, if
+/// any. A file whose bytes stop being UTF-8 stops at the bad byte: the
+/// reader's complaint about a case cut short there is that byte's.
+fn cases<'a>(
+    rules: &'a Rules,
+    input: &'a Input,
+    opts: &Options,
+) -> Result<impl Iterator<Item = Result<RawCase, RunError>> + 'a, RunError> {
+    let bare = match &opts.bare {
+        None => None,
+        Some(given) => Some(header_from(rules, given).map_err(|e| input.fail(vec![e], None))?),
+    };
+    let mut reader = Reader::new(&rules.io, &input.text, space_is_cell(rules), bare);
+    let mut done = false;
+    Ok(std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let next = reader.next_case();
+        let n = reader.case_number();
+        match next {
+            Some(Ok(case)) => Some(Ok(case)),
+            Some(Err(e)) => {
+                done = true;
+                let cut_short = matches!(
+                    e,
+                    InputError::Truncated { .. } | InputError::FewerCases { .. }
+                );
+                let e = match input.encoding_error() {
+                    Some(bad) if cut_short => bad,
+                    _ => e,
+                };
+                Some(Err(input.fail(vec![e], Some(n))))
+            }
+            None => {
+                done = true;
+                input
+                    .encoding_error()
+                    .map(|e| Err(input.fail(vec![e], Some(n))))
+            }
+        }
+    }))
+}
+
+/// Solves each case of `input` (several at a time on several threads) and
+/// hands the results to `each` in the order of the cases, each as soon as
+/// it and all before it are done. Stops at the first case that cannot be
+/// read or grounded, after handing over every case before it.
+fn solve_in_order(
+    rules: &Rules,
+    input: &Input,
+    opts: &Options,
+    mut each: impl FnMut(&RawCase, Solution, f64) -> std::io::Result<()>,
+) -> Result<(), RunError> {
+    let solve = |case: &RawCase| {
+        let clock = std::time::Instant::now();
+        crate::solve(rules, case, opts.search).map(|o| (o, clock.elapsed().as_secs_f64()))
+    };
+    let threads = opts.search.threads.max(1);
+    let mut cases = cases(rules, input, opts)?;
+    if threads == 1 {
+        for case in cases.by_ref() {
+            let case = case?;
+            let (sol, secs) = solve(&case).map_err(|e| input.fail(e, Some(case.number)))?;
+            each(&case, sol, secs)?;
+        }
+        return Ok(());
+    }
+    // Enough cases in flight to keep every thread busy while one case is
+    // slower than the rest.
+    let window = threads * 4;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut outcome = Ok(());
+    rayon::in_place_scope(|scope| {
+        let mut pending = std::collections::BTreeMap::new();
+        let (mut sent, mut next) = (0usize, 0usize);
+        let mut read_error = None;
+        loop {
+            // Keep the window full while there are cases to read.
+            while read_error.is_none() && sent - next < window {
+                match cases.next() {
+                    Some(Ok(case)) => {
+                        let tx = tx.clone();
+                        let solve = &solve;
+                        let i = sent;
+                        scope.spawn(move |_| {
+                            let r = solve(&case);
+                            // The receiver outlives every task of the scope.
+                            let _ = tx.send((i, case, r));
+                        });
+                        sent += 1;
+                    }
+                    Some(Err(e)) => read_error = Some(e),
+                    None => break,
+                }
+            }
+            if next == sent {
+                break;
+            }
+            let (i, case, r) = rx.recv().expect("a task answers before the scope ends");
+            pending.insert(i, (case, r));
+            // Hand over every answer whose turn has come.
+            while let Some((case, r)) = pending.remove(&next) {
+                next += 1;
+                let handed = match r {
+                    Ok((sol, secs)) => each(&case, sol, secs).map_err(RunError::from),
+                    Err(e) => Err(input.fail(e, Some(case.number))),
+                };
+                if let Err(e) = handed {
+                    outcome = Err(e);
+                    return;
+                }
+            }
+        }
+        if let Some(e) = read_error {
+            outcome = Err(e);
+        }
+    });
+    outcome
 }
 
 /// Reads `input`, solves each case and writes the answers to `out`. With
@@ -109,80 +259,53 @@ pub fn run<W: Write>(
     opts: &Options,
     out: &mut W,
 ) -> Result<(), RunError> {
-    let mut written: std::io::Result<()> = Ok(());
-    let write = |out: &mut W,
-                 case: &RawCase,
-                 outcome: &crate::solution::Solution,
-                 secs: f64|
-     -> std::io::Result<()> {
+    run_input(rules, &Input::from_text(input_name, input), opts, out)
+}
+
+/// [`run`] on an input as read.
+pub fn run_input<W: Write>(
+    rules: &Rules,
+    input: &Input,
+    opts: &Options,
+    out: &mut W,
+) -> Result<(), RunError> {
+    let io = &rules.io;
+    solve_in_order(rules, input, opts, |case, sol, secs| {
         if case.number > 1
-            && let Some(sep) = &rules.io.separator
+            && let Some(sep) = &io.separator
         {
             writeln!(out, "{}", sep.render(case.number, None, &case.header))?;
         }
-        if let Some(b) = &rules.io.before {
+        if let Some(b) = &io.before {
             writeln!(out, "{}", b.render(case.number, None, &case.header))?;
         }
-        let line = match outcome.cost {
-            Some(n) => rules.io.solved.render(case.number, Some(n), &case.header),
-            None => rules.io.unsolved.render(case.number, None, &case.header),
+        let line = match sol.cost {
+            Some(n) => io.solved.render(case.number, Some(n), &case.header),
+            None => io.unsolved.render(case.number, None, &case.header),
         };
         writeln!(out, "{line}")?;
+        // The answer first, then its statistics.
+        out.flush()?;
         if opts.stats {
-            // The answer first, then its statistics.
-            out.flush()?;
-            eprintln!(
-                "case {}: {}, expanded {}, visited {}, {secs:.3} s, {:.2} M states/s",
+            let cost = sol
+                .cost
+                .map_or("unsolved".to_string(), |n| format!("{n} steps"));
+            let rate = sol.expanded as f64 / secs.max(1e-9) / 1e6;
+            writeln!(
+                std::io::stderr(),
+                "case {}: {cost}, expanded {}, visited {}, {secs:.3} s, {rate:.2} M states/s",
                 case.number,
-                outcome
-                    .cost
-                    .map_or("unsolved".to_string(), |n| format!("{n} steps")),
-                outcome.expanded,
-                outcome.visited,
-                outcome.expanded as f64 / secs.max(1e-9) / 1e6
-            );
+                sol.expanded,
+                sol.visited,
+            )?;
         }
         Ok(())
-    };
-    let solve = |case: &RawCase| {
-        let clock = std::time::Instant::now();
-        crate::solve(rules, case, opts.search).map(|o| (o, clock.elapsed().as_secs_f64()))
-    };
-    // Enough cases a batch to keep every thread busy while one case is
-    // slower than the rest; one at a time on one thread.
-    let threads = opts.search.threads.max(1);
-    let batch = if threads == 1 { 1 } else { threads * 4 };
-    for_each_batch(rules, input_name, input, opts, batch, |cases| {
-        let solved: Vec<_> = if cases.len() == 1 {
-            vec![solve(&cases[0])]
-        } else {
-            use rayon::prelude::*;
-            cases.par_iter().map(solve).collect()
-        };
-        // The answers up to the first bad case, flushed before its report.
-        let mut bad = None;
-        for (case, result) in cases.iter().zip(solved) {
-            match result {
-                Ok((outcome, secs)) if written.is_ok() => {
-                    written = write(out, case, &outcome, secs);
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    bad = Some((e, case.number));
-                    break;
-                }
-            }
-        }
-        if written.is_ok() {
-            written = out.flush();
-        }
-        bad.map_or(Ok(()), Err)
-    })?;
-    Ok(written?)
+    })
 }
 
-/// Writes, for each case, how it is compiled and searched: the packed
-/// layout, the state-space bound, the visited store and the strategy.
+/// Writes, for each case as it is read, how it would be searched: the
+/// plan (see [`describe`]). A bad case is reported after the earlier
+/// cases' plans are written.
 pub fn explain(
     rules: &Rules,
     input_name: &str,
@@ -190,14 +313,23 @@ pub fn explain(
     opts: &Options,
     out: &mut impl Write,
 ) -> Result<(), RunError> {
-    let mut text = String::new();
-    for_each_batch(rules, input_name, input, opts, 1, |cases| {
-        for case in cases {
-            text.push_str(&describe(rules, case, opts.search).map_err(|e| (e, case.number))?);
-        }
-        Ok(())
-    })?;
-    out.write_all(text.as_bytes())?;
+    explain_input(rules, &Input::from_text(input_name, input), opts, out)
+}
+
+/// [`explain`] on an input as read.
+pub fn explain_input(
+    rules: &Rules,
+    input: &Input,
+    opts: &Options,
+    out: &mut impl Write,
+) -> Result<(), RunError> {
+    for case in cases(rules, input, opts)? {
+        let case = case?;
+        let text =
+            describe(rules, &case, opts.search).map_err(|e| input.fail(e, Some(case.number)))?;
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+    }
     Ok(())
 }
 

@@ -15,6 +15,7 @@ struct PuzParser;
 /// Parses a rule file. On a syntax error, returns that one error (pest stops
 /// at the first; the rest of the file cannot be read reliably after it).
 pub fn parse(src: &str) -> Result<File, RuleError> {
+    check_nesting(src)?;
     let mut pairs = PuzParser::parse(Rule::file, src).map_err(|e| syntax_error(src, e))?;
     let file = pairs.next().expect("the file rule always yields one pair");
     let decls = inner(file)
@@ -22,6 +23,44 @@ pub fn parse(src: &str) -> Result<File, RuleError> {
         .map(decl)
         .collect();
     Ok(File { decls })
+}
+
+/// The deepest nesting of brackets a rule file may have. The parser, the
+/// checker and the compiler recurse once per level, and this keeps every
+/// thread's stack far from its end.
+pub const MAX_NESTING: usize = 64;
+
+/// Reports the first bracket nested deeper than [`MAX_NESTING`], outside
+/// comments, strings and character literals.
+fn check_nesting(src: &str) -> Result<(), RuleError> {
+    let mut depth = 0usize;
+    let mut chars = src.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '#' => while chars.next_if(|&(_, c)| c != '\n').is_some() {},
+            '"' => while chars.next().is_some_and(|(_, c)| c != '"' && c != '\n') {},
+            '\'' => {
+                // A character literal: `'x'`, `'\''`, `'\\'`.
+                if chars.next_if(|&(_, c)| c == '\\').is_some() {
+                    chars.next();
+                }
+                chars.next();
+                chars.next_if(|&(_, c)| c == '\'');
+            }
+            '(' | '[' | '{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(RuleError::TooDeep {
+                        span: (i, 1).into(),
+                        max: MAX_NESTING,
+                    });
+                }
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// The children of a pair, without keyword tokens (they carry no data).
@@ -64,7 +103,18 @@ fn int_expr(p: Pair<'_, Rule>) -> IntExpr {
             span: sp,
         }),
         Rule::count_of => IntExpr::Count(ident(inner(p).next().unwrap()), sp),
-        Rule::negated => IntExpr::Neg(Box::new(int_expr(inner(p).next().unwrap())), sp),
+        Rule::negated => {
+            // A run of signs nests one level at most.
+            let signs = inner(p.clone())
+                .filter(|c| c.as_rule() == Rule::minus)
+                .count();
+            let e = int_expr(inner(p).find(|c| c.as_rule() != Rule::minus).unwrap());
+            if signs % 2 == 1 {
+                IntExpr::Neg(Box::new(e), sp)
+            } else {
+                e
+            }
+        }
         Rule::int_expr | Rule::int_term => {
             let mut it = inner(p);
             let mut acc = int_expr(it.next().unwrap());
@@ -641,11 +691,13 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
                     atom = Some(pred(c));
                 }
             }
-            let mut a = atom.unwrap();
-            for _ in 0..nots {
-                a = Pred::Not(Box::new(a), sp);
+            // `not not p` is `p`: a run of `not`s nests one level at most.
+            let a = atom.unwrap();
+            if nots % 2 == 1 {
+                Pred::Not(Box::new(a), sp)
+            } else {
+                a
             }
-            a
         }
         Rule::every_on | Rule::any_on | Rule::agent_on => {
             let rule = p.as_rule();
@@ -786,7 +838,7 @@ pub fn describe_rule(r: Rule) -> String {
         }
         Rule::count_of => "`count`",
         Rule::answer => "`steps` or `cost`",
-        Rule::add_op | Rule::mul_op => "an operator",
+        Rule::add_op | Rule::mul_op | Rule::minus => "an operator",
         Rule::output_item | Rule::output_kind => "`before`, `solved`, `unsolved` or `separator`",
         _ => return name.replace('_', " "),
     }

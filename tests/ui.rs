@@ -1,7 +1,8 @@
 //! Rendered diagnostics, as data: every rule file in `tests/ui/rules` and
 //! every input in `tests/ui/inputs` (named `CASE.PUZZLE.in`, run with
 //! `puzzles/PUZZLE.puz`) has its report snapshotted, rendered without colour
-//! at a fixed width so the text is the same on every machine.
+//! at a fixed width so the text is the same on every machine. Files are
+//! read as bytes: some are not UTF-8 on purpose.
 
 use puzzle::error::render;
 use std::path::Path;
@@ -14,8 +15,8 @@ fn rel(path: &Path) -> String {
 #[test]
 fn rule_files() {
     insta::glob!("ui/rules/*.puz", |path| {
-        let text = std::fs::read_to_string(path).unwrap();
-        let report = match puzzle::load(&rel(path), &text) {
+        let bytes = std::fs::read(path).unwrap();
+        let report = match puzzle::load_bytes(&rel(path), &bytes) {
             Ok(loaded) => {
                 assert!(
                     !loaded.warnings.is_empty(),
@@ -45,10 +46,10 @@ fn inputs() {
         let rules = puzzle::load(puzzle, &std::fs::read_to_string(rules_path).unwrap())
             .unwrap()
             .rules;
-        let input = std::fs::read_to_string(path).unwrap();
+        let input = puzzle::run::Input::from_bytes(&rel(path), &std::fs::read(path).unwrap());
         let mut out = Vec::new();
         let opts = puzzle::run::Options::default();
-        let err = puzzle::run(&rules, &rel(path), &input, &opts, &mut out)
+        let err = puzzle::run::run_input(&rules, &input, &opts, &mut out)
             .expect_err("a ui input must be rejected");
         let report = format!(
             "stdout:\n{}\nreport:\n{}",
