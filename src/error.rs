@@ -446,7 +446,7 @@ impl SourceCode for Source {
         let column = text[line_start..from].chars().count();
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
-            text[from..to].as_bytes(),
+            &text.as_bytes()[from..to],
             (from, to - from).into(),
             line,
             column,
