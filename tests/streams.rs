@@ -1,0 +1,214 @@
+//! Under pressure nothing is lost: the command line's streams and signals
+//! (a full disk, a closed pipe, SIGTERM mid-file) and inputs built to hurt
+//! (deep nesting, very long lines, thousands of unknown symbols, byte-order
+//! marks).
+
+mod common;
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Command, Stdio};
+
+fn puzzle() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_puzzle"))
+}
+
+fn path(p: &str) -> String {
+    common::root().join(p).display().to_string()
+}
+
+/// The third map of the Halloween sample, `n` times: about 0.1 s each with
+/// plain BFS.
+fn slow_input(n: usize) -> (String, String) {
+    let sample = common::read(&common::root().join("puzzles/halloween.in"));
+    let lines: Vec<&str> = sample.lines().collect();
+    let case = lines[11..28].join("\n") + "\n";
+    (format!("{}0 0 0\n", case.repeat(n)), "77\n".repeat(n))
+}
+
+fn write_temp(name: &str, text: &[u8]) -> String {
+    let p = std::env::temp_dir().join(format!("puzzle-streams-{}-{name}", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn a_full_disk_is_an_error_with_its_own_exit_code() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("SKIPPED: no /dev/full on this machine");
+        return;
+    }
+    let keytask = path("puzzles/keytask.puz");
+    let input = path("puzzles/keytask.in");
+    for args in [
+        vec!["check", &keytask],
+        vec!["explain", &keytask, &input],
+        vec!["run", &keytask, &input],
+        vec!["run", &keytask, &input, "--threads", "2"],
+    ] {
+        let full = std::fs::File::create("/dev/full").unwrap();
+        let out = puzzle().args(&args).stdout(full).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{args:?}: {err}");
+        assert!(err.contains("cannot write the output"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_the_run_quietly() {
+    let (input, _) = slow_input(40);
+    let file = write_temp("pipe.in", input.as_bytes());
+    for threads in ["1", "2"] {
+        let mut child = puzzle()
+            .args([
+                "run",
+                &path("puzzles/halloween.puz"),
+                &file,
+                "--strategy",
+                "bfs",
+            ])
+            .args(["--threads", threads])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        // The reader is dropped here: the pipe closes.
+        assert_eq!(first, "77\n");
+        let status = child.wait().unwrap();
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert_eq!(status.code(), Some(0), "{threads} threads: {err}");
+        assert_eq!(err, "", "{threads} threads: nothing on stderr");
+    }
+}
+
+#[test]
+fn a_run_killed_mid_file_leaves_every_finished_answer_in_order() {
+    let (input, want) = slow_input(60);
+    let file = write_temp("kill.in", input.as_bytes());
+    for threads in ["1", "2"] {
+        let mut child = puzzle()
+            .args([
+                "run",
+                &path("puzzles/halloween.puz"),
+                &file,
+                "--strategy",
+                "bfs",
+            ])
+            .args(["--threads", threads])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut got = String::new();
+        for _ in 0..2 {
+            out.read_line(&mut got).unwrap();
+        }
+        // SAFETY: `kill` only sends a signal to the child's process id.
+        let sent = unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        assert_eq!(sent, 0, "the signal is sent");
+        out.read_to_string(&mut got).unwrap();
+        let status = child.wait().unwrap();
+        assert!(
+            !status.success(),
+            "{threads} threads: the run was cut short"
+        );
+        assert!(
+            got.len() >= 6 && got.len() < want.len(),
+            "{threads} threads: {got:?}"
+        );
+        assert!(
+            want.starts_with(&got),
+            "{threads} threads: whole answers, in order: {got:?}"
+        );
+    }
+}
+
+#[test]
+fn deep_nesting_is_a_report_not_a_crash() {
+    let rules = format!(
+        "tiles {{ floor '.' }}\nagent hero 'H' on floor\nflag f\nmove hero: east\n\
+         when hero on floor: set f\ngoal {}f{}\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let err = puzzle::load("deep.puz", &rules).err().expect("rejected");
+    let text = puzzle::error::render(&err);
+    assert!(text.contains("nested deeper than 64"), "{text}");
+    assert!(text.len() < 4000, "a short report: {} bytes", text.len());
+    // A hundred thousand `not`s and minus signs are no nesting at all.
+    let nots = format!(
+        "input {{ header t  grid 1 x 1 }}\ntiles {{ floor '.' }}\nagent hero 'H' on floor\n\
+         flag f\nmove hero: east\nwhen hero on floor: set f\nlimit steps <= {}t\ngoal {}f\n",
+        "- ".repeat(100_000),
+        "not ".repeat(100_000)
+    );
+    let loaded = puzzle::load("nots.puz", &nots).unwrap();
+    let mut out = Vec::new();
+    let opts = puzzle::run::Options {
+        search: puzzle::search::Config {
+            threads: 2,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    // 100,000 is even: `not ... not f` is `f`, and `- ... - t` is `t`.
+    puzzle::run(&loaded.rules, "in", "0\nH\n", &opts, &mut out).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), "0\n");
+}
+
+#[test]
+fn reports_stay_short_on_long_lines_and_many_problems() {
+    let rules = common::puzzle("keytask").rules;
+    // A row of ten million characters.
+    let long = format!("1 3\n*{}\n0 0\n", ".".repeat(10_000_000));
+    let mut out = Vec::new();
+    let err = puzzle::run(&rules, "long.in", &long, &Default::default(), &mut out).unwrap_err();
+    let text = puzzle::error::render(&err);
+    assert!(text.contains("10000001 characters wide"), "{text}");
+    assert!(text.len() < 4000, "a short report: {} bytes", text.len());
+    // Twenty thousand distinct unknown symbols in one map.
+    let row = |from: u32| -> String {
+        (from..from + 10_000)
+            .map(|i| char::from_u32(0x4e00 + i).unwrap())
+            .collect()
+    };
+    let many = format!("2 10000\n{}\n{}\n0 0\n", row(0), row(10_000));
+    let err = puzzle::run(&rules, "many.in", &many, &Default::default(), &mut out).unwrap_err();
+    let text = puzzle::error::render(&err);
+    let head: String = text.chars().take(200).collect();
+    // Each distinct symbol once, and the student's missing start.
+    assert!(text.contains("20001 problems"), "{head}");
+    assert!(text.contains("the first 20 shown"), "{head}");
+    assert!(
+        text.len() < 40_000,
+        "a bounded report: {} bytes",
+        text.len()
+    );
+}
+
+#[test]
+fn byte_order_marks_are_skipped() {
+    let bom = |p: &str| {
+        let mut b = b"\xEF\xBB\xBF".to_vec();
+        b.extend(std::fs::read(common::root().join(p)).unwrap());
+        b
+    };
+    let rules = write_temp("bom.puz", &bom("puzzles/keytask.puz"));
+    let input = write_temp("bom.in", &bom("puzzles/keytask.in"));
+    let out = puzzle().args(["run", &rules, &input]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let want = common::read(&common::root().join("puzzles/keytask.out"));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
+}
