@@ -483,6 +483,8 @@ pub enum OutputKind {
     Unsolved,
     /// Printed between two cases, not after the last.
     Separator,
+    /// Printed for a case a limit stopped (`--max-states` and the like).
+    Stopped,
 }
 
 /// `solved "Escape possible in {steps} steps."`.

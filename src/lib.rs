@@ -82,13 +82,15 @@ pub fn load(name: &str, text: &str) -> Result<Loaded, Diagnostics<RuleError>> {
     })
 }
 
-/// Solves one case: rules + map -> task -> plan -> solution.
+/// Solves one case within a budget: rules + map -> task -> plan ->
+/// solution.
 pub fn solve(
     rules: &resolve::Rules,
     case: &input::RawCase,
     config: plan::Config,
+    budget: &search::Budget,
 ) -> Result<solution::Solution, Vec<InputError>> {
     let task = task::ground(rules, case)?;
     let plan = plan::plan(&task, config).map_err(|w| vec![run::too_wide(case, &task, &w.0)])?;
-    Ok(search::run(&task, &plan))
+    Ok(search::run(&task, &plan, budget))
 }

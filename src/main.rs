@@ -24,6 +24,8 @@ mod exit {
     pub const LIMIT: u8 = 3;
     /// Writing the output failed (not a closed pipe: that ends quietly).
     pub const OUTPUT: u8 = 4;
+    /// Ctrl-C stopped the run (128 + SIGINT, as shells report it).
+    pub const INTERRUPTED: u8 = 130;
 }
 
 #[derive(Parser)]
@@ -38,7 +40,7 @@ mod exit {
         to the goal for each, in the output format the rule file gives. See README.md \
         for the language.",
     after_help = "Exit codes: 0 success; 1 malformed rule file or input (a report is printed); \
-        2 wrong command line; 3 a resource limit (a map's state needs more than 1024 bits, or more than 16 agents move at once); 4 the output could not be written (a closed pipe ends quietly with 0).\n\n\
+        2 wrong command line; 3 a resource limit: some case was stopped by --max-states, --max-memory or --timeout (the other cases were answered), or a map's state needs more than 1024 bits, or more than 16 agents move at once; 4 the output could not be written (a closed pipe ends quietly with 0); 130 interrupted (Ctrl-C): the answers before the case running are printed.\n\n\
         Examples:\n  puzzle run rules.puz contest-input.txt\n  \
         puzzle run rules.puz - < contest-input.txt\n  \
         puzzle run rules.puz map.txt --set n=2      (a bare map; sizes read from it)\n  \
@@ -103,6 +105,52 @@ struct RunOpts {
     /// The answers, and their order, do not depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
+    /// Stop a case that has visited more than N states. The case prints the
+    /// rule file's `stopped` line (or `?`), the run goes on with the next
+    /// case and exits with code 3.
+    #[arg(long, value_name = "N")]
+    max_states: Option<u64>,
+    /// Stop a case when the process holds more than SIZE of memory (`512M`,
+    /// `4G`, a number of bytes; `none` for no limit) [default: three
+    /// quarters of the machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<MemoryLimit>,
+    /// Stop a case that takes longer than DURATION (`10s`, `2m`, `1h 30m`).
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    timeout: Option<std::time::Duration>,
+}
+
+/// `--max-memory`: a number of bytes, or none.
+#[derive(Debug, Clone, Copy)]
+struct MemoryLimit(Option<u64>);
+
+/// A size in bytes: a number with an optional `K`, `M`, `G` or `T` (powers
+/// of 1024; `KiB`, `MB` and the like are read the same), or `none`.
+fn parse_size(s: &str) -> Result<MemoryLimit, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("none") {
+        return Ok(MemoryLimit(None));
+    }
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size like 512M or 4G"))?;
+    let scale = match unit
+        .trim()
+        .to_ascii_uppercase()
+        .trim_end_matches(['B', 'I'])
+    {
+        "" => 1u64,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(format!("`{s}`: the unit is K, M, G or T")),
+    };
+    Ok(MemoryLimit(Some((v * scale as f64) as u64)))
 }
 
 impl RunOpts {
@@ -118,15 +166,32 @@ impl RunOpts {
         if threads > 1 {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
+                // The main thread's size: nothing a checked rule file holds
+                // recurses deeper than its brackets (at most 64).
+                .stack_size(8 << 20)
                 .build_global()
                 .map_err(|e| miette::miette!("cannot start {threads} threads: {e}"))?;
         }
+        // Ctrl-C stops the case running at its next checkpoint; a second
+        // one ends the process at once.
+        let _ = ctrlc::set_handler(|| {
+            if puzzle::search::budget::INTERRUPTED.swap(true, std::sync::atomic::Ordering::Relaxed)
+            {
+                std::process::exit(130);
+            }
+        });
+        let default_memory = puzzle::search::budget::physical().map(|m| m / 4 * 3);
         Ok(puzzle::run::Options {
             bare: (self.map || !self.set.is_empty()).then_some(self.set),
             stats,
             search: puzzle::search::Config {
                 strategy: self.strategy.into(),
                 threads,
+            },
+            limits: puzzle::search::Limits {
+                max_states: self.max_states,
+                max_memory: self.max_memory.map_or(default_memory, |m| m.0),
+                timeout: self.timeout,
             },
         })
     }
@@ -223,11 +288,27 @@ fn load(path: &Path) -> Result<Result<puzzle::Loaded, Outcome>, Report> {
     Ok(Ok(loaded))
 }
 
-/// The end of a run: a resource limit and a failed stream have codes of
-/// their own.
-fn finish(r: Result<(), puzzle::RunError>) -> Result<Outcome, Report> {
+/// The end of a run: a resource limit, an interrupt and a failed stream
+/// have codes of their own.
+fn finish(r: Result<puzzle::run::Summary, puzzle::RunError>) -> Result<Outcome, Report> {
     match r {
-        Ok(()) => Ok(Outcome::Code(exit::OK)),
+        Ok(puzzle::run::Summary {
+            interrupted: Some(at),
+            ..
+        }) => {
+            let said = match at {
+                puzzle::run::Interrupted::During(n) => {
+                    format!("interrupted during case {n}; the answers before it are above")
+                }
+                puzzle::run::Interrupted::After(n) => {
+                    format!("interrupted after case {n}; its answer and those before it are above")
+                }
+            };
+            let _ = writeln!(std::io::stderr(), "puzzle: {said}");
+            Ok(Outcome::Code(exit::INTERRUPTED))
+        }
+        Ok(s) if s.stopped > 0 => Ok(Outcome::Code(exit::LIMIT)),
+        Ok(_) => Ok(Outcome::Code(exit::OK)),
         Err(puzzle::RunError::Write(e)) => Ok(Outcome::Code(stream_failed(&e))),
         Err(e) if e.is_resource_limit() => Ok(Outcome::Report(Report::new(e), exit::LIMIT)),
         Err(e) => Err(e.into()),
@@ -268,12 +349,8 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
             let opts = opts.options(false)?;
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            finish(puzzle::run::explain_input(
-                &loaded.rules,
-                &input,
-                &opts,
-                &mut out,
-            ))
+            let explained = puzzle::run::explain_input(&loaded.rules, &input, &opts, &mut out);
+            finish(explained.map(|()| puzzle::run::Summary::default()))
         }
         Cmd::Check { rules } => {
             let loaded = match load(&rules)? {

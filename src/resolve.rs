@@ -407,6 +407,8 @@ pub struct Io {
     pub solved: Template,
     pub unsolved: Template,
     pub separator: Option<Template>,
+    /// The line of a case a limit stopped (else `?`).
+    pub stopped: Option<Template>,
 }
 
 /// An output line with placeholders.
@@ -2053,7 +2055,7 @@ impl Resolver {
             );
             return None;
         }
-        let mut slots: [Option<(Template, Span)>; 4] = Default::default();
+        let mut slots: [Option<(Template, Span)>; 5] = Default::default();
         for d in &file.decls {
             if let ast::Decl::Output(items) = d {
                 for it in items {
@@ -2069,7 +2071,7 @@ impl Resolver {
                 }
             }
         }
-        let [before, solved, unsolved, separator] = slots;
+        let [before, solved, unsolved, separator, stopped] = slots;
         let lit = |s: &str| Template(vec![Seg::Lit(s.to_string())]);
         Some(Io {
             cases,
@@ -2085,6 +2087,7 @@ impl Resolver {
                 .unwrap_or(Template(vec![Seg::Num(Num::Cost)])),
             unsolved: unsolved.map(|s| s.0).unwrap_or_else(|| lit("-1")),
             separator: separator.map(|s| s.0),
+            stopped: stopped.map(|s| s.0),
         })
     }
 

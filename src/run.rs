@@ -50,6 +50,8 @@ pub struct Options {
     pub stats: bool,
     /// The search strategy and threads.
     pub search: crate::search::Config,
+    /// What each case may spend.
+    pub limits: crate::search::Limits,
 }
 
 /// Whether a space is a map character of these rules (then trailing spaces
@@ -184,15 +186,21 @@ fn solve_in_order(
 ) -> Result<(), RunError> {
     let solve = |case: &RawCase| {
         let clock = std::time::Instant::now();
-        crate::solve(rules, case, opts.search).map(|o| (o, clock.elapsed().as_secs_f64()))
+        let budget = crate::search::Budget::new(opts.limits);
+        crate::solve(rules, case, opts.search, &budget).map(|o| (o, clock.elapsed().as_secs_f64()))
     };
     let threads = opts.search.threads.max(1);
     let mut cases = cases(rules, input, opts)?;
+    let interrupted =
+        || crate::search::budget::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
     if threads == 1 {
         for case in cases.by_ref() {
             let case = case?;
             let (sol, secs) = solve(&case).map_err(|e| input.fail(e, Some(case.number)))?;
             each(&case, sol, secs)?;
+            if interrupted() {
+                break;
+            }
         }
         return Ok(());
     }
@@ -207,7 +215,7 @@ fn solve_in_order(
         let mut read_error = None;
         loop {
             // Keep the window full while there are cases to read.
-            while read_error.is_none() && sent - next < window {
+            while read_error.is_none() && !interrupted() && sent - next < window {
                 match cases.next() {
                     Some(Ok(case)) => {
                         let tx = tx.clone();
@@ -240,6 +248,9 @@ fn solve_in_order(
                     outcome = Err(e);
                     return;
                 }
+                if interrupted() {
+                    return;
+                }
             }
         }
         if let Some(e) = read_error {
@@ -247,6 +258,23 @@ fn solve_in_order(
         }
     });
     outcome
+}
+
+/// How a run ended, when it read its whole input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Summary {
+    /// Cases a limit stopped (each printed its `stopped` line).
+    pub stopped: usize,
+    /// An interrupt (Ctrl-C) ended the run: the case it stopped, or (when
+    /// it came between two cases) the last case answered.
+    pub interrupted: Option<Interrupted>,
+}
+
+/// Where an interrupt ended a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interrupted {
+    During(usize),
+    After(usize),
 }
 
 /// Reads `input`, solves each case and writes the answers to `out`. With
@@ -258,7 +286,7 @@ pub fn run<W: Write>(
     input: &str,
     opts: &Options,
     out: &mut W,
-) -> Result<(), RunError> {
+) -> Result<Summary, RunError> {
     run_input(rules, &Input::from_text(input_name, input), opts, out)
 }
 
@@ -268,9 +296,19 @@ pub fn run_input<W: Write>(
     input: &Input,
     opts: &Options,
     out: &mut W,
-) -> Result<(), RunError> {
+) -> Result<Summary, RunError> {
     let io = &rules.io;
+    let mut summary = Summary::default();
+    let mut last = 0;
     solve_in_order(rules, input, opts, |case, sol, secs| {
+        if let Some(st) = &sol.stopped
+            && st.limit == crate::search::budget::Limit::Interrupted
+        {
+            // Not an answer: nothing for this case, and the run ends.
+            summary.interrupted = Some(Interrupted::During(case.number));
+            return Ok(());
+        }
+        last = case.number;
         if case.number > 1
             && let Some(sep) = &io.separator
         {
@@ -279,13 +317,28 @@ pub fn run_input<W: Write>(
         if let Some(b) = &io.before {
             writeln!(out, "{}", b.render(case.number, None, &case.header))?;
         }
-        let line = match sol.cost {
-            Some(n) => io.solved.render(case.number, Some(n), &case.header),
-            None => io.unsolved.render(case.number, None, &case.header),
+        let line = match (&sol.stopped, sol.cost) {
+            (Some(_), _) => io.stopped.as_ref().map_or("?".to_string(), |t| {
+                t.render(case.number, None, &case.header)
+            }),
+            (None, Some(n)) => io.solved.render(case.number, Some(n), &case.header),
+            (None, None) => io.unsolved.render(case.number, None, &case.header),
         };
         writeln!(out, "{line}")?;
-        // The answer first, then its statistics.
+        // The answer first, then what is said about it.
         out.flush()?;
+        if let Some(st) = &sol.stopped {
+            summary.stopped += 1;
+            writeln!(
+                std::io::stderr(),
+                "puzzle: case {} stopped by {}, at depth {} with {} states seen and {} in memory",
+                case.number,
+                st.limit.describe(&opts.limits),
+                st.depth,
+                st.states,
+                crate::search::budget::size(st.memory)
+            )?;
+        }
         if opts.stats {
             let cost = sol
                 .cost
@@ -300,7 +353,13 @@ pub fn run_input<W: Write>(
             )?;
         }
         Ok(())
-    })
+    })?;
+    if summary.interrupted.is_none()
+        && crate::search::budget::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
+    {
+        summary.interrupted = Some(Interrupted::After(last));
+    }
+    Ok(summary)
 }
 
 /// Writes, for each case as it is read, how it would be searched: the

@@ -10,4 +10,17 @@ pub struct Solution {
     pub expanded: u64,
     /// Distinct states seen.
     pub visited: u64,
+    /// Set when a limit ended the search before an answer was known: which
+    /// one, and how far the search got.
+    pub stopped: Option<crate::search::budget::Stopped>,
+}
+
+impl Solution {
+    /// The solution of a search that its budget stopped.
+    pub fn stopped(budget: &crate::search::Budget) -> Solution {
+        Solution {
+            stopped: budget.report(),
+            ..Default::default()
+        }
+    }
 }

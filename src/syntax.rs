@@ -421,6 +421,7 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
                     "before" => OutputKind::Before,
                     "solved" => OutputKind::Solved,
                     "separator" => OutputKind::Separator,
+                    "stopped" => OutputKind::Stopped,
                     _ => OutputKind::Unsolved,
                 };
                 OutputItem {
@@ -839,7 +840,9 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::count_of => "`count`",
         Rule::answer => "`steps` or `cost`",
         Rule::add_op | Rule::mul_op | Rule::minus => "an operator",
-        Rule::output_item | Rule::output_kind => "`before`, `solved`, `unsolved` or `separator`",
+        Rule::output_item | Rule::output_kind => {
+            "`before`, `solved`, `unsolved`, `separator` or `stopped`"
+        }
         _ => return name.replace('_', " "),
     }
     .to_string()
@@ -890,7 +893,9 @@ fn words_of(r: Rule) -> &'static [&'static str] {
         Rule::action | Rule::action_verb | Rule::flag_action | Rule::actions => {
             &["set", "clear", "toggle"]
         }
-        Rule::output_item | Rule::output_kind => &["before", "solved", "unsolved", "separator"],
+        Rule::output_item | Rule::output_kind => {
+            &["before", "solved", "unsolved", "separator", "stopped"]
+        }
         Rule::agent_property | Rule::property => &["solid", "opaque"],
         Rule::until_eof | Rule::until_values => &["until"],
         Rule::counted => &["counted"],

@@ -208,7 +208,7 @@ fn run_guarded(label: &str, rules: &str, input: &str) -> bool {
         };
         let mut out = Vec::new();
         match puzzle::run(&loaded.rules, "input", input, &Default::default(), &mut out) {
-            Ok(()) => true,
+            Ok(_) => true,
             Err(puzzle::RunError::Input(e)) => {
                 assert_diagnostic(&e, "run");
                 false

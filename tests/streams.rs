@@ -212,3 +212,163 @@ fn byte_order_marks_are_skipped() {
     let want = common::read(&common::root().join("puzzles/keytask.out"));
     assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
 }
+
+/// A run with limits: its stdout, stderr and exit code.
+fn limited(puz: &str, input: &str, args: &[&str]) -> (String, String, Option<i32>) {
+    let out = puzzle()
+        .args(["run", &path(puz), &path(input)])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code(),
+    )
+}
+
+#[test]
+fn a_state_limit_ends_a_case_and_the_run_goes_on() {
+    for threads in ["1", "2"] {
+        let args = [
+            "--strategy",
+            "bfs",
+            "--max-states",
+            "20000",
+            "--threads",
+            threads,
+        ];
+        let (out, err, code) = limited("puzzles/halloween.puz", "puzzles/halloween.in", &args);
+        // The first two maps need fewer states; the third is stopped, and
+        // its line is `?` (the rule file has no `stopped` line).
+        assert_eq!(out, "7\n36\n?\n", "{threads} threads");
+        assert_eq!(code, Some(3), "{threads} threads: {err}");
+        assert!(
+            err.contains("case 3 stopped by the limit of 20000 states (--max-states)"),
+            "{err}"
+        );
+        assert!(err.contains("at depth"), "{err}");
+    }
+}
+
+#[test]
+fn a_time_limit_ends_a_case_and_the_run_goes_on() {
+    let (input, _) = slow_input(3);
+    let file = write_temp("time.in", input.as_bytes());
+    let rules = write_temp(
+        "time.puz",
+        format!(
+            "{}\noutput {{ solved \"{{steps}}\"  stopped \"too slow\" }}\n",
+            common::read(&common::root().join("puzzles/halloween.puz"))
+        )
+        .as_bytes(),
+    );
+    for threads in ["1", "2"] {
+        let out = puzzle()
+            .args([
+                "run",
+                &rules,
+                &file,
+                "--strategy",
+                "bfs",
+                "--timeout",
+                "2ms",
+            ])
+            .args(["--threads", threads])
+            .output()
+            .unwrap();
+        let (stdout, err) = (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        );
+        // Each map takes about a tenth of a second with plain BFS.
+        assert_eq!(stdout, "too slow\n".repeat(3), "{threads} threads: {err}");
+        assert_eq!(out.status.code(), Some(3), "{threads} threads");
+        assert!(err.contains("the time limit of 2ms (--timeout)"), "{err}");
+    }
+}
+
+#[test]
+fn a_memory_limit_ends_a_case_and_the_run_goes_on() {
+    // Four robots on an open floor, each a step from its target (4 steps),
+    // then far apart: 15 million states, far more than 40 MiB of frontier.
+    let near = "aA......\nbB......\ncC......\ndD......\n........\n........\n........\n........\n";
+    let far = common::read(&common::root().join("benches/synthetic/robots.txt"));
+    let input = write_temp("mem.in", format!("{near}\n{far}").as_bytes());
+    let rules = common::read(&common::root().join("benches/synthetic/robots.puz"))
+        .replace("tiles {", "input { cases until eof  grid 8 x 8 }\ntiles {");
+    let rules = write_temp("mem.puz", rules.as_bytes());
+    for threads in ["1", "2"] {
+        let out = puzzle()
+            .args([
+                "run",
+                &rules,
+                &input,
+                "--strategy",
+                "bfs",
+                "--max-memory",
+                "40M",
+            ])
+            .args(["--threads", threads])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stdout, "4\n?\n", "{threads} threads: {err}");
+        assert_eq!(out.status.code(), Some(3), "{threads} threads");
+        assert!(
+            err.contains("case 2 stopped by the memory limit of 40.0 MiB (--max-memory)"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn an_interrupt_stops_cleanly_and_says_which_case() {
+    let (input, want) = slow_input(60);
+    let file = write_temp("int.in", input.as_bytes());
+    for threads in ["1", "2"] {
+        let mut child = puzzle()
+            .args([
+                "run",
+                &path("puzzles/halloween.puz"),
+                &file,
+                "--strategy",
+                "bfs",
+            ])
+            .args(["--threads", threads])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut got = String::new();
+        for _ in 0..2 {
+            out.read_line(&mut got).unwrap();
+        }
+        // SAFETY: `kill` only sends a signal to the child's process id.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+        out.read_to_string(&mut got).unwrap();
+        let status = child.wait().unwrap();
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert_eq!(status.code(), Some(130), "{threads} threads: {err}");
+        let n = got.lines().count();
+        assert!(
+            want.starts_with(&got) && (2..60).contains(&n),
+            "{threads} threads: {got:?}"
+        );
+        // The case running, or (between two cases) the last one answered.
+        let during = format!("interrupted during case {}", n + 1);
+        let after = format!("interrupted after case {n}");
+        assert!(
+            err.contains(&during) || err.contains(&after),
+            "{threads} threads: {n} answers, then {err}"
+        );
+    }
+}

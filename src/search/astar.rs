@@ -18,6 +18,7 @@
 use crate::kernel::Kernel;
 use crate::plan::{Bound, DENSE_G_BITS, Field, Layout, Word};
 use crate::solution::Solution;
+
 use crate::task::{MoverId, Task};
 use hashbrown::HashMap;
 
@@ -343,7 +344,12 @@ impl<W: Word> Best<W> {
 /// A* from the kernel's starts, to at most `limit` steps: states in
 /// buckets by `f = g + h`, the best `g` of each state kept; a state is
 /// expanded once, at its fewest steps.
-pub fn astar<W: Word>(k: &Kernel<'_, W>, mut h: Heuristic<'_>, limit: Option<u64>) -> Solution {
+pub fn astar<W: Word>(
+    k: &Kernel<'_, W>,
+    mut h: Heuristic<'_>,
+    limit: Option<u64>,
+    budget: &crate::search::Budget,
+) -> Solution {
     let mut out = Solution::default();
     let limit = limit.unwrap_or(u64::MAX);
     // What `h` may be and still lead to a goal within the limit after `g`
@@ -383,6 +389,9 @@ pub fn astar<W: Word>(k: &Kernel<'_, W>, mut h: Heuristic<'_>, limit: Option<u64
             continue;
         }
         out.expanded += 1;
+        if out.expanded % super::budget::CHECK_EVERY == 0 && budget.check(out.visited, f as u64) {
+            return Solution::stopped(budget);
+        }
         children.clear();
         succ.each(s, |t| {
             children.push(t);

@@ -13,7 +13,12 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// The least cost from the kernel's starts to a goal, at most `limit`.
-pub fn dijkstra<W: Word>(k: &Kernel<'_, W>, limit: Option<u64>, buckets: bool) -> Solution {
+pub fn dijkstra<W: Word>(
+    k: &Kernel<'_, W>,
+    limit: Option<u64>,
+    buckets: bool,
+    budget: &super::Budget,
+) -> Solution {
     let limit = limit.unwrap_or(u64::MAX).min(u64::from(u32::MAX - 1));
     let mut best = Best::new(k.layout().bits());
     let mut out = Solution::default();
@@ -40,6 +45,9 @@ pub fn dijkstra<W: Word>(k: &Kernel<'_, W>, limit: Option<u64>, buckets: bool) -
             break;
         }
         out.expanded += 1;
+        if out.expanded % super::budget::CHECK_EVERY == 0 && budget.check(out.visited, g as u64) {
+            return Solution::stopped(budget);
+        }
         children.clear();
         succ.each_cost(s, |t, c| {
             children.push((t, c));

@@ -10,6 +10,7 @@
 //! in [`astar`].
 
 mod astar;
+pub mod budget;
 mod dijkstra;
 mod store;
 
@@ -19,18 +20,20 @@ use crate::plan::{Engine, Plan, Store as StoreKind, Wide, Word, WordSize};
 use crate::solution::Solution;
 use crate::task::Task;
 pub use astar::{Heuristic, astar};
+pub use budget::{Budget, Limits};
 pub use dijkstra::dijkstra;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 pub use store::{Dense, Mark, Own, Sparse, Store};
 
-/// Runs a plan: the answer for its task.
-pub fn run(task: &Task, plan: &Plan) -> Solution {
+/// Runs a plan within a budget: the answer for its task, or how far the
+/// search got when the budget ran out.
+pub fn run(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
     match plan.word() {
-        WordSize::U64 => run_in::<u64>(task, plan),
-        WordSize::U128 => run_in::<u128>(task, plan),
-        WordSize::W256 => run_in::<Wide<4>>(task, plan),
-        WordSize::W1024 => run_in::<Wide<16>>(task, plan),
+        WordSize::U64 => run_in::<u64>(task, plan, budget),
+        WordSize::U128 => run_in::<u128>(task, plan, budget),
+        WordSize::W256 => run_in::<Wide<4>>(task, plan, budget),
+        WordSize::W1024 => run_in::<Wide<16>>(task, plan, budget),
     }
 }
 
@@ -39,28 +42,39 @@ pub fn run(task: &Task, plan: &Plan) -> Solution {
 /// only `u64` instantiates the bitset searches: wider words do not carry
 /// code they never run.
 trait Bits: Word {
-    fn bfs_bitset(k: &Kernel<'_, Self>, limit: Option<u64>, threads: usize) -> Solution;
-    fn bidir_bitset(k: &Kernel<'_, Self>, limit: Option<u64>, threads: usize) -> Solution;
+    fn bfs_bitset(k: &Kernel<'_, Self>, limit: Option<u64>, threads: usize, b: &Budget)
+    -> Solution;
+    fn bidir_bitset(
+        k: &Kernel<'_, Self>,
+        limit: Option<u64>,
+        threads: usize,
+        b: &Budget,
+    ) -> Solution;
 }
 
 impl Bits for u64 {
-    fn bfs_bitset(k: &Kernel<'_, u64>, limit: Option<u64>, threads: usize) -> Solution {
-        bfs::<u64, Dense<u64>>(k, limit, threads)
+    fn bfs_bitset(k: &Kernel<'_, u64>, limit: Option<u64>, threads: usize, b: &Budget) -> Solution {
+        bfs::<u64, Dense<u64>>(k, limit, threads, b)
     }
 
-    fn bidir_bitset(k: &Kernel<'_, u64>, limit: Option<u64>, threads: usize) -> Solution {
-        bidir::<u64, Dense<u64>>(k, limit, threads)
+    fn bidir_bitset(
+        k: &Kernel<'_, u64>,
+        limit: Option<u64>,
+        threads: usize,
+        b: &Budget,
+    ) -> Solution {
+        bidir::<u64, Dense<u64>>(k, limit, threads, b)
     }
 }
 
 macro_rules! no_bitset {
     ($($t:ty),*) => {$(
         impl Bits for $t {
-            fn bfs_bitset(_: &Kernel<'_, $t>, _: Option<u64>, _: usize) -> Solution {
+            fn bfs_bitset(_: &Kernel<'_, $t>, _: Option<u64>, _: usize, _: &Budget) -> Solution {
                 unreachable!("the plan keeps a bitset for u64 states only")
             }
 
-            fn bidir_bitset(_: &Kernel<'_, $t>, _: Option<u64>, _: usize) -> Solution {
+            fn bidir_bitset(_: &Kernel<'_, $t>, _: Option<u64>, _: usize, _: &Budget) -> Solution {
                 unreachable!("the plan keeps a bitset for u64 states only")
             }
         }
@@ -68,7 +82,7 @@ macro_rules! no_bitset {
 }
 no_bitset!(u128, Wide<4>, Wide<16>);
 
-fn run_in<W: Bits>(task: &Task, plan: &Plan) -> Solution {
+fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
     if plan.engine() == Engine::Nothing || task.starts().is_empty() {
         // No state is a goal (say, no cell of the map has the goal tile), or
         // no start: no kernel to build, nothing to search.
@@ -83,16 +97,21 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan) -> Solution {
     }
     let threads = plan.threads();
     match (plan.engine(), plan.store()) {
-        (Engine::Bidir, StoreKind::Bitset) => W::bidir_bitset(&k, limit, threads),
-        (Engine::Bidir, _) => bidir::<W, Sparse<W>>(&k, limit, threads),
-        (Engine::Bfs, StoreKind::Bitset) => W::bfs_bitset(&k, limit, threads),
-        (Engine::Bfs, _) => bfs::<W, Sparse<W>>(&k, limit, threads),
+        (Engine::Bidir, StoreKind::Bitset) => W::bidir_bitset(&k, limit, threads, budget),
+        (Engine::Bidir, _) => bidir::<W, Sparse<W>>(&k, limit, threads, budget),
+        (Engine::Bfs, StoreKind::Bitset) => W::bfs_bitset(&k, limit, threads, budget),
+        (Engine::Bfs, _) => bfs::<W, Sparse<W>>(&k, limit, threads, budget),
         (Engine::Astar, _) => {
             let bound = plan.bound().expect("A* is planned with its bound");
-            astar(&k, Heuristic::new(task, plan.layout(), bound), limit)
+            astar(
+                &k,
+                Heuristic::new(task, plan.layout(), bound),
+                limit,
+                budget,
+            )
         }
         (Engine::Buckets | Engine::Dijkstra, _) => {
-            dijkstra(&k, limit, plan.engine() == Engine::Buckets)
+            dijkstra(&k, limit, plan.engine() == Engine::Buckets, budget)
         }
         (Engine::Nothing, _) => unreachable!("handled above"),
     }
@@ -152,17 +171,26 @@ struct Level<W> {
 fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize>(
     succ: &mut G,
     chunk: &[W],
-    hit: &AtomicBool,
+    watch: &Watch<'_>,
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
     mut store: M,
 ) -> u64 {
     let mut expanded = 0;
+    let mut reported = next.len();
     for &s in chunk {
-        if hit.load(Relaxed) {
+        if watch.hit.load(Relaxed) {
             break;
         }
         expanded += 1;
+        if expanded % budget::CHECK_EVERY == 0 {
+            // Room for the successors to come, and the budget.
+            let grown = next.len() - reported;
+            reported = next.len();
+            if !watch.room(next) || watch.spent(grown as u64) {
+                break;
+            }
+        }
         let before = next.len();
         if R == 0 {
             succ.each(s, |t| {
@@ -179,10 +207,63 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize>(
         }
         // Tested after the expansion, so the successor loop stays small.
         if next[before..].iter().any(|&t| test(t)) {
-            hit.store(true, Relaxed);
+            watch.hit.store(true, Relaxed);
         }
     }
+    watch
+        .found
+        .fetch_add((next.len() - reported) as u64, Relaxed);
     expanded
+}
+
+/// What the expansion of a level watches: a goal found (or the budget
+/// spent: either stops it), the budget, and the states found so far.
+struct Watch<'b> {
+    hit: AtomicBool,
+    budget: &'b Budget,
+    found: AtomicU64,
+    depth: u64,
+}
+
+/// The successors a frontier vector keeps room for between two checks.
+const HEADROOM: usize = 1 << 16;
+
+impl<'b> Watch<'b> {
+    fn new(budget: &'b Budget, found: u64, depth: u64) -> Self {
+        Watch {
+            hit: AtomicBool::new(false),
+            budget,
+            found: AtomicU64::new(found),
+            depth,
+        }
+    }
+
+    /// Notes `grown` new states; true (and the level stops) when the
+    /// budget is spent.
+    fn spent(&self, grown: u64) -> bool {
+        let found = self.found.fetch_add(grown, Relaxed) + grown;
+        let spent = self.budget.check(found, self.depth);
+        if spent {
+            self.hit.store(true, Relaxed);
+        }
+        spent
+    }
+
+    /// Makes room in `next` for the successors of the next states, within
+    /// the budget; false (and the level stops) when there is none.
+    fn room<W>(&self, next: &mut Vec<W>) -> bool {
+        if next.capacity() - next.len() >= HEADROOM {
+            return true;
+        }
+        let more = next.len().max(HEADROOM);
+        let bytes = (more * std::mem::size_of::<W>()) as u64;
+        if !self.budget.reserve(bytes) || next.try_reserve(more).is_err() {
+            self.budget.out_of_memory();
+            self.hit.store(true, Relaxed);
+            return false;
+        }
+        true
+    }
 }
 
 /// [`expand_chunk`] with the kernel's own loop, and its rows if it has
@@ -190,7 +271,7 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize>(
 fn run_any<W: Word, M: Mark<W>>(
     succ: &mut Successors<'_, '_, W>,
     chunk: &[W],
-    hit: &AtomicBool,
+    hit: &Watch<'_>,
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
     store: M,
@@ -207,6 +288,13 @@ fn run_any<W: Word, M: Mark<W>>(
     }
 }
 
+/// A search thread's own things, reused level after level: its successor
+/// generator, and vectors of earlier levels to write new states into.
+struct Local<'a, 'k, 't, W> {
+    succ: &'a mut Successors<'k, 't, W>,
+    spare: &'a mut Vec<Vec<W>>,
+}
+
 /// Frontiers smaller than this are expanded on one thread.
 const PAR_MIN: usize = 4096;
 
@@ -218,10 +306,10 @@ fn expand<W: Word, S: Store<W>>(
     store: &mut S,
     test: &(impl Fn(W) -> bool + Sync),
     threads: usize,
-    own: &mut Successors<'_, '_, W>,
-    spare: &mut Vec<Vec<W>>,
+    local: Local<'_, '_, '_, W>,
+    hit: Watch<'_>,
 ) -> Level<W> {
-    let hit = AtomicBool::new(false);
+    let Local { succ: own, spare } = local;
     let len = frontier.len();
     if threads <= 1 || len < PAR_MIN {
         // One vector, reused from an earlier level when there is one.
@@ -235,7 +323,7 @@ fn expand<W: Word, S: Store<W>>(
         return Level {
             next: Frontier { parts: vec![next] },
             expanded,
-            hit: hit.into_inner(),
+            hit: hit.hit.into_inner(),
         };
     }
     // Four chunks a thread: enough for rayon to even out the load, few
@@ -266,19 +354,21 @@ fn expand<W: Word, S: Store<W>>(
             parts: done.into_iter().map(|p| p.0).collect(),
         },
         expanded,
-        hit: hit.into_inner(),
+        hit: hit.hit.into_inner(),
     }
 }
 
 /// Breadth-first search from the kernel's start states, to at most `limit`
-/// steps.
+/// steps, within `budget`.
 pub fn bfs<W: Word, S: Store<W>>(
     k: &Kernel<'_, W>,
     limit: Option<u64>,
     threads: usize,
+    budget: &Budget,
 ) -> Solution {
-    let bits = k.layout().bits();
-    let mut store = S::new(bits);
+    let Some(mut store) = new_store::<W, S>(k, budget) else {
+        return Solution::stopped(budget);
+    };
     let mut out = Solution::default();
     let goal = |t: W| k.is_goal(t);
     let starts: Vec<W> = k
@@ -287,6 +377,7 @@ pub fn bfs<W: Word, S: Store<W>>(
         .copied()
         .filter(|&s| store.insert(s))
         .collect();
+    let mut found = starts.len() as u64;
     if starts.iter().any(|&s| goal(s)) {
         out.cost = Some(0);
     } else {
@@ -304,31 +395,51 @@ pub fn bfs<W: Word, S: Store<W>>(
                 // level, which matters for mazes thousands of levels deep.
                 let mut cur = frontier.into_one(&mut spare);
                 let mut next = spare.pop().unwrap_or_default();
-                let hit = AtomicBool::new(false);
+                let mut hit;
                 loop {
                     next.clear();
+                    let watch = Watch::new(budget, found, depth);
                     let own = Own(&mut store);
-                    out.expanded += run_any(&mut succ, &cur, &hit, &mut next, &goal, own);
+                    out.expanded += run_any(&mut succ, &cur, &watch, &mut next, &goal, own);
                     depth += 1;
+                    found = watch.found.into_inner();
+                    hit = watch.hit.into_inner();
                     std::mem::swap(&mut cur, &mut next);
                     let share = threads > 1 && cur.len() >= PAR_MIN;
-                    if hit.load(Relaxed) || cur.is_empty() || !within(depth) || share {
+                    if hit || cur.is_empty() || !within(depth) || share {
                         break;
                     }
                 }
                 spare.push(next);
                 frontier = Frontier { parts: vec![cur] };
-                if hit.into_inner() {
+                if stopped(&store, budget, found, depth) {
+                    return Solution::stopped(budget);
+                }
+                if hit {
                     out.cost = Some(depth);
                     break;
                 }
                 continue;
             }
+            let watch = Watch::new(budget, found, depth);
             let level = expand(
-                k, &frontier, &mut store, &goal, threads, &mut succ, &mut spare,
+                k,
+                &frontier,
+                &mut store,
+                &goal,
+                threads,
+                Local {
+                    succ: &mut succ,
+                    spare: &mut spare,
+                },
+                watch,
             );
             out.expanded += level.expanded;
             depth += 1;
+            found += level.next.len() as u64;
+            if stopped(&store, budget, found, depth) {
+                return Solution::stopped(budget);
+            }
             if level.hit {
                 out.cost = Some(depth);
                 break;
@@ -341,6 +452,29 @@ pub fn bfs<W: Word, S: Store<W>>(
     out
 }
 
+/// A visited store for the kernel's layout, if the budget has room for it.
+fn new_store<W: Word, S: Store<W>>(k: &Kernel<'_, W>, budget: &Budget) -> Option<S> {
+    let bits = k.layout().bits();
+    let dense = (bits <= crate::plan::DENSE_MAX_BITS).then(|| (1u64 << bits) / 8);
+    if !budget.reserve(dense.unwrap_or(0)) {
+        return None;
+    }
+    let store = S::try_new(bits);
+    if store.is_none() {
+        budget.out_of_memory();
+    }
+    store
+}
+
+/// Whether the search must stop after a level: the store could not grow,
+/// or the budget is spent.
+fn stopped<W: Word, S: Store<W>>(store: &S, budget: &Budget, found: u64, depth: u64) -> bool {
+    if store.failed() {
+        budget.out_of_memory();
+    }
+    budget.check(found, depth)
+}
+
 /// Breadth-first search from the start and from the goal state at once,
 /// expanding the smaller frontier a whole level at a time. A new state that
 /// the other side has seen closes a path: no path of `da + db` steps exists
@@ -350,14 +484,18 @@ pub fn bidir<W: Word, S: Store<W>>(
     k: &Kernel<'_, W>,
     limit: Option<u64>,
     threads: usize,
+    budget: &Budget,
 ) -> Solution {
     let goal = k
         .task()
         .goal_state()
         .expect("bidir needs a single goal state");
     let goal: W = k.layout().encode(&goal);
-    let bits = k.layout().bits();
-    let mut stores = [S::new(bits), S::new(bits)];
+    let (Some(first), Some(second)) = (new_store::<W, S>(k, budget), new_store::<W, S>(k, budget))
+    else {
+        return Solution::stopped(budget);
+    };
+    let mut stores = [first, second];
     let starts: Vec<W> = k
         .starts()
         .iter()
@@ -390,17 +528,26 @@ pub fn bidir<W: Word, S: Store<W>>(
             } else {
                 (second, &*first)
             };
+            let found = (frontier[0].len() + frontier[1].len()) as u64;
+            let watch = Watch::new(budget, found, depth[0] + depth[1]);
             let level = expand(
                 k,
                 &frontier[a],
                 mine,
                 &|t| theirs.contains(t),
                 threads,
-                &mut succ,
-                &mut spare,
+                Local {
+                    succ: &mut succ,
+                    spare: &mut spare,
+                },
+                watch,
             );
             out.expanded += level.expanded;
             depth[a] += 1;
+            let found = found + level.next.len() as u64;
+            if stopped(&stores[a], budget, found, depth[0] + depth[1]) {
+                return Solution::stopped(budget);
+            }
             if level.hit {
                 out.cost = Some(depth[0] + depth[1]);
                 break;

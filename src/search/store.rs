@@ -16,12 +16,29 @@ use crate::plan::Word;
 use hashbrown::HashSet;
 use std::marker::PhantomData;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// A set of packed states that threads can share.
 pub trait Store<W: Word>: Sync {
+    /// An empty store for a layout of `bits` bits; `None` if its memory
+    /// cannot be had.
+    fn try_new(bits: u32) -> Option<Self>
+    where
+        Self: Sized;
     /// An empty store for a layout of `bits` bits.
-    fn new(bits: u32) -> Self;
+    fn new(bits: u32) -> Self
+    where
+        Self: Sized,
+    {
+        Self::try_new(bits).expect("memory for the visited store")
+    }
+    /// The bytes it holds now.
+    fn bytes(&self) -> u64;
+    /// Some insert could not get the memory it needed (the store is then
+    /// incomplete: the search must stop).
+    fn failed(&self) -> bool {
+        false
+    }
     /// Marks `s`; true if it was new.
     fn insert(&self, s: W) -> bool;
     fn contains(&self, s: W) -> bool;
@@ -109,12 +126,19 @@ impl<W: Word> Dense<W> {
 }
 
 impl<W: Word> Store<W> for Dense<W> {
-    fn new(bits: u32) -> Self {
+    fn try_new(bits: u32) -> Option<Self> {
         let n = (1usize << bits).div_ceil(64);
-        Dense {
-            words: (0..n).map(|_| AtomicU64::new(0)).collect(),
+        let mut words = Vec::new();
+        words.try_reserve_exact(n).ok()?;
+        words.resize_with(n, || AtomicU64::new(0));
+        Some(Dense {
+            words,
             word: PhantomData,
-        }
+        })
+    }
+
+    fn bytes(&self) -> u64 {
+        self.words.len() as u64 * 8
     }
 
     #[inline(always)]
@@ -198,6 +222,8 @@ const SHARDS: usize = 64;
 /// A hash set of packed words, in shards.
 pub struct Sparse<W> {
     shards: Vec<Mutex<HashSet<W>>>,
+    /// An insert could not grow its shard.
+    failed: AtomicBool,
 }
 
 impl<W: Word> Sparse<W> {
@@ -215,15 +241,35 @@ impl<W: Word> Sparse<W> {
 }
 
 impl<W: Word> Store<W> for Sparse<W> {
-    fn new(_bits: u32) -> Self {
-        Sparse {
+    fn try_new(_bits: u32) -> Option<Self> {
+        Some(Sparse {
             shards: (0..SHARDS).map(|_| Mutex::new(HashSet::new())).collect(),
-        }
+            failed: AtomicBool::new(false),
+        })
+    }
+
+    fn bytes(&self) -> u64 {
+        let per = std::mem::size_of::<W>() as u64 + 1;
+        self.shards
+            .iter()
+            .map(|s| s.lock().expect("a shard lock is never poisoned").capacity() as u64 * per)
+            .sum()
+    }
+
+    fn failed(&self) -> bool {
+        self.failed.load(Relaxed)
     }
 
     #[inline(always)]
     fn insert(&self, s: W) -> bool {
-        self.shard(s).insert(s)
+        let mut shard = self.shard(s);
+        // Growing the table may fail: then the state counts as seen and the
+        // store as failed, and the search stops.
+        if shard.try_reserve(1).is_err() {
+            self.failed.store(true, Relaxed);
+            return false;
+        }
+        shard.insert(s)
     }
 
     #[inline(always)]
@@ -234,10 +280,14 @@ impl<W: Word> Store<W> for Sparse<W> {
     #[inline(always)]
     fn insert_mut(&mut self, s: W) -> bool {
         let i = Self::shard_of(s);
-        self.shards[i]
+        let shard = self.shards[i]
             .get_mut()
-            .expect("a shard lock is never poisoned")
-            .insert(s)
+            .expect("a shard lock is never poisoned");
+        if shard.try_reserve(1).is_err() {
+            *self.failed.get_mut() = true;
+            return false;
+        }
+        shard.insert(s)
     }
 
     fn count(&self) -> u64 {
