@@ -171,26 +171,17 @@ struct Level<W> {
 fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize>(
     succ: &mut G,
     chunk: &[W],
-    watch: &Watch<'_>,
+    hit: &AtomicBool,
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
     mut store: M,
 ) -> u64 {
     let mut expanded = 0;
-    let mut reported = next.len();
     for &s in chunk {
-        if watch.hit.load(Relaxed) {
+        if hit.load(Relaxed) {
             break;
         }
         expanded += 1;
-        if expanded % budget::CHECK_EVERY == 0 {
-            // Room for the successors to come, and the budget.
-            let grown = next.len() - reported;
-            reported = next.len();
-            if !watch.room(next) || watch.spent(grown as u64) {
-                break;
-            }
-        }
         let before = next.len();
         if R == 0 {
             succ.each(s, |t| {
@@ -207,12 +198,40 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize>(
         }
         // Tested after the expansion, so the successor loop stays small.
         if next[before..].iter().any(|&t| test(t)) {
-            watch.hit.store(true, Relaxed);
+            hit.store(true, Relaxed);
         }
     }
-    watch
-        .found
-        .fetch_add((next.len() - reported) as u64, Relaxed);
+    expanded
+}
+
+/// Expands `states` into `next` in blocks of [`budget::CHECK_EVERY`], and
+/// between two blocks makes room for what comes and checks the budget: the
+/// loop over a block's states has nothing else to do, and a small level (a
+/// maze has thousands) is one block with no check at all.
+#[inline(always)]
+fn run_blocks<W: Word, M: Mark<W>>(
+    succ: &mut Successors<'_, '_, W>,
+    states: &[W],
+    watch: &Watch<'_>,
+    next: &mut Vec<W>,
+    test: &impl Fn(W) -> bool,
+    mut store: M,
+) -> u64 {
+    if states.len() <= budget::CHECK_EVERY as usize {
+        return run_any(succ, states, &watch.hit, next, test, store);
+    }
+    let mut expanded = 0;
+    let mut reported = next.len();
+    for (i, block) in states.chunks(budget::CHECK_EVERY as usize).enumerate() {
+        if i > 0 {
+            let grown = next.len() - reported;
+            reported = next.len();
+            if watch.hit.load(Relaxed) || !watch.room(next) || watch.spent(grown as u64) {
+                break;
+            }
+        }
+        expanded += run_any(succ, block, &watch.hit, next, test, store.again());
+    }
     expanded
 }
 
@@ -271,7 +290,7 @@ impl<'b> Watch<'b> {
 fn run_any<W: Word, M: Mark<W>>(
     succ: &mut Successors<'_, '_, W>,
     chunk: &[W],
-    hit: &Watch<'_>,
+    hit: &AtomicBool,
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
     store: M,
@@ -318,7 +337,7 @@ fn expand<W: Word, S: Store<W>>(
         let mut expanded = 0;
         // This thread has the store to itself: plain marks.
         for part in &frontier.parts {
-            expanded += run_any(own, part, &hit, &mut next, test, Own(&mut *store));
+            expanded += run_blocks(own, part, &hit, &mut next, test, Own(&mut *store));
         }
         return Level {
             next: Frontier { parts: vec![next] },
@@ -344,7 +363,7 @@ fn expand<W: Word, S: Store<W>>(
         .zip(outs)
         .map(|(c, mut next)| {
             next.clear();
-            let e = run_any(&mut k.successors(), c, &hit, &mut next, test, store);
+            let e = run_blocks(&mut k.successors(), c, &hit, &mut next, test, store);
             (next, e)
         })
         .collect();
@@ -400,9 +419,9 @@ pub fn bfs<W: Word, S: Store<W>>(
                     next.clear();
                     let watch = Watch::new(budget, found, depth);
                     let own = Own(&mut store);
-                    out.expanded += run_any(&mut succ, &cur, &watch, &mut next, &goal, own);
+                    out.expanded += run_blocks(&mut succ, &cur, &watch, &mut next, &goal, own);
                     depth += 1;
-                    found = watch.found.into_inner();
+                    found += next.len() as u64;
                     hit = watch.hit.into_inner();
                     std::mem::swap(&mut cur, &mut next);
                     let share = threads > 1 && cur.len() >= PAR_MIN;

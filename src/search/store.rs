@@ -79,9 +79,23 @@ pub trait Mark<W: Word> {
     fn mark(&mut self, s: W) -> bool;
     /// Marks a row of states, as [`Store::insert_row`].
     fn mark_row<const R: usize>(&mut self, base: W, mask: [u64; R], new: impl FnMut(u32));
+    /// The same marker for a while (a reborrow), to hand to a loop by value.
+    type Again<'a>: Mark<W>
+    where
+        Self: 'a;
+    fn again(&mut self) -> Self::Again<'_>;
 }
 
 impl<W: Word, S: Store<W>> Mark<W> for &S {
+    type Again<'a>
+        = Self
+    where
+        Self: 'a;
+
+    fn again(&mut self) -> Self {
+        self
+    }
+
     #[inline(always)]
     fn mark(&mut self, s: W) -> bool {
         self.insert(s)
@@ -97,6 +111,15 @@ impl<W: Word, S: Store<W>> Mark<W> for &S {
 pub struct Own<'a, S>(pub &'a mut S);
 
 impl<W: Word, S: Store<W>> Mark<W> for Own<'_, S> {
+    type Again<'a>
+        = Own<'a, S>
+    where
+        Self: 'a;
+
+    fn again(&mut self) -> Own<'_, S> {
+        Own(&mut *self.0)
+    }
+
     #[inline(always)]
     fn mark(&mut self, s: W) -> bool {
         self.0.insert_mut(s)
