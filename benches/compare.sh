@@ -101,6 +101,8 @@ b1=$(cut -d' ' -f1 /tmp/puzzle-t1.$$ | best)
 b2=$(cut -d' ' -f1 /tmp/puzzle-t2.$$ | best)
 c1=$(cut -d' ' -f3 /tmp/puzzle-t1.$$ | median)
 c2=$(cut -d' ' -f3 /tmp/puzzle-t2.$$ | median)
+m1=$(cut -d' ' -f2 /tmp/puzzle-t1.$$ | median)
+m2=$(cut -d' ' -f2 /tmp/puzzle-t2.$$ | median)
 "$BIN" run benches/synthetic/robots.puz benches/synthetic/robots.txt --strategy bfs --threads 1 --stats 2>&1 | tail -1
 awk -v a="$t1" -v b="$t2" -v c="$b1" -v d="$b2" \
   'BEGIN {printf "median: 1 thread %.2f s, 2 threads %.2f s: speed-up %.2fx; best runs: %.2f s, %.2f s: %.2fx\n", a, b, (b > 0 ? a / b : 0), c, d, (d > 0 ? c / d : 0)}'
@@ -110,4 +112,7 @@ awk -v a="$t1" -v b="$t2" -v c="$b1" -v d="$b2" \
 # program holds).
 awk -v a="$c1" -v b="$c2" \
   'BEGIN {printf "CPU time (median): 1 thread %.2f s, 2 threads %.2f s together: %.2fx\n", a, b, (a > 0 ? b / a : 0)}'
+# Peak memory of the two threads against one (the target: at most 1.25x).
+awk -v a="$m1" -v b="$m2" \
+  'BEGIN {printf "peak memory (median): 1 thread %d KB, 2 threads %d KB: %.2fx\n", a, b, (a > 0 ? b / a : 0)}'
 rm -f /tmp/puzzle-bench.$$ /tmp/puzzle-ours.$$ /tmp/puzzle-theirs.$$ /tmp/puzzle-two.$$ /tmp/puzzle-base.$$ /tmp/puzzle-t1.$$ /tmp/puzzle-t2.$$

@@ -228,6 +228,19 @@ fn parse_set(s: &str) -> Result<(String, i64), String> {
     Ok((k.trim().to_string(), v))
 }
 
+/// No transparent huge pages for this process. mimalloc asks for them on
+/// its arenas, and then every heap (one per thread) faults its memory in
+/// 2 MiB at a time: two threads on a large search held 1.5 times the memory
+/// of one, and hide-and-seek's 199 small maps peaked at 20 MB. Without them
+/// it is 1.05 times, and 12 MB; the time is the same.
+fn no_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE only sets a flag of this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
 /// A file's bytes and the name reports give it (`-` is stdin).
 fn read(path: &Path) -> Result<(String, Vec<u8>), Report> {
     let name = path.display().to_string();
@@ -249,6 +262,7 @@ enum Outcome {
 }
 
 fn main() -> ExitCode {
+    no_huge_pages();
     let cli = Cli::parse();
     let code = match dispatch(cli) {
         Ok(Outcome::Code(code)) => code,

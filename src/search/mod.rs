@@ -307,6 +307,31 @@ fn run_any<W: Word, M: Mark<W>>(
     }
 }
 
+/// The states of a frontier's parts cut into `n` pieces of nearly the same
+/// size (each piece the slices of the parts it covers), whatever the parts'
+/// sizes: a level has as many pieces to share as the one before.
+fn split<W>(parts: &[Vec<W>], n: usize) -> Vec<Vec<&[W]>> {
+    let len: usize = parts.iter().map(Vec::len).sum();
+    let size = len.div_ceil(n).max(1);
+    let mut pieces = vec![Vec::new()];
+    let mut room = size;
+    for part in parts {
+        let mut rest = &part[..];
+        while !rest.is_empty() {
+            if room == 0 {
+                pieces.push(Vec::new());
+                room = size;
+            }
+            let take = room.min(rest.len());
+            let (a, b) = rest.split_at(take);
+            pieces.last_mut().expect("a piece").push(a);
+            rest = b;
+            room -= take;
+        }
+    }
+    pieces
+}
+
 /// A search thread's own things, reused level after level: its successor
 /// generator, and vectors of earlier levels to write new states into.
 struct Local<'a, 'k, 't, W> {
@@ -349,11 +374,12 @@ fn expand<W: Word, S: Store<W>>(
     // enough that each thread's new states go to a few long vectors (with
     // sixteen, the synthetic robots scaled to two threads 1.60-1.67x
     // against 1.78-1.89x with four).
-    let size = (len / (threads * 4)).max(256);
-    let chunks: Vec<&[W]> = frontier.parts.iter().flat_map(|p| p.chunks(size)).collect();
+    let pieces = threads * 4;
+    let chunks = split(&frontier.parts, pieces);
     // Each chunk's new states go to a vector of an earlier level when there
     // is one: fresh memory would be faulted in and zeroed by the kernel on
-    // every level.
+    // every level. There are as many chunks on every level, so the vectors
+    // in use stay as many as that.
     let outs: Vec<Vec<W>> = (0..chunks.len())
         .map(|_| spare.pop().unwrap_or_default())
         .collect();
@@ -363,7 +389,11 @@ fn expand<W: Word, S: Store<W>>(
         .zip(outs)
         .map(|(c, mut next)| {
             next.clear();
-            let e = run_blocks(&mut k.successors(), c, &hit, &mut next, test, store);
+            let mut succ = k.successors();
+            let e = c
+                .iter()
+                .map(|part| run_blocks(&mut succ, part, &hit, &mut next, test, store))
+                .sum();
             (next, e)
         })
         .collect();
