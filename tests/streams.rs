@@ -291,7 +291,7 @@ fn a_time_limit_ends_a_case_and_the_run_goes_on() {
 #[test]
 fn a_memory_limit_ends_a_case_and_the_run_goes_on() {
     // Four robots on an open floor, each a step from its target (4 steps),
-    // then far apart: 15 million states, far more than 40 MiB of frontier.
+    // then far apart: 15 million states, far more than 20 MiB of frontier.
     let near = "aA......\nbB......\ncC......\ndD......\n........\n........\n........\n........\n";
     let far = common::read(&common::root().join("benches/synthetic/robots.txt"));
     let input = write_temp("mem.in", format!("{near}\n{far}").as_bytes());
@@ -317,7 +317,7 @@ fn a_memory_limit_ends_a_case_and_the_run_goes_on() {
         assert_eq!(stdout, "4\n?\n", "{threads} threads: {err}");
         assert_eq!(out.status.code(), Some(3), "{threads} threads");
         assert!(
-            err.contains("case 2 stopped by the memory limit of 40.0 MiB (--max-memory)"),
+            err.contains("case 2 stopped by the memory limit of 20.0 MiB (--max-memory)"),
             "{err}"
         );
     }
