@@ -307,7 +307,7 @@ fn a_memory_limit_ends_a_case_and_the_run_goes_on() {
                 "--strategy",
                 "bfs",
                 "--max-memory",
-                "40M",
+                "20M",
             ])
             .args(["--threads", threads])
             .output()
