@@ -155,7 +155,15 @@ fn agrees_with_independent_solver_on_random_mazes() {
         (text(rng, &m), answer(&m))
     };
     let want = |a: &[String]| a.concat();
-    let all = common::batches(&rules, &mut rng, 240, 12, case, common::counted, want);
+    let all = common::batches(
+        &rules,
+        &mut rng,
+        common::CASES,
+        12,
+        case,
+        common::counted,
+        want,
+    );
     let late = all.iter().filter(|a| *a == "too late\n").count();
     assert!(
         late > 20 && late < all.len() - 50,

@@ -109,7 +109,15 @@ fn agrees_with_independent_solver_on_random_boards() {
         (board_text(rng, &b), answer(&dist, &b))
     };
     let want = |a: &[String]| a.concat();
-    let all = common::batches(&rules, &mut rng, 200, 20, case, common::counted, want);
+    let all = common::batches(
+        &rules,
+        &mut rng,
+        common::CASES,
+        20,
+        case,
+        common::counted,
+        want,
+    );
     let unsolvable = all.iter().filter(|a| *a == "unsolvable\n").count();
     assert!(
         unsolvable > 0 && unsolvable < all.len() / 4,

@@ -173,7 +173,7 @@ fn agrees_with_independent_solver_on_random_maps() {
     common::batches(
         &rules,
         &mut rng,
-        200,
+        common::CASES,
         10,
         random_case,
         common::until("0 0 0"),

@@ -108,7 +108,7 @@ fn agrees_with_independent_solver_on_random_maps() {
     common::batches(
         &rules,
         &mut rng,
-        300,
+        common::CASES,
         12,
         random_case,
         common::counted,

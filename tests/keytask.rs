@@ -93,7 +93,7 @@ fn agrees_with_independent_solver_on_random_maps() {
     common::batches(
         &rules,
         &mut rng,
-        300,
+        common::CASES,
         20,
         random_case,
         common::until("0 0"),

@@ -76,7 +76,7 @@ fn agrees_with_independent_solver_on_random_maps() {
     let all = common::batches(
         &rules,
         &mut rng,
-        240,
+        common::CASES,
         12,
         random_case,
         common::until("0 0"),

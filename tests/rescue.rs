@@ -91,7 +91,15 @@ fn agrees_with_independent_solver_on_random_maps() {
     let mut rng = SmallRng::seed_from_u64(0x005e_5c0e);
     let input = |cases: &[String]| cases.concat();
     let want = |a: &[Option<u32>]| a.iter().map(|&a| answer(a)).collect();
-    let all = common::batches(&rules, &mut rng, 240, 12, random_case, input, want);
+    let all = common::batches(
+        &rules,
+        &mut rng,
+        common::CASES,
+        12,
+        random_case,
+        input,
+        want,
+    );
     let reached = all.iter().filter(|a| a.is_some()).count();
     assert!(
         reached > 50 && reached < all.len(),

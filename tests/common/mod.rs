@@ -185,6 +185,10 @@ pub fn check_batch(
     assert_same(&run_with(rules, input, all[turn % all.len()]), want, cases);
 }
 
+/// How many random cases each differential test runs against its
+/// independent solver.
+pub const CASES: usize = 1000;
+
 /// Runs random cases against their expected answers, in batches of 1 to
 /// `max` cases (each batch with the next strategy and thread count of
 /// [`configs`]), until at least `total` cases have run. `case` draws one
