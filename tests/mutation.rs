@@ -1,7 +1,11 @@
 //! Seeded mutation testing: a hundred thousand rule files and inputs derived
 //! from the shipped puzzles and samples by small random edits go through
-//! `check` (load) and `run`. None may panic or hang, and every failure must
-//! be a diagnostic with a stable code.
+//! `check` (load) and `run`, rotating through the strategies and one and two
+//! threads. None may panic or hang, and every failure must be a diagnostic
+//! with a stable code.
+//!
+//! The long mode is the fuzzer: `PUZZLE_FUZZ=N cargo test --release --test
+//! mutation` runs N mutants a side (and `PUZZLE_FUZZ_SEED=S` another seed).
 
 mod common;
 use miette::Diagnostic;
@@ -197,7 +201,18 @@ fn assert_diagnostic(d: &dyn Diagnostic, what: &str) {
     assert!(!puzzle::error::render(d).is_empty());
 }
 
-fn run_guarded(label: &str, rules: &str, input: &str) -> bool {
+fn run_guarded(label: &str, rules: &str, input: &str, turn: usize) -> bool {
+    let configs = common::configs();
+    let opts = puzzle::run::Options {
+        search: configs[turn % configs.len()],
+        // Mutants may make searches large: a budget keeps each one short.
+        limits: puzzle::search::Limits {
+            max_states: Some(200_000),
+            max_memory: None,
+            timeout: Some(std::time::Duration::from_secs(5)),
+        },
+        ..Default::default()
+    };
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let loaded = match puzzle::load("mutant.puz", rules) {
             Ok(l) => l,
@@ -207,7 +222,7 @@ fn run_guarded(label: &str, rules: &str, input: &str) -> bool {
             }
         };
         let mut out = Vec::new();
-        match puzzle::run(&loaded.rules, "input", input, &Default::default(), &mut out) {
+        match puzzle::run(&loaded.rules, "input", input, &opts, &mut out) {
             Ok(_) => true,
             Err(puzzle::RunError::Input(e)) => {
                 assert_diagnostic(&e, "run");
@@ -222,9 +237,21 @@ fn run_guarded(label: &str, rules: &str, input: &str) -> bool {
     }
 }
 
-/// Runs 50,000 mutants of the rule files (`rules_side`) or of the inputs,
-/// and returns how many of them still ran.
+/// How many mutants a side: 50,000, or `PUZZLE_FUZZ`.
+fn mutants() -> usize {
+    std::env::var("PUZZLE_FUZZ")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(50_000)
+}
+
+/// Runs mutants of the rule files (`rules_side`) or of the inputs, and
+/// returns how many there were and how many of them still ran.
 fn fuzz(seed: u64, rules_side: bool) -> (usize, usize) {
+    let seed = std::env::var("PUZZLE_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .map_or(seed, |s| seed ^ s);
     let mut rng = SmallRng::seed_from_u64(seed);
     let seeds: Vec<(String, String)> = PUZZLES
         .iter()
@@ -236,7 +263,7 @@ fn fuzz(seed: u64, rules_side: bool) -> (usize, usize) {
         })
         .collect();
     let (mut total, mut ran) = (0, 0);
-    for i in 0..50_000 {
+    for i in 0..mutants() {
         let (rules, input) = &seeds[i % seeds.len()];
         let original = if rules_side { rules } else { input };
         let mut m = mutate(&mut rng, original);
@@ -244,9 +271,9 @@ fn fuzz(seed: u64, rules_side: bool) -> (usize, usize) {
             m = mutate(&mut rng, &m);
         }
         ran += if rules_side {
-            run_guarded("rules", &m, input)
+            run_guarded("rules", &m, input, i)
         } else {
-            run_guarded("input", rules, &m)
+            run_guarded("input", rules, &m, i)
         } as usize;
         total += 1;
     }
