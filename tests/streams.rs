@@ -252,6 +252,25 @@ fn a_state_limit_ends_a_case_and_the_run_goes_on() {
 }
 
 #[test]
+fn a_state_limit_counts_both_sides_of_a_bidirectional_search() {
+    let args = ["--strategy", "bidir", "--max-states", "3000"];
+    let (out, err, code) = limited("puzzles/eight.puz", "puzzles/eight.in", &args);
+    assert_eq!(out, "0\n2\n?\n?\n");
+    assert_eq!(code, Some(3), "{err}");
+    // Both sides' stores, not just their frontiers, count: the search stops
+    // at the first level past the limit (a count of the frontiers alone
+    // let it go on three levels more).
+    for (case, depth) in [(3, 23), (4, 24)] {
+        let line = err
+            .lines()
+            .find(|l| l.contains(&format!("case {case} stopped")))
+            .unwrap_or_else(|| panic!("case {case} not stopped: {err}"));
+        assert_eq!(reported(line, "at depth "), depth, "{line}");
+        assert!(reported(line, "with ") < 3000 + 2 * 4096, "{line}");
+    }
+}
+
+#[test]
 fn a_time_limit_ends_a_case_and_the_run_goes_on() {
     let (input, _) = slow_input(3);
     let file = write_temp("time.in", input.as_bytes());
@@ -320,6 +339,58 @@ fn a_memory_limit_ends_a_case_and_the_run_goes_on() {
             err.contains("case 2 stopped by the memory limit of 20.0 MiB (--max-memory)"),
             "{err}"
         );
+    }
+}
+
+/// The number after `word` in a `stopped by` report.
+fn reported(err: &str, word: &str) -> u64 {
+    let at = err
+        .find(word)
+        .unwrap_or_else(|| panic!("no {word:?} in {err}"));
+    err[at + word.len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no number after {word:?} in {err}"))
+}
+
+#[test]
+fn a_deep_search_of_thin_levels_meets_its_limits() {
+    // Found by the fuzzer: the Monocycle with a million wheel sectors. Its
+    // answer lies 1,285,713 levels deep, each level a few dozen states; the
+    // budget used to be checked once per 4096 states of one level, so never
+    // until the search ended.
+    let rules = common::read(&common::root().join("puzzles/monocycle.puz"))
+        .replace("counter sector 0..4 wrap", "counter sector 0..999994 wrap");
+    assert!(
+        rules.contains("999994"),
+        "the Monocycle's counter line moved"
+    );
+    let rules = write_temp("deep.puz", rules.as_bytes());
+    let map = "10 10\n#S.......#\n#..#.##.##\n#.##.##.##\n.#....##.#\n##.##..#.#\n\
+               #..#.##...\n#......##.\n..##.##...\n#.###...#.\n#.....###T\n0 0\n";
+    let input = write_temp("deep.in", map.as_bytes());
+    for threads in ["1", "2"] {
+        for limit in [["--max-states", "200000"], ["--timeout", "300ms"]] {
+            let out = puzzle()
+                .args(["run", &rules, &input, "--threads", threads])
+                .args(limit)
+                .output()
+                .unwrap();
+            let err = String::from_utf8(out.stderr).unwrap();
+            let what = format!("{threads} threads, {limit:?}: {err}");
+            assert_eq!(
+                String::from_utf8(out.stdout).unwrap(),
+                "Case #1\n?\n",
+                "{what}"
+            );
+            assert_eq!(out.status.code(), Some(3), "{what}");
+            // Stopped near the limit, far from the answer's depth.
+            assert!(reported(&err, "at depth ") < 1_000_000, "{what}");
+            if limit[0] == "--max-states" {
+                assert!(reported(&err, "with ") < 200_000 + 2 * 4096, "{what}");
+            }
+        }
     }
 }
 

@@ -331,13 +331,20 @@ impl<W: Word> Best<W> {
     }
 
     #[inline]
-    pub(super) fn set(&mut self, s: W, g: u32) {
+    /// Records `g` for `s`; false when the map could not grow (the search
+    /// must then stop).
+    #[must_use]
+    pub(super) fn set(&mut self, s: W, g: u32) -> bool {
         match self {
             Best::Dense(d) => d.set(s.low() as usize, g + 1),
             Best::Sparse(h) => {
+                if h.try_reserve(1).is_err() {
+                    return false;
+                }
                 h.insert(s, g);
             }
         }
+        true
     }
 }
 
@@ -363,7 +370,10 @@ pub fn astar<W: Word>(
         if h0 == u32::MAX || h0 as u64 > limit || best.get(s).is_some() {
             continue;
         }
-        best.set(s, 0);
+        if !best.set(s, 0) {
+            budget.out_of_memory();
+            return Solution::stopped(budget);
+        }
         out.visited += 1;
         if buckets.len() <= h0 as usize {
             buckets.resize(h0 as usize + 1, Vec::new());
@@ -372,6 +382,7 @@ pub fn astar<W: Word>(
     }
     let mut f = 0;
     let mut succ = k.successors();
+    let mut pace = super::budget::Pace::default();
     let mut children = Vec::new();
     while f < buckets.len() {
         let Some((g, s)) = buckets[f].pop() else {
@@ -389,7 +400,7 @@ pub fn astar<W: Word>(
             continue;
         }
         out.expanded += 1;
-        if out.expanded % super::budget::CHECK_EVERY == 0 && budget.check(out.visited, f as u64) {
+        if pace.due(out.expanded + out.visited) && budget.check(out.visited, f as u64) {
             return Solution::stopped(budget);
         }
         children.clear();
@@ -407,12 +418,15 @@ pub fn astar<W: Word>(
             if ht == u32::MAX || (gt + ht) as u64 > limit {
                 continue;
             }
-            best.set(t, gt);
-            out.visited += u64::from(seen.is_none());
             let ft = (gt + ht) as usize;
             if ft >= buckets.len() {
                 buckets.resize(ft + 1, Vec::new());
             }
+            if !best.set(t, gt) || buckets[ft].try_reserve(1).is_err() {
+                budget.out_of_memory();
+                return Solution::stopped(budget);
+            }
+            out.visited += u64::from(seen.is_none());
             buckets[ft].push((gt, t));
         }
     }

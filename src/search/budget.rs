@@ -26,6 +26,8 @@ pub enum Limit {
     Time,
     /// SIGINT (Ctrl-C).
     Interrupted,
+    /// The system gave no more memory (an allocation failed).
+    NoMemory,
 }
 
 impl Limit {
@@ -45,6 +47,7 @@ impl Limit {
                 humantime::format_duration(limits.timeout.unwrap_or_default())
             ),
             Limit::Interrupted => "an interrupt (Ctrl-C)".into(),
+            Limit::NoMemory => "the system, which had no more memory to give".into(),
         }
     }
 
@@ -91,6 +94,27 @@ pub struct Budget {
 
 /// How many states an engine handles between two checks of its budget.
 pub const CHECK_EVERY: u64 = 4096;
+
+/// When a loop that takes states one at a time checks its budget: after
+/// every [`CHECK_EVERY`] states expanded or found, so that a state with
+/// many successors brings the check closer.
+#[derive(Debug, Default)]
+pub struct Pace {
+    next: u64,
+}
+
+impl Pace {
+    /// Whether a check is due, `work` being the states expanded and found
+    /// so far.
+    #[inline]
+    pub fn due(&mut self, work: u64) -> bool {
+        if work < self.next {
+            return false;
+        }
+        self.next = work + CHECK_EVERY;
+        true
+    }
+}
 
 impl Budget {
     pub fn new(limits: Limits) -> Self {
@@ -149,7 +173,8 @@ impl Budget {
         false
     }
 
-    /// Whether `bytes` more may be allocated; stops the search if not.
+    /// Whether `bytes` more may be allocated within the memory limit; stops
+    /// the search if not.
     pub fn reserve(&self, bytes: u64) -> bool {
         match self.limits.max_memory {
             Some(m) if resident().saturating_add(bytes) > m => !self.stop(Limit::Memory),
@@ -159,7 +184,7 @@ impl Budget {
 
     /// Stops the search because an allocation failed.
     pub fn out_of_memory(&self) {
-        self.stop(Limit::Memory);
+        self.stop(Limit::NoMemory);
     }
 
     /// How far the search got, if it stopped.

@@ -29,12 +29,15 @@ pub fn dijkstra<W: Word>(
     };
     for &s in k.starts() {
         if best.get(s).is_none() {
-            best.set(s, 0);
+            if !best.set(s, 0) || !queue.push(0, s) {
+                budget.out_of_memory();
+                return Solution::stopped(budget);
+            }
             out.visited += 1;
-            queue.push(0, s);
         }
     }
     let mut succ = k.successors();
+    let mut pace = super::budget::Pace::default();
     let mut children = Vec::new();
     while let Some((g, s)) = queue.pop() {
         if best.get(s).is_some_and(|b| b < g) {
@@ -45,7 +48,7 @@ pub fn dijkstra<W: Word>(
             break;
         }
         out.expanded += 1;
-        if out.expanded % super::budget::CHECK_EVERY == 0 && budget.check(out.visited, g as u64) {
+        if pace.due(out.expanded + out.visited) && budget.check(out.visited, g as u64) {
             return Solution::stopped(budget);
         }
         children.clear();
@@ -62,9 +65,11 @@ pub fn dijkstra<W: Word>(
             if seen.is_some_and(|b| b <= gt) {
                 continue;
             }
-            best.set(t, gt);
+            if !best.set(t, gt) || !queue.push(gt, t) {
+                budget.out_of_memory();
+                return Solution::stopped(budget);
+            }
             out.visited += u64::from(seen.is_none());
-            queue.push(gt, t);
         }
     }
     out
@@ -105,18 +110,28 @@ impl<W: Word> Queue<W> {
         }
     }
 
-    fn push(&mut self, g: u32, s: W) {
+    /// Queues `s` at cost `g`; false when the queue could not grow.
+    #[must_use]
+    fn push(&mut self, g: u32, s: W) -> bool {
         match self {
             Queue::Ring { ring, pending, .. } => {
                 let len = ring.len() as u32;
-                ring[(g % len) as usize].push(s);
+                let bucket = &mut ring[(g % len) as usize];
+                if bucket.try_reserve(1).is_err() {
+                    return false;
+                }
+                bucket.push(s);
                 *pending += 1;
             }
             Queue::Heap { heap, states } => {
+                if heap.try_reserve(1).is_err() || states.try_reserve(1).is_err() {
+                    return false;
+                }
                 heap.push(Reverse((g, states.len() as u32)));
                 states.push(s);
             }
         }
+        true
     }
 
     fn pop(&mut self) -> Option<(u32, W)> {

@@ -276,7 +276,11 @@ impl<'b> Watch<'b> {
         }
         let more = next.len().max(HEADROOM);
         let bytes = (more * std::mem::size_of::<W>()) as u64;
-        if !self.budget.reserve(bytes) || next.try_reserve(more).is_err() {
+        if !self.budget.reserve(bytes) {
+            self.hit.store(true, Relaxed);
+            return false;
+        }
+        if next.try_reserve(more).is_err() {
             self.budget.out_of_memory();
             self.hit.store(true, Relaxed);
             return false;
@@ -445,6 +449,11 @@ pub fn bfs<W: Word, S: Store<W>>(
                 let mut cur = frontier.into_one(&mut spare);
                 let mut next = spare.pop().unwrap_or_default();
                 let mut hit;
+                // States expanded and found since the budget was last
+                // checked: a deep search of thin levels (a long corridor,
+                // a counter with a wide range) checks it as often as a
+                // wide one, not once at the end.
+                let mut unchecked = 0;
                 loop {
                     next.clear();
                     let watch = Watch::new(budget, found, depth);
@@ -452,10 +461,12 @@ pub fn bfs<W: Word, S: Store<W>>(
                     out.expanded += run_blocks(&mut succ, &cur, &watch, &mut next, &goal, own);
                     depth += 1;
                     found += next.len() as u64;
+                    unchecked += cur.len() + next.len();
                     hit = watch.hit.into_inner();
                     std::mem::swap(&mut cur, &mut next);
                     let share = threads > 1 && cur.len() >= PAR_MIN;
-                    if hit || cur.is_empty() || !within(depth) || share {
+                    let due = unchecked >= budget::CHECK_EVERY as usize;
+                    if hit || cur.is_empty() || !within(depth) || share || due {
                         break;
                     }
                 }
@@ -563,6 +574,8 @@ pub fn bidir<W: Word, S: Store<W>>(
             Frontier::one(goal),
         ];
         let mut depth = [0u64; 2];
+        // States stored on both sides so far.
+        let mut found = (frontier[0].len() + 1) as u64;
         let mut succ = k.successors();
         let mut spare = Vec::new();
         while !frontier[0].is_empty() && !frontier[1].is_empty() {
@@ -577,7 +590,6 @@ pub fn bidir<W: Word, S: Store<W>>(
             } else {
                 (second, &*first)
             };
-            let found = (frontier[0].len() + frontier[1].len()) as u64;
             let watch = Watch::new(budget, found, depth[0] + depth[1]);
             let level = expand(
                 k,
@@ -593,7 +605,7 @@ pub fn bidir<W: Word, S: Store<W>>(
             );
             out.expanded += level.expanded;
             depth[a] += 1;
-            let found = found + level.next.len() as u64;
+            found += level.next.len() as u64;
             if stopped(&stores[a], budget, found, depth[0] + depth[1]) {
                 return Solution::stopped(budget);
             }
