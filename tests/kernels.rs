@@ -21,6 +21,16 @@ fn successors(k: &Kernel<'_, u64>, s: u64) -> BTreeSet<(u64, u32)> {
     out
 }
 
+/// How many successors `s` has, duplicates counted.
+fn count(k: &Kernel<'_, u64>, s: u64) -> usize {
+    let mut n = 0;
+    k.successors().each_cost(s, |_, _| {
+        n += 1;
+        true
+    });
+    n
+}
+
 /// The kernels that apply to a task, besides the generic one.
 fn kinds(task: &Task) -> Vec<KernelKind> {
     let n = task.movers().len();
@@ -75,9 +85,21 @@ fn compare(task: &Task, limit: usize, what: &str) -> Vec<KernelKind> {
             }
         }
     }
+    // The plan's bound on the successors of a state (the room it makes
+    // between two budget checks) holds for every kernel.
+    let most = puzzle::plan::fan_out(task);
+    for &s in &queue {
+        assert!(count(&generic, s) <= most, "fan-out of {s:#x} in {what}");
+    }
     let kinds = kinds(task);
     for &kind in &kinds {
         let k = Kernel::<u64>::with_kind(task, &layout, kind);
+        for &s in &queue {
+            assert!(
+                count(&k, s) <= most,
+                "{kind:?}: fan-out of {s:#x} in {what}"
+            );
+        }
         let mut ks = k.starts().to_vec();
         ks.sort_unstable();
         assert_eq!(ks, starts, "{kind:?}: start states of {what}");

@@ -1,8 +1,10 @@
 //! Seeded mutation testing: a hundred thousand rule files and inputs derived
 //! from the shipped puzzles and samples by small random edits go through
 //! `check` (load) and `run`, rotating through the strategies and one and two
-//! threads. None may panic or hang, and every failure must be a diagnostic
-//! with a stable code.
+//! threads, each case within a budget of states and time. None may panic
+//! or hang (a run may take at most a few seconds more than its cases'
+//! limits allow), and every failure must be a diagnostic with a stable
+//! code.
 //!
 //! The long mode is the fuzzer: `PUZZLE_FUZZ=N cargo test --release --test
 //! mutation` runs N mutants a side (and `PUZZLE_FUZZ_SEED=S` another seed).
@@ -201,6 +203,11 @@ fn assert_diagnostic(d: &dyn Diagnostic, what: &str) {
     assert!(!puzzle::error::render(d).is_empty());
 }
 
+/// Each case's time limit, and how much longer than the limits a run may
+/// take before it counts as a hang.
+const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
+const SLACK: std::time::Duration = std::time::Duration::from_secs(5);
+
 fn run_guarded(label: &str, rules: &str, input: &str, turn: usize) -> bool {
     let configs = common::configs();
     let opts = puzzle::run::Options {
@@ -209,7 +216,7 @@ fn run_guarded(label: &str, rules: &str, input: &str, turn: usize) -> bool {
         limits: puzzle::search::Limits {
             max_states: Some(200_000),
             max_memory: None,
-            timeout: Some(std::time::Duration::from_secs(5)),
+            timeout: Some(TIMEOUT),
         },
         ..Default::default()
     };
@@ -222,8 +229,16 @@ fn run_guarded(label: &str, rules: &str, input: &str, turn: usize) -> bool {
             }
         };
         let mut out = Vec::new();
+        let start = std::time::Instant::now();
         match puzzle::run(&loaded.rules, "input", input, &opts, &mut out) {
-            Ok(_) => true,
+            Ok(summary) => {
+                // Every case ends within its budget: one that a limit
+                // stopped soon after the time limit, the others sooner.
+                let allowed = TIMEOUT * (summary.stopped as u32 + 1) + SLACK;
+                let took = start.elapsed();
+                assert!(took < allowed, "{label}: took {took:?}, over {allowed:?}");
+                true
+            }
             Err(puzzle::RunError::Input(e)) => {
                 assert_diagnostic(&e, "run");
                 false

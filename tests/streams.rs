@@ -394,6 +394,93 @@ fn a_deep_search_of_thin_levels_meets_its_limits() {
     }
 }
 
+/// Sixteen movers at once: every state has up to 5^16 successors, so one
+/// expansion is far more than any limit allows.
+fn sixteen_at_once(costs: bool) -> (String, String) {
+    let mut rules = String::from(
+        "puzzle \"Sixteen at once\"\ntiles { floor '.' mud '~' }\n\
+         agent bot[16] 'a'.. target 'A'.. on floor\n\
+         move bot at once: north east south west stay\n\
+         forbid same cell\ngoal every bot on its target\n",
+    );
+    if costs {
+        rules.push_str("enter mud costs 2\n");
+    }
+    let mut map = String::from("abcdefghijklmnop\n");
+    for row in 0..14 {
+        map.push_str(if row == 7 {
+            "~~~~~~~~~~~~~~~~\n"
+        } else {
+            "................\n"
+        });
+    }
+    map.push_str("ABCDEFGHIJKLMNOP\n");
+    let name = if costs { "sixteen-costs" } else { "sixteen" };
+    (
+        write_temp(&format!("{name}.puz"), rules.as_bytes()),
+        write_temp(&format!("{name}.in"), map.as_bytes()),
+    )
+}
+
+#[test]
+fn a_state_with_billions_of_successors_meets_every_limit() {
+    // Found when trying many movers at once: the successors of one state
+    // were gathered without a check, and A* grew past any memory limit
+    // until the system killed it; breadth-first search overshot the time
+    // limit tenfold.
+    for costs in [false, true] {
+        let (rules, input) = sixteen_at_once(costs);
+        let plan = puzzle().args(["explain", &rules, &input]).output().unwrap();
+        let plan = String::from_utf8(plan.stdout).unwrap();
+        assert!(
+            plan.contains(
+                "budget checks: after every 65536 successors: a state may have 152587890625 of them"
+            ),
+            "{plan}"
+        );
+        let strategies: &[&str] = if costs { &["auto"] } else { &["auto", "bfs"] };
+        for strategy in strategies {
+            for threads in ["1", "2"] {
+                for limit in [
+                    ["--max-states", "100000"],
+                    ["--max-memory", "100M"],
+                    ["--timeout", "300ms"],
+                ] {
+                    let start = std::time::Instant::now();
+                    let out = puzzle()
+                        .args(["run", &rules, &input, "--strategy", strategy])
+                        .args(["--threads", threads])
+                        .args(limit)
+                        .output()
+                        .unwrap();
+                    let took = start.elapsed();
+                    let err = String::from_utf8(out.stderr).unwrap();
+                    let what =
+                        format!("costs {costs}, {strategy}, {threads} threads, {limit:?}: {err}");
+                    assert_eq!(String::from_utf8(out.stdout).unwrap(), "?\n", "{what}");
+                    assert_eq!(out.status.code(), Some(3), "{what}");
+                    let flag = limit[0].trim_start_matches('-');
+                    assert!(err.contains(&format!("(--{flag})")), "{what}");
+                    // Loose: a hang or a runaway is minutes, not seconds.
+                    assert!(took.as_secs() < 30, "took {took:?}: {what}");
+                    if limit[0] == "--max-states" {
+                        assert!(reported(&err, "with ") < 100_000 + (1 << 17), "{what}");
+                    }
+                    if limit[0] == "--max-memory" {
+                        let mib: f64 = err
+                            .split(" and ")
+                            .nth(1)
+                            .and_then(|m| m.split(' ').next())
+                            .and_then(|m| m.parse().ok())
+                            .unwrap_or(f64::MAX);
+                        assert!(mib < 150.0, "{what}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn an_interrupt_stops_cleanly_and_says_which_case() {
     let (input, want) = slow_input(60);

@@ -121,7 +121,12 @@ impl<'k, W: Word> Generic<'k, W> {
         }
     }
 
-    /// Every combination of the movers' actions, as an odometer.
+    /// Every combination of the movers' actions, as an odometer whose
+    /// last digit turns fastest. A mover that cannot make its move, or two
+    /// movers that may not end as they would, rule out every combination
+    /// that shares the digits up to the later of them: the odometer skips
+    /// past them all (sixteen movers have 5^16 combinations, most of them
+    /// ruled out by a few digits).
     fn at_once(&mut self, f: &mut impl FnMut(W, u32) -> bool) {
         let task = self.task;
         let n = task.movers().len();
@@ -130,10 +135,10 @@ impl<'k, W: Word> Generic<'k, W> {
         }
         self.choice.fill(0);
         let mut acted = Vec::with_capacity(n);
-        'combos: loop {
+        loop {
             acted.clear();
-            let mut ok = true;
             let mut cost = 0;
+            let mut blocked = None;
             for i in 0..n {
                 let a = task.movers()[i].actions()[self.choice[i]];
                 acted.push((i, a));
@@ -141,53 +146,61 @@ impl<'k, W: Word> Generic<'k, W> {
                     Some(mv) => {
                         cost = cost.max(mv.cost);
                         self.moved[i] = Some(mv);
+                        if self.clashes(i) {
+                            blocked = Some(i);
+                            break;
+                        }
                     }
                     None => {
-                        ok = false;
+                        blocked = Some(i);
                         break;
                     }
                 }
             }
-            if ok
-                && self.allowed_at_once()
+            if blocked.is_none()
                 && let Some(t) = self.finish(&acted)
                 && !f(t, cost)
             {
                 return;
             }
-            // The next combination.
-            for i in (0..n).rev() {
-                self.choice[i] += 1;
-                if self.choice[i] < task.movers()[i].actions().len() {
-                    continue 'combos;
-                }
-                self.choice[i] = 0;
+            if !self.advance(blocked.unwrap_or(n - 1)) {
+                return;
             }
-            return;
         }
     }
 
-    /// No two movers end on one cell, or swap cells, where forbidden.
-    fn allowed_at_once(&self) -> bool {
+    /// Turns the odometer at digit `at` (the digits after it back to 0);
+    /// false when it has gone round.
+    fn advance(&mut self, at: usize) -> bool {
         let task = self.task;
+        self.choice[at + 1..].fill(0);
+        for i in (0..=at).rev() {
+            self.choice[i] += 1;
+            if self.choice[i] < task.movers()[i].actions().len() {
+                return true;
+            }
+            self.choice[i] = 0;
+        }
+        false
+    }
+
+    /// Whether a mover before `j` may not end as it would with mover `j`'s
+    /// move (on one cell, or swapping cells, where forbidden).
+    fn clashes(&self, j: usize) -> bool {
+        let task = self.task;
+        if !task.forbid_same_cell() && !task.forbid_swap() {
+            return false;
+        }
         let new_cell = |i: usize| {
-            let mv = self.moved[i].expect("every mover has a move");
+            let mv = self.moved[i].expect("every mover before has a move");
             task.movers()[i].cells()[mv.pos as usize]
         };
-        let n = self.cells.len();
-        for i in 0..n {
-            for j in i + 1..n {
-                let (ni, nj) = (new_cell(i), new_cell(j));
-                let (oi, oj) = (self.cells[i], self.cells[j]);
-                if task.forbid_same_cell() && ni == nj {
-                    return false;
-                }
-                if task.forbid_swap() && oi != oj && ni == oj && nj == oi {
-                    return false;
-                }
-            }
-        }
-        true
+        let (nj, oj) = (new_cell(j), self.cells[j]);
+        (0..j).any(|i| {
+            let (ni, oi) = (new_cell(i), self.cells[i]);
+            (task.forbid_same_cell() && ni == nj)
+                || (task.forbid_swap() && oi != oj && ni == oj && nj == oi)
+        })
     }
 
     /// Where action `a` of mover `i` takes it from `vals`, if it may take

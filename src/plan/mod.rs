@@ -18,6 +18,7 @@ mod word;
 pub use encode::{Field, Layout, bits_for};
 pub use word::{Wide, Word, ones};
 
+use crate::search::budget::{CHECK_EVERY, CHECK_SUCCESSORS};
 use crate::task::{Cmp, Expr, Mode, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind};
 
 /// How to search, as asked on the command line.
@@ -140,6 +141,21 @@ pub struct FlagBound {
     pub gives: Vec<(MoverId, Vec<u32>)>,
 }
 
+/// Where a search checks its budget (states, memory, time) and makes room
+/// for the states it finds, chosen from the most successors one state can
+/// have: checks cost time in the successor loop, so it has none when it
+/// need not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checks {
+    /// Between blocks of `states` expansions, whose successors (at most
+    /// `fan_out` a state) fit in the room made before each block: no check
+    /// within an expansion.
+    Blocks { states: usize, fan_out: usize },
+    /// After every [`CHECK_SUCCESSORS`] successors, and room made for each:
+    /// one state may have more successors than a block's room.
+    Successors,
+}
+
 /// How one case is searched.
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -151,6 +167,8 @@ pub struct Plan {
     engine_why: String,
     store: Store,
     store_why: String,
+    checks: Checks,
+    checks_why: String,
     bound: Option<Bound>,
     threads: usize,
 }
@@ -178,6 +196,10 @@ impl Plan {
 
     pub fn store(&self) -> Store {
         self.store
+    }
+
+    pub fn checks(&self) -> Checks {
+        self.checks
     }
 
     pub fn bound(&self) -> Option<&Bound> {
@@ -241,6 +263,7 @@ impl Plan {
         let _ = writeln!(s, "  successors: {}", self.kernel_why);
         let _ = writeln!(s, "  search: {}", self.engine_why);
         let _ = writeln!(s, "  visited store: {}", self.store_why);
+        let _ = writeln!(s, "  budget checks: {}", self.checks_why);
         let _ = writeln!(
             s,
             "  threads: {} (cases solved several at a time; levels of at least 4096 states are shared)",
@@ -268,6 +291,7 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let (engine, engine_why) = engine(task, config.strategy, bound.as_ref());
     let (kernel, kernel_why) = kernel(task, engine);
     let (store, store_why) = store(engine, &layout, word);
+    let (checks, checks_why) = checks(task);
     Ok(Plan {
         layout,
         word,
@@ -277,6 +301,8 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         engine_why,
         store,
         store_why,
+        checks,
+        checks_why,
         bound: if engine == Engine::Astar { bound } else { None },
         threads: config.threads,
     })
@@ -437,6 +463,46 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
             KernelKind::AtOnce,
             format!("{n} agents at once: every combination of their moves, pruned early"),
         ),
+    }
+}
+
+/// The most successors one state has: the sum of the movers' actions (in
+/// turn) or their product (at once), as many as `usize` holds.
+pub fn fan_out(task: &Task) -> usize {
+    let counts = task.movers().iter().map(|m| m.actions().len());
+    match task.mode() {
+        Mode::InTurn => counts.fold(0, usize::saturating_add),
+        Mode::AtOnce if task.movers().is_empty() => 0,
+        Mode::AtOnce => counts.fold(1, usize::saturating_mul),
+    }
+}
+
+fn checks(task: &Task) -> (Checks, String) {
+    let fan_out = fan_out(task);
+    if fan_out <= CHECK_SUCCESSORS {
+        let states = (CHECK_SUCCESSORS / fan_out.max(1)).clamp(1, CHECK_EVERY as usize);
+        (
+            Checks::Blocks { states, fan_out },
+            format!(
+                "between blocks of {states} expanded state{}: a state has at most {fan_out} \
+                 successor{}, a block's fit in the room made for it",
+                plural(states),
+                plural(fan_out)
+            ),
+        )
+    } else {
+        let most = if fan_out == usize::MAX {
+            "more than 2^64".to_string()
+        } else {
+            fan_out.to_string()
+        };
+        (
+            Checks::Successors,
+            format!(
+                "after every {CHECK_SUCCESSORS} successors: a state may have {most} of them, \
+                 its expansion may have to stop midway"
+            ),
+        )
     }
 }
 

@@ -16,7 +16,8 @@
 //! the fewest steps, and a state is expanded once.
 
 use crate::kernel::Kernel;
-use crate::plan::{Bound, DENSE_G_BITS, Field, Layout, Word};
+use crate::plan::{Bound, Checks, DENSE_G_BITS, Field, Layout, Word};
+use crate::search::budget::{Budget, Sink};
 use crate::solution::Solution;
 
 use crate::task::{MoverId, Task};
@@ -330,19 +331,37 @@ impl<W: Word> Best<W> {
         }
     }
 
+    /// Records `g` for `s`; false when the map may not grow (the budget
+    /// has no room for its next size, or the system none to give): the
+    /// search must then stop.
     #[inline]
-    /// Records `g` for `s`; false when the map could not grow (the search
-    /// must then stop).
     #[must_use]
-    pub(super) fn set(&mut self, s: W, g: u32) -> bool {
+    pub(super) fn set(&mut self, s: W, g: u32, budget: &Budget) -> bool {
         match self {
             Best::Dense(d) => d.set(s.low() as usize, g + 1),
             Best::Sparse(h) => {
-                if h.try_reserve(1).is_err() {
+                if h.len() == h.capacity() && !Self::grow(h, budget) {
                     return false;
                 }
                 h.insert(s, g);
             }
+        }
+        true
+    }
+
+    /// Grows a full map, which doubles it, within the budget.
+    #[cold]
+    #[inline(never)]
+    fn grow(h: &mut HashMap<W, u32>, budget: &Budget) -> bool {
+        // An entry and its control byte, twice as many as now.
+        let entry = std::mem::size_of::<(W, u32)>() + 1;
+        let more = (h.capacity().max(4) * entry) as u64 * 2;
+        if !budget.reserve(more) {
+            return false;
+        }
+        if h.try_reserve(h.capacity().max(1)).is_err() {
+            budget.out_of_memory();
+            return false;
         }
         true
     }
@@ -354,11 +373,11 @@ impl<W: Word> Best<W> {
 pub fn astar<W: Word>(
     k: &Kernel<'_, W>,
     mut h: Heuristic<'_>,
-    limit: Option<u64>,
-    budget: &crate::search::Budget,
+    how: super::How,
+    budget: &Budget,
 ) -> Solution {
     let mut out = Solution::default();
-    let limit = limit.unwrap_or(u64::MAX);
+    let limit = how.limit.unwrap_or(u64::MAX);
     // What `h` may be and still lead to a goal within the limit after `g`
     // steps.
     let room = |g: u32| limit.saturating_sub(g as u64).min(u64::from(u32::MAX - 1)) as u32;
@@ -370,13 +389,15 @@ pub fn astar<W: Word>(
         if h0 == u32::MAX || h0 as u64 > limit || best.get(s).is_some() {
             continue;
         }
-        if !best.set(s, 0) {
-            budget.out_of_memory();
+        if !best.set(s, 0, budget) {
             return Solution::stopped(budget);
         }
         out.visited += 1;
         if buckets.len() <= h0 as usize {
             buckets.resize(h0 as usize + 1, Vec::new());
+        }
+        if !budget.grow(&mut buckets[h0 as usize], 1) {
+            return Solution::stopped(budget);
         }
         buckets[h0 as usize].push((0, s));
     }
@@ -384,6 +405,11 @@ pub fn astar<W: Word>(
     let mut succ = k.successors();
     let mut pace = super::budget::Pace::default();
     let mut children = Vec::new();
+    // With few successors a state, room for them all, once.
+    let few = match how.checks {
+        Checks::Blocks { fan_out, .. } => budget.grow(&mut children, fan_out),
+        Checks::Successors => false,
+    };
     while f < buckets.len() {
         let Some((g, s)) = buckets[f].pop() else {
             f += 1;
@@ -403,11 +429,19 @@ pub fn astar<W: Word>(
         if pace.due(out.expanded + out.visited) && budget.check(out.visited, f as u64) {
             return Solution::stopped(budget);
         }
-        children.clear();
-        succ.each(s, |t| {
-            children.push(t);
-            true
-        });
+        if few {
+            children.clear();
+            succ.each(s, |t| {
+                children.push(t);
+                true
+            });
+        } else {
+            let mut sink = Sink::new(budget, &mut children, out.visited, f as u64);
+            succ.each(s, |t| sink.push(t));
+            if sink.stopped() {
+                return Solution::stopped(budget);
+            }
+        }
         for &t in &children {
             let gt = g + 1;
             let seen = best.get(t);
@@ -422,8 +456,7 @@ pub fn astar<W: Word>(
             if ft >= buckets.len() {
                 buckets.resize(ft + 1, Vec::new());
             }
-            if !best.set(t, gt) || buckets[ft].try_reserve(1).is_err() {
-                budget.out_of_memory();
+            if !best.set(t, gt, budget) || !budget.grow(&mut buckets[ft], 1) {
                 return Solution::stopped(budget);
             }
             out.visited += u64::from(seen.is_none());

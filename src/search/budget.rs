@@ -61,9 +61,88 @@ impl Limit {
             Limit::Memory,
             Limit::Time,
             Limit::Interrupted,
+            Limit::NoMemory,
         ]
         .get(c.checked_sub(1)? as usize)
         .copied()
+    }
+}
+
+/// Successors an engine generates between two checks of its budget,
+/// within one state's expansion or across several: a state with very many
+/// successors (sixteen movers at once have 5^16 combinations of moves) is
+/// stopped in the middle of its expansion.
+pub const CHECK_SUCCESSORS: usize = 1 << 16;
+
+/// Gathers the successors of one state into a vector, within the budget:
+/// the vector grows only within the memory limit, and every
+/// [`CHECK_SUCCESSORS`] successors the budget is checked. Its
+/// [`Sink::push`] is the callback of a successor loop.
+pub struct Sink<'b, 'v, T> {
+    budget: &'b Budget,
+    out: &'v mut Vec<T>,
+    states: u64,
+    depth: u64,
+    /// The length at which the next check is due.
+    due: usize,
+    /// The length up to which a push needs neither a check nor room: the
+    /// smaller of `due` and the capacity.
+    until: usize,
+    stopped: bool,
+}
+
+impl<'b, 'v, T> Sink<'b, 'v, T> {
+    /// Gathers into `out` (cleared), `states` and `depth` being what the
+    /// checks report.
+    pub fn new(budget: &'b Budget, out: &'v mut Vec<T>, states: u64, depth: u64) -> Self {
+        out.clear();
+        let due = CHECK_SUCCESSORS;
+        Sink {
+            budget,
+            until: due.min(out.capacity()),
+            out,
+            states,
+            depth,
+            due,
+            stopped: false,
+        }
+    }
+
+    /// Adds a successor; false when the search must stop.
+    #[inline(always)]
+    pub fn push(&mut self, x: T) -> bool {
+        // The common case, one comparison: room, and no check due.
+        if self.out.len() < self.until {
+            self.out.push(x);
+            return true;
+        }
+        self.push_cold(x)
+    }
+
+    /// Checks the budget or grows the vector, and adds a successor.
+    #[cold]
+    #[inline(never)]
+    fn push_cold(&mut self, x: T) -> bool {
+        if self.out.len() >= self.due {
+            self.due += CHECK_SUCCESSORS;
+            let found = self.states + self.out.len() as u64;
+            if self.budget.check(found, self.depth) {
+                self.stopped = true;
+                return false;
+            }
+        }
+        if !self.budget.grow(self.out, 1) {
+            self.stopped = true;
+            return false;
+        }
+        self.until = self.due.min(self.out.capacity());
+        self.out.push(x);
+        true
+    }
+
+    /// True when the budget stopped the search.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 }
 
@@ -182,6 +261,29 @@ impl Budget {
         }
     }
 
+    /// Makes room in `v` for `least` more items: when it has less, grows it
+    /// by its length at least (as pushing would), within the memory limit.
+    /// False, and the search stops, when there is no room: nothing is
+    /// allocated that the system cannot give, so a search never aborts.
+    #[inline]
+    pub fn grow<T>(&self, v: &mut Vec<T>, least: usize) -> bool {
+        v.capacity() - v.len() >= least || self.grow_cold(v, least)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow_cold<T>(&self, v: &mut Vec<T>, least: usize) -> bool {
+        let more = v.len().max(least);
+        if !self.reserve((more * std::mem::size_of::<T>()) as u64) {
+            return false;
+        }
+        if v.try_reserve(more).is_err() {
+            self.out_of_memory();
+            return false;
+        }
+        true
+    }
+
     /// Stops the search because an allocation failed.
     pub fn out_of_memory(&self) {
         self.stop(Limit::NoMemory);
@@ -232,5 +334,55 @@ pub fn size(bytes: u64) -> String {
         format!("{bytes} bytes")
     } else {
         format!("{v:.1} {}", units[u])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stop is read back as the limit that made it, for every limit: a
+    /// limit lost here would report a stopped search as one without a
+    /// solution.
+    #[test]
+    fn every_limit_is_read_back() {
+        for limit in [
+            Limit::States,
+            Limit::Memory,
+            Limit::Time,
+            Limit::Interrupted,
+            Limit::NoMemory,
+        ] {
+            let b = Budget::unlimited();
+            assert_eq!(b.stopped(), None);
+            b.stop(limit);
+            assert_eq!(b.stopped(), Some(limit));
+            assert!(b.check(0, 0), "a stopped budget stays stopped");
+            assert_eq!(b.report().map(|r| r.limit), Some(limit));
+        }
+    }
+
+    /// A sink gathers every successor when the budget has room, and stops
+    /// at the check after the state limit.
+    #[test]
+    fn a_sink_stops_at_the_state_limit() {
+        let b = Budget::unlimited();
+        let mut v = Vec::new();
+        let mut sink = Sink::new(&b, &mut v, 0, 0);
+        assert!((0..3 * CHECK_SUCCESSORS as u32).all(|i| sink.push(i)));
+        assert!(!sink.stopped());
+        assert_eq!(v.len(), 3 * CHECK_SUCCESSORS);
+
+        let b = Budget::new(Limits {
+            max_states: Some(100),
+            ..Limits::default()
+        });
+        let mut sink = Sink::new(&b, &mut v, 0, 0);
+        let pushed = (0..3 * CHECK_SUCCESSORS as u32)
+            .take_while(|&i| sink.push(i))
+            .count();
+        assert!(sink.stopped());
+        assert_eq!(pushed, CHECK_SUCCESSORS);
+        assert_eq!(b.stopped(), Some(Limit::States));
     }
 }

@@ -6,8 +6,9 @@
 //! step cost of the current one); otherwise a binary heap.
 
 use super::astar::Best;
+use super::budget::{Budget, Sink};
 use crate::kernel::Kernel;
-use crate::plan::Word;
+use crate::plan::{Checks, Word};
 use crate::solution::Solution;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -15,11 +16,11 @@ use std::collections::BinaryHeap;
 /// The least cost from the kernel's starts to a goal, at most `limit`.
 pub fn dijkstra<W: Word>(
     k: &Kernel<'_, W>,
-    limit: Option<u64>,
+    how: super::How,
     buckets: bool,
-    budget: &super::Budget,
+    budget: &Budget,
 ) -> Solution {
-    let limit = limit.unwrap_or(u64::MAX).min(u64::from(u32::MAX - 1));
+    let limit = how.limit.unwrap_or(u64::MAX).min(u64::from(u32::MAX - 1));
     let mut best = Best::new(k.layout().bits());
     let mut out = Solution::default();
     let mut queue = if buckets {
@@ -29,8 +30,7 @@ pub fn dijkstra<W: Word>(
     };
     for &s in k.starts() {
         if best.get(s).is_none() {
-            if !best.set(s, 0) || !queue.push(0, s) {
-                budget.out_of_memory();
+            if !best.set(s, 0, budget) || !queue.push(0, s, budget) {
                 return Solution::stopped(budget);
             }
             out.visited += 1;
@@ -39,6 +39,11 @@ pub fn dijkstra<W: Word>(
     let mut succ = k.successors();
     let mut pace = super::budget::Pace::default();
     let mut children = Vec::new();
+    // With few successors a state, room for them all, once.
+    let few = match how.checks {
+        Checks::Blocks { fan_out, .. } => budget.grow(&mut children, fan_out),
+        Checks::Successors => false,
+    };
     while let Some((g, s)) = queue.pop() {
         if best.get(s).is_some_and(|b| b < g) {
             continue;
@@ -51,11 +56,19 @@ pub fn dijkstra<W: Word>(
         if pace.due(out.expanded + out.visited) && budget.check(out.visited, g as u64) {
             return Solution::stopped(budget);
         }
-        children.clear();
-        succ.each_cost(s, |t, c| {
-            children.push((t, c));
-            true
-        });
+        if few {
+            children.clear();
+            succ.each_cost(s, |t, c| {
+                children.push((t, c));
+                true
+            });
+        } else {
+            let mut sink = Sink::new(budget, &mut children, out.visited, g as u64);
+            succ.each_cost(s, |t, c| sink.push((t, c)));
+            if sink.stopped() {
+                return Solution::stopped(budget);
+            }
+        }
         for &(t, c) in &children {
             let gt = g + c;
             if gt as u64 > limit {
@@ -65,8 +78,7 @@ pub fn dijkstra<W: Word>(
             if seen.is_some_and(|b| b <= gt) {
                 continue;
             }
-            if !best.set(t, gt) || !queue.push(gt, t) {
-                budget.out_of_memory();
+            if !best.set(t, gt, budget) || !queue.push(gt, t, budget) {
                 return Solution::stopped(budget);
             }
             out.visited += u64::from(seen.is_none());
@@ -88,7 +100,7 @@ enum Queue<W> {
     },
     /// `(cost, order pushed)`, least first; states by order pushed.
     Heap {
-        heap: BinaryHeap<Reverse<(u32, u32)>>,
+        heap: BinaryHeap<Reverse<(u32, u64)>>,
         states: Vec<W>,
     },
 }
@@ -110,24 +122,36 @@ impl<W: Word> Queue<W> {
         }
     }
 
-    /// Queues `s` at cost `g`; false when the queue could not grow.
+    /// Queues `s` at cost `g`; false when the queue may not grow (the
+    /// search must then stop).
     #[must_use]
-    fn push(&mut self, g: u32, s: W) -> bool {
+    fn push(&mut self, g: u32, s: W, budget: &Budget) -> bool {
         match self {
             Queue::Ring { ring, pending, .. } => {
                 let len = ring.len() as u32;
                 let bucket = &mut ring[(g % len) as usize];
-                if bucket.try_reserve(1).is_err() {
+                if !budget.grow(bucket, 1) {
                     return false;
                 }
                 bucket.push(s);
                 *pending += 1;
             }
             Queue::Heap { heap, states } => {
-                if heap.try_reserve(1).is_err() || states.try_reserve(1).is_err() {
+                if !budget.grow(states, 1) {
                     return false;
                 }
-                heap.push(Reverse((g, states.len() as u32)));
+                if heap.len() == heap.capacity() {
+                    let bytes =
+                        (heap.len().max(4) * std::mem::size_of::<Reverse<(u32, u64)>>()) as u64;
+                    if !budget.reserve(bytes) {
+                        return false;
+                    }
+                    if heap.try_reserve(heap.len().max(4)).is_err() {
+                        budget.out_of_memory();
+                        return false;
+                    }
+                }
+                heap.push(Reverse((g, states.len() as u64)));
                 states.push(s);
             }
         }

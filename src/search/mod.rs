@@ -15,8 +15,8 @@ mod dijkstra;
 mod store;
 
 use crate::kernel::{Gen, Kernel, Split, Successors};
+use crate::plan::{Checks, Engine, Plan, Store as StoreKind, Wide, Word, WordSize};
 pub use crate::plan::{Config, Strategy};
-use crate::plan::{Engine, Plan, Store as StoreKind, Wide, Word, WordSize};
 use crate::solution::Solution;
 use crate::task::Task;
 pub use astar::{Heuristic, astar};
@@ -42,43 +42,42 @@ pub fn run(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
 /// only `u64` instantiates the bitset searches: wider words do not carry
 /// code they never run.
 trait Bits: Word {
-    fn bfs_bitset(k: &Kernel<'_, Self>, limit: Option<u64>, threads: usize, b: &Budget)
-    -> Solution;
-    fn bidir_bitset(
-        k: &Kernel<'_, Self>,
-        limit: Option<u64>,
-        threads: usize,
-        b: &Budget,
-    ) -> Solution;
+    fn bfs_bitset(k: &Kernel<'_, Self>, how: How, b: &Budget) -> Solution;
+    fn bidir_bitset(k: &Kernel<'_, Self>, how: How, b: &Budget) -> Solution;
 }
 
 impl Bits for u64 {
-    fn bfs_bitset(k: &Kernel<'_, u64>, limit: Option<u64>, threads: usize, b: &Budget) -> Solution {
-        bfs::<u64, Dense<u64>>(k, limit, threads, b)
+    fn bfs_bitset(k: &Kernel<'_, u64>, how: How, b: &Budget) -> Solution {
+        bfs::<u64, Dense<u64>>(k, how, b)
     }
 
-    fn bidir_bitset(
-        k: &Kernel<'_, u64>,
-        limit: Option<u64>,
-        threads: usize,
-        b: &Budget,
-    ) -> Solution {
-        bidir::<u64, Dense<u64>>(k, limit, threads, b)
+    fn bidir_bitset(k: &Kernel<'_, u64>, how: How, b: &Budget) -> Solution {
+        bidir::<u64, Dense<u64>>(k, how, b)
     }
 }
 
 macro_rules! no_bitset {
     ($($t:ty),*) => {$(
         impl Bits for $t {
-            fn bfs_bitset(_: &Kernel<'_, $t>, _: Option<u64>, _: usize, _: &Budget) -> Solution {
+            fn bfs_bitset(_: &Kernel<'_, $t>, _: How, _: &Budget) -> Solution {
                 unreachable!("the plan keeps a bitset for u64 states only")
             }
 
-            fn bidir_bitset(_: &Kernel<'_, $t>, _: Option<u64>, _: usize, _: &Budget) -> Solution {
+            fn bidir_bitset(_: &Kernel<'_, $t>, _: How, _: &Budget) -> Solution {
                 unreachable!("the plan keeps a bitset for u64 states only")
             }
         }
     )*};
+}
+
+/// What a breadth-first engine takes from the plan and the task besides
+/// the kernel.
+#[derive(Debug, Clone, Copy)]
+pub struct How {
+    /// The most steps a solution may take.
+    pub limit: Option<u64>,
+    pub threads: usize,
+    pub checks: Checks,
 }
 no_bitset!(u128, Wide<4>, Wide<16>);
 
@@ -95,23 +94,23 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
         // or no start: nothing to search.
         return Solution::default();
     }
-    let threads = plan.threads();
+    let how = How {
+        limit,
+        threads: plan.threads(),
+        checks: plan.checks(),
+    };
     match (plan.engine(), plan.store()) {
-        (Engine::Bidir, StoreKind::Bitset) => W::bidir_bitset(&k, limit, threads, budget),
-        (Engine::Bidir, _) => bidir::<W, Sparse<W>>(&k, limit, threads, budget),
-        (Engine::Bfs, StoreKind::Bitset) => W::bfs_bitset(&k, limit, threads, budget),
-        (Engine::Bfs, _) => bfs::<W, Sparse<W>>(&k, limit, threads, budget),
+        (Engine::Bidir, StoreKind::Bitset) => W::bidir_bitset(&k, how, budget),
+        (Engine::Bidir, _) => bidir::<W, Sparse<W>>(&k, how, budget),
+        (Engine::Bfs, StoreKind::Bitset) => W::bfs_bitset(&k, how, budget),
+        (Engine::Bfs, _) => bfs::<W, Sparse<W>>(&k, how, budget),
         (Engine::Astar, _) => {
             let bound = plan.bound().expect("A* is planned with its bound");
-            astar(
-                &k,
-                Heuristic::new(task, plan.layout(), bound),
-                limit,
-                budget,
-            )
+            let h = Heuristic::new(task, plan.layout(), bound);
+            astar(&k, h, how, budget)
         }
         (Engine::Buckets | Engine::Dijkstra, _) => {
-            dijkstra(&k, limit, plan.engine() == Engine::Buckets, budget)
+            dijkstra(&k, how, plan.engine() == Engine::Buckets, budget)
         }
         (Engine::Nothing, _) => unreachable!("handled above"),
     }
@@ -164,19 +163,23 @@ struct Level<W> {
 }
 
 /// Expands `chunk` into `next`, marking new states in `store`; with
-/// `R > 0`, a row of `R` words at a time (see [`Successors::rows`]).
+/// `R > 0`, a row of `R` words at a time (see [`Successors::rows`]). With
+/// `METER`, the [`Meter`] makes room for each new state and checks the
+/// budget within an expansion ([`Checks::Successors`]); without, `next`
+/// has room for all the chunk's successors.
 /// Kept out of line: the successor loop then has the registers to
 /// itself.
 #[inline(never)]
-fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize>(
+fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize, const METER: bool>(
     succ: &mut G,
     chunk: &[W],
-    hit: &AtomicBool,
+    meter: &mut Meter<'_, '_>,
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
     mut store: M,
 ) -> u64 {
     let mut expanded = 0;
+    let hit = &meter.watch.hit;
     for &s in chunk {
         if hit.load(Relaxed) {
             break;
@@ -186,11 +189,15 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize>(
         if R == 0 {
             succ.each(s, |t| {
                 if store.mark(t) {
+                    if METER && !meter.room(next, 1) {
+                        return false;
+                    }
                     next.push(t);
                 }
-                true
+                !METER || !meter.tick(next)
             });
         } else {
+            debug_assert!(!METER, "rows are planned with checks between blocks");
             succ.rows::<R>(s, |base, mask| {
                 store.mark_row(base, mask, |p| next.push(base | W::from_u64(p as u64)));
                 true
@@ -204,10 +211,12 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize>(
     expanded
 }
 
-/// Expands `states` into `next` in blocks of [`budget::CHECK_EVERY`], and
-/// between two blocks makes room for what comes and checks the budget: the
-/// loop over a block's states has nothing else to do, and a small level (a
-/// maze has thousands) is one block with no check at all.
+/// Expands `states` into `next` in blocks (of [`Checks::Blocks`] states,
+/// or [`budget::CHECK_EVERY`]), and before each block makes room for what
+/// comes and, between two, checks the budget: the loop over a block's
+/// states has nothing else to do, and a small level (a maze has
+/// thousands) is one block with no check. With [`Checks::Successors`], the
+/// [`Meter`] also checks within a block.
 #[inline(always)]
 fn run_blocks<W: Word, M: Mark<W>>(
     succ: &mut Successors<'_, '_, W>,
@@ -217,22 +226,79 @@ fn run_blocks<W: Word, M: Mark<W>>(
     test: &impl Fn(W) -> bool,
     mut store: M,
 ) -> u64 {
-    if states.len() <= budget::CHECK_EVERY as usize {
-        return run_any(succ, states, &watch.hit, next, test, store);
+    let block = match watch.checks {
+        Checks::Blocks { states, .. } => states,
+        Checks::Successors => budget::CHECK_EVERY as usize,
+    };
+    let mut meter = Meter::new(watch, next);
+    if !watch.room(next) {
+        return 0;
+    }
+    if states.len() <= block {
+        return run_any(succ, states, &mut meter, next, test, store);
     }
     let mut expanded = 0;
-    let mut reported = next.len();
-    for (i, block) in states.chunks(budget::CHECK_EVERY as usize).enumerate() {
-        if i > 0 {
-            let grown = next.len() - reported;
-            reported = next.len();
-            if watch.hit.load(Relaxed) || !watch.room(next) || watch.spent(grown as u64) {
-                break;
-            }
+    for (i, b) in states.chunks(block).enumerate() {
+        if i > 0 && (watch.hit.load(Relaxed) || meter.check(next)) {
+            break;
         }
-        expanded += run_any(succ, block, &watch.hit, next, test, store.again());
+        expanded += run_any(succ, b, &mut meter, next, test, store.again());
     }
     expanded
+}
+
+/// A thread's checks while it expands states into its vector of new
+/// states: between blocks, and with [`Checks::Successors`] within them
+/// (the vector has room for each new state before it is pushed, grown
+/// within the budget, and every [`budget::CHECK_SUCCESSORS`] successors the
+/// budget is checked), each time with the states found since the last.
+struct Meter<'w, 'b> {
+    watch: &'w Watch<'b>,
+    /// The length of the vector at the last check.
+    reported: usize,
+    /// Successors until the next check.
+    left: usize,
+}
+
+impl<'w, 'b> Meter<'w, 'b> {
+    fn new<W>(watch: &'w Watch<'b>, next: &[W]) -> Self {
+        Meter {
+            watch,
+            reported: next.len(),
+            left: budget::CHECK_SUCCESSORS,
+        }
+    }
+
+    /// Counts a successor; true when the level must stop.
+    #[inline(always)]
+    fn tick<W>(&mut self, next: &mut Vec<W>) -> bool {
+        self.left -= 1;
+        self.left == 0 && self.check(next)
+    }
+
+    /// Makes room in `next` for `least` more states; false (and the level
+    /// stops) when there is none.
+    #[inline(always)]
+    fn room<W>(&self, next: &mut Vec<W>, least: usize) -> bool {
+        next.capacity() - next.len() >= least || self.grow(next, least)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow<W>(&self, next: &mut Vec<W>, least: usize) -> bool {
+        self.watch.room_for(next, least.max(HEADROOM))
+    }
+
+    /// Checks the budget with the states found since the last check, and
+    /// makes room for those to come; true when the level must stop.
+    #[cold]
+    #[inline(never)]
+    fn check<W>(&mut self, next: &mut Vec<W>) -> bool {
+        self.left = budget::CHECK_SUCCESSORS;
+        let grown = next.len() - self.reported;
+        self.reported = next.len();
+        !self.watch.room(next) || self.watch.spent(grown as u64)
+    }
 }
 
 /// What the expansion of a level watches: a goal found (or the budget
@@ -240,18 +306,21 @@ fn run_blocks<W: Word, M: Mark<W>>(
 struct Watch<'b> {
     hit: AtomicBool,
     budget: &'b Budget,
+    checks: Checks,
     found: AtomicU64,
     depth: u64,
 }
 
-/// The successors a frontier vector keeps room for between two checks.
-const HEADROOM: usize = 1 << 16;
+/// The successors a frontier vector keeps room for between two checks:
+/// a block's, with [`Checks::Blocks`].
+const HEADROOM: usize = budget::CHECK_SUCCESSORS;
 
 impl<'b> Watch<'b> {
-    fn new(budget: &'b Budget, found: u64, depth: u64) -> Self {
+    fn new(budget: &'b Budget, checks: Checks, found: u64, depth: u64) -> Self {
         Watch {
             hit: AtomicBool::new(false),
             budget,
+            checks,
             found: AtomicU64::new(found),
             depth,
         }
@@ -271,21 +340,17 @@ impl<'b> Watch<'b> {
     /// Makes room in `next` for the successors of the next states, within
     /// the budget; false (and the level stops) when there is none.
     fn room<W>(&self, next: &mut Vec<W>) -> bool {
-        if next.capacity() - next.len() >= HEADROOM {
+        self.room_for(next, HEADROOM)
+    }
+
+    /// Makes room in `next` for `least` more states, within the budget;
+    /// false (and the level stops) when there is none.
+    fn room_for<W>(&self, next: &mut Vec<W>, least: usize) -> bool {
+        if self.budget.grow(next, least) {
             return true;
         }
-        let more = next.len().max(HEADROOM);
-        let bytes = (more * std::mem::size_of::<W>()) as u64;
-        if !self.budget.reserve(bytes) {
-            self.hit.store(true, Relaxed);
-            return false;
-        }
-        if next.try_reserve(more).is_err() {
-            self.budget.out_of_memory();
-            self.hit.store(true, Relaxed);
-            return false;
-        }
-        true
+        self.hit.store(true, Relaxed);
+        false
     }
 }
 
@@ -294,20 +359,30 @@ impl<'b> Watch<'b> {
 fn run_any<W: Word, M: Mark<W>>(
     succ: &mut Successors<'_, '_, W>,
     chunk: &[W],
-    hit: &AtomicBool,
+    meter: &mut Meter<'_, '_>,
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
     store: M,
 ) -> u64 {
     let words = succ.row_words();
+    if meter.watch.checks == Checks::Successors {
+        return match succ.split() {
+            Split::Tables(t) => {
+                expand_chunk::<W, M, _, 0, true>(t, chunk, meter, next, test, store)
+            }
+            Split::Generic(g) => {
+                expand_chunk::<W, M, _, 0, true>(g, chunk, meter, next, test, store)
+            }
+        };
+    }
     match succ.split() {
         Split::Tables(t) => match words {
-            1 => expand_chunk::<W, M, _, 1>(t, chunk, hit, next, test, store),
-            2 => expand_chunk::<W, M, _, 2>(t, chunk, hit, next, test, store),
-            4 => expand_chunk::<W, M, _, 4>(t, chunk, hit, next, test, store),
-            _ => expand_chunk::<W, M, _, 0>(t, chunk, hit, next, test, store),
+            1 => expand_chunk::<W, M, _, 1, false>(t, chunk, meter, next, test, store),
+            2 => expand_chunk::<W, M, _, 2, false>(t, chunk, meter, next, test, store),
+            4 => expand_chunk::<W, M, _, 4, false>(t, chunk, meter, next, test, store),
+            _ => expand_chunk::<W, M, _, 0, false>(t, chunk, meter, next, test, store),
         },
-        Split::Generic(g) => expand_chunk::<W, M, _, 0>(g, chunk, hit, next, test, store),
+        Split::Generic(g) => expand_chunk::<W, M, _, 0, false>(g, chunk, meter, next, test, store),
     }
 }
 
@@ -413,12 +488,12 @@ fn expand<W: Word, S: Store<W>>(
 
 /// Breadth-first search from the kernel's start states, to at most `limit`
 /// steps, within `budget`.
-pub fn bfs<W: Word, S: Store<W>>(
-    k: &Kernel<'_, W>,
-    limit: Option<u64>,
-    threads: usize,
-    budget: &Budget,
-) -> Solution {
+pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -> Solution {
+    let How {
+        limit,
+        threads,
+        checks,
+    } = how;
     let Some(mut store) = new_store::<W, S>(k, budget) else {
         return Solution::stopped(budget);
     };
@@ -456,7 +531,7 @@ pub fn bfs<W: Word, S: Store<W>>(
                 let mut unchecked = 0;
                 loop {
                     next.clear();
-                    let watch = Watch::new(budget, found, depth);
+                    let watch = Watch::new(budget, checks, found, depth);
                     let own = Own(&mut store);
                     out.expanded += run_blocks(&mut succ, &cur, &watch, &mut next, &goal, own);
                     depth += 1;
@@ -481,7 +556,7 @@ pub fn bfs<W: Word, S: Store<W>>(
                 }
                 continue;
             }
-            let watch = Watch::new(budget, found, depth);
+            let watch = Watch::new(budget, checks, found, depth);
             let level = expand(
                 k,
                 &frontier,
@@ -540,12 +615,12 @@ fn stopped<W: Word, S: Store<W>>(store: &S, budget: &Budget, found: u64, depth: 
 /// the other side has seen closes a path: no path of `da + db` steps exists
 /// (an earlier level would have met), so the meeting gives exactly
 /// `da + 1 + db` steps. Needs a reversible model with a single goal state.
-pub fn bidir<W: Word, S: Store<W>>(
-    k: &Kernel<'_, W>,
-    limit: Option<u64>,
-    threads: usize,
-    budget: &Budget,
-) -> Solution {
+pub fn bidir<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -> Solution {
+    let How {
+        limit,
+        threads,
+        checks,
+    } = how;
     let goal = k
         .task()
         .goal_state()
@@ -590,7 +665,7 @@ pub fn bidir<W: Word, S: Store<W>>(
             } else {
                 (second, &*first)
             };
-            let watch = Watch::new(budget, found, depth[0] + depth[1]);
+            let watch = Watch::new(budget, checks, found, depth[0] + depth[1]);
             let level = expand(
                 k,
                 &frontier[a],
