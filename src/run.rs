@@ -329,15 +329,27 @@ pub fn run_input<W: Write>(
         out.flush()?;
         if let Some(st) = &sol.stopped {
             summary.stopped += 1;
-            writeln!(
-                std::io::stderr(),
-                "puzzle: case {} stopped by {}, at depth {} with {} states seen and {} in memory",
-                case.number,
-                st.limit.describe(&opts.limits),
-                st.depth,
-                st.states,
-                crate::search::budget::size(st.memory)
-            )?;
+            let limit = st.limit.describe(&opts.limits);
+            let memory = crate::search::budget::size(st.memory);
+            if let Some(need) = st.before_search {
+                writeln!(
+                    std::io::stderr(),
+                    "puzzle: case {} stopped by {limit} before its search: its map of {} \
+                     cells needs about {} more, and {memory} is in use",
+                    case.number,
+                    case.rows * case.cols,
+                    crate::search::budget::size(need),
+                )?;
+            } else {
+                writeln!(
+                    std::io::stderr(),
+                    "puzzle: case {} stopped by {limit}, at depth {} with {} states seen and \
+                     {memory} in memory",
+                    case.number,
+                    st.depth,
+                    st.states,
+                )?;
+            }
         }
         if opts.stats {
             let cost = sol

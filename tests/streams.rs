@@ -482,6 +482,61 @@ fn a_state_with_billions_of_successors_meets_every_limit() {
 }
 
 #[test]
+fn a_map_too_large_for_the_memory_left_stops_before_its_search() {
+    // A Key Task map of 9,000,000 cells: its tables are built before the
+    // search can check its budget, and used to abort the process when the
+    // system had no memory for them. The small map after it is answered.
+    let mut map = String::from("3000 3000\n*");
+    for r in 0..3000 {
+        let row = if r == 2999 {
+            format!("{}X", ".".repeat(2999))
+        } else {
+            ".".repeat(3000 - usize::from(r == 0))
+        };
+        map.push_str(&row);
+        map.push('\n');
+    }
+    map.push_str("1 3\n*.X\n0 0\n");
+    let input = write_temp("huge-map.in", map.as_bytes());
+    let rules = path("puzzles/keytask.puz");
+    for threads in ["1", "2"] {
+        // The memory limit, and the system's own (an address-space limit
+        // that the tables' allocations would overrun).
+        let runs = [
+            (
+                format!(
+                    "'{}' run '{rules}' '{input}' --threads {threads} --max-memory 150M",
+                    env!("CARGO_BIN_EXE_puzzle")
+                ),
+                "the memory limit of 150.0 MiB (--max-memory)",
+            ),
+            (
+                format!(
+                    "ulimit -v 400000; '{}' run '{rules}' '{input}' --threads {threads}",
+                    env!("CARGO_BIN_EXE_puzzle")
+                ),
+                "the system (it had no more memory to give)",
+            ),
+        ];
+        for (script, limit) in runs {
+            let out = Command::new("sh").args(["-c", &script]).output().unwrap();
+            let err = String::from_utf8(out.stderr).unwrap();
+            let what = format!("{script}: {err}");
+            assert_eq!(
+                String::from_utf8(out.stdout).unwrap(),
+                "?\nEscape possible in 2 steps.\n",
+                "{what}"
+            );
+            assert_eq!(out.status.code(), Some(3), "{what}");
+            assert!(
+                err.contains(&format!("case 1 stopped by {limit} before its search: its map of 9000000 cells needs about")),
+                "{what}"
+            );
+        }
+    }
+}
+
+#[test]
 fn an_interrupt_stops_cleanly_and_says_which_case() {
     let (input, want) = slow_input(60);
     let file = write_temp("int.in", input.as_bytes());

@@ -47,7 +47,7 @@ impl Limit {
                 humantime::format_duration(limits.timeout.unwrap_or_default())
             ),
             Limit::Interrupted => "an interrupt (Ctrl-C)".into(),
-            Limit::NoMemory => "the system, which had no more memory to give".into(),
+            Limit::NoMemory => "the system (it had no more memory to give)".into(),
         }
     }
 
@@ -155,6 +155,9 @@ pub struct Stopped {
     pub states: u64,
     /// The process's resident memory then, in bytes.
     pub memory: u64,
+    /// When the case stopped before its search, the memory it would have
+    /// needed first, in bytes.
+    pub before_search: Option<u64>,
 }
 
 /// Set by the SIGINT handler: every search stops at its next checkpoint.
@@ -261,6 +264,21 @@ impl Budget {
         }
     }
 
+    /// Whether `bytes` more may be allocated, within the memory limit and
+    /// from the system (tried, and given back at once: an allocation the
+    /// system would refuse later aborts the process); stops the search if
+    /// not.
+    pub fn afford(&self, bytes: u64) -> bool {
+        if !self.reserve(bytes) {
+            return false;
+        }
+        if Vec::<u8>::new().try_reserve_exact(bytes as usize).is_err() {
+            self.out_of_memory();
+            return false;
+        }
+        true
+    }
+
     /// Makes room in `v` for `least` more items: when it has less, grows it
     /// by its length at least (as pushing would), within the memory limit.
     /// False, and the search stops, when there is no room: nothing is
@@ -296,6 +314,7 @@ impl Budget {
             depth: self.depth.load(Relaxed),
             states: self.states.load(Relaxed),
             memory: resident(),
+            before_search: None,
         })
     }
 }
