@@ -84,7 +84,8 @@ pub fn load(name: &str, text: &str) -> Result<Loaded, Diagnostics<RuleError>> {
 
 /// About the most memory a case takes per cell of its map before its
 /// search starts, besides the input read (measured: 28 bytes on a 10,000
-/// x 10,000 Key Task map), with room to spare for more agents.
+/// x 10,000 map of one agent and four flags), with room to spare for more
+/// agents.
 pub const BYTES_PER_CELL: u64 = 40;
 
 /// Solves one case within a budget: rules + map -> task -> plan ->
