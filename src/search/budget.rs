@@ -174,6 +174,9 @@ pub struct Budget {
     depth: AtomicU64,
 }
 
+/// The smallest allocation weighed against the memory limit on its own.
+pub const SMALL: u64 = 1 << 20;
+
 /// How many states an engine handles between two checks of its budget.
 pub const CHECK_EVERY: u64 = 4096;
 
@@ -256,10 +259,15 @@ impl Budget {
     }
 
     /// Whether `bytes` more may be allocated within the memory limit; stops
-    /// the search if not.
+    /// the search if not. An allocation under [`SMALL`] is not weighed on
+    /// its own (reading the process's memory costs a system call, and small
+    /// vectors grow often): the regular checks see what such allocations
+    /// add up to.
     pub fn reserve(&self, bytes: u64) -> bool {
         match self.limits.max_memory {
-            Some(m) if resident().saturating_add(bytes) > m => !self.stop(Limit::Memory),
+            Some(m) if bytes >= SMALL && resident().saturating_add(bytes) > m => {
+                !self.stop(Limit::Memory)
+            }
             _ => true,
         }
     }
