@@ -172,7 +172,17 @@ pub struct Budget {
     /// States found so far, as the engine reports them.
     states: AtomicU64,
     depth: AtomicU64,
+    /// When the budget was made, and when (in nanoseconds since) the
+    /// process's memory was last read by a check.
+    born: Instant,
+    memory_read: AtomicU64,
 }
+
+/// The least time between two reads of the process's memory by the
+/// checks: a read is a system call, and the checks come more often when
+/// states have many successors. The memory grows by a few hundred KiB at
+/// most in that time.
+const MEMORY_EVERY: Duration = Duration::from_millis(1);
 
 /// The smallest allocation weighed against the memory limit on its own.
 pub const SMALL: u64 = 1 << 20;
@@ -209,6 +219,8 @@ impl Budget {
             stop: AtomicU8::new(0),
             states: AtomicU64::new(0),
             depth: AtomicU64::new(0),
+            born: Instant::now(),
+            memory_read: AtomicU64::new(0),
         }
     }
 
@@ -251,11 +263,24 @@ impl Budget {
             return self.stop(Limit::Time);
         }
         if let Some(m) = self.limits.max_memory
+            && self.memory_due()
             && resident() > m
         {
             return self.stop(Limit::Memory);
         }
         false
+    }
+
+    /// Whether a check is to read the process's memory: the first, and
+    /// then one every [`MEMORY_EVERY`] (whichever thread comes first).
+    fn memory_due(&self) -> bool {
+        let now = self.born.elapsed().as_nanos() as u64;
+        let last = self.memory_read.load(Relaxed);
+        let due = last == 0 || now.saturating_sub(last) >= MEMORY_EVERY.as_nanos() as u64;
+        due && self
+            .memory_read
+            .compare_exchange(last, now.max(1), Relaxed, Relaxed)
+            .is_ok()
     }
 
     /// Whether `bytes` more may be allocated within the memory limit; stops
