@@ -305,7 +305,7 @@ impl Budget {
         if !self.reserve(bytes) {
             return false;
         }
-        if Vec::<u8>::new().try_reserve_exact(bytes as usize).is_err() {
+        if bytes >= SMALL && Vec::<u8>::new().try_reserve_exact(bytes as usize).is_err() {
             self.out_of_memory();
             return false;
         }
