@@ -37,6 +37,7 @@ pub mod search;
 pub mod solution;
 pub mod syntax;
 pub mod task;
+pub mod trace;
 
 use error::{Diagnostics, InputError, RuleError};
 
@@ -82,6 +83,70 @@ pub fn load(name: &str, text: &str) -> Result<Loaded, Diagnostics<RuleError>> {
     })
 }
 
+/// What `puzzle verify` finds of one case's moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Legal, reaching a goal, at the least cost.
+    Optimal { steps: usize, cost: u64 },
+    /// `-`, and indeed no way exists.
+    NoWay,
+    /// Legal and reaching a goal, at more than the least cost.
+    NotOptimal { cost: u64, least: u64 },
+    /// Legal, but no goal at the end.
+    NoGoal { steps: usize },
+    /// Step `step` (from 0), `token`, cannot be taken: why.
+    Illegal {
+        step: usize,
+        token: String,
+        why: String,
+    },
+    /// `-`, but a way exists.
+    WayExists { least: u64 },
+    /// The search for the least cost was stopped by a limit.
+    Stopped,
+}
+
+/// Checks one case's moves (a line of `puzzle run --moves`): replays them
+/// and compares their cost with the search's least.
+pub fn verify(
+    rules: &resolve::Rules,
+    case: &input::RawCase,
+    config: plan::Config,
+    line: &str,
+    budget: &search::Budget,
+) -> Result<Verdict, Vec<InputError>> {
+    let task = task::ground(rules, case)?;
+    let plan = plan::plan(&task, config).map_err(|w| vec![run::too_wide(case, &task, &w.0)])?;
+    let least = search::run(&task, &plan, budget);
+    if least.stopped.is_some() {
+        return Ok(Verdict::Stopped);
+    }
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if tokens == ["-"] {
+        return Ok(match least.cost {
+            None => Verdict::NoWay,
+            Some(least) => Verdict::WayExists { least },
+        });
+    }
+    Ok(match trace::replay(&task, &plan, &tokens) {
+        trace::Replay::Illegal { step, why } => Verdict::Illegal {
+            step,
+            token: tokens[step].to_string(),
+            why,
+        },
+        trace::Replay::Done { goal: false, .. } => Verdict::NoGoal {
+            steps: tokens.len(),
+        },
+        trace::Replay::Done { cost, goal: true } => match least.cost {
+            Some(l) if l < cost => Verdict::NotOptimal { cost, least: l },
+            _ => Verdict::Optimal {
+                steps: tokens.len(),
+                cost,
+            },
+        },
+    })
+}
+
 /// About the most memory a case takes per cell of its map before its
 /// search starts, besides the input read (measured: 28 bytes on a 10,000
 /// x 10,000 map of one agent and four flags), with room to spare for more
@@ -94,6 +159,7 @@ pub fn solve(
     rules: &resolve::Rules,
     case: &input::RawCase,
     config: plan::Config,
+    moves: bool,
     budget: &search::Budget,
 ) -> Result<solution::Solution, Vec<InputError>> {
     // A map's tables (the task's, the kernel's, one entry per cell or
@@ -110,5 +176,14 @@ pub fn solve(
     }
     let task = task::ground(rules, case)?;
     let plan = plan::plan(&task, config).map_err(|w| vec![run::too_wide(case, &task, &w.0)])?;
-    Ok(search::run(&task, &plan, budget))
+    let mut sol = search::run(&task, &plan, budget);
+    if moves && sol.cost.is_some() && sol.stopped.is_none() {
+        // The way found again, with parents kept: within the same budget.
+        match trace::trace(&task, &plan, budget) {
+            Some(t) if Some(t.cost()) == sol.cost => sol.moves = Some(t.line(&task)),
+            Some(_) => unreachable!("the search and the trace agree on the least cost"),
+            None => sol.stopped = budget.report(),
+        }
+    }
+    Ok(sol)
 }

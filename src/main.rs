@@ -24,6 +24,9 @@ mod exit {
     pub const LIMIT: u8 = 3;
     /// Writing the output failed (not a closed pipe: that ends quietly).
     pub const OUTPUT: u8 = 4;
+    /// `verify`: some case's moves are illegal, reach no goal, or are not
+    /// the least cost.
+    pub const WRONG: u8 = 5;
     /// Ctrl-C stopped the run (128 + SIGINT, as shells report it).
     pub const INTERRUPTED: u8 = 130;
 }
@@ -64,6 +67,13 @@ enum Cmd {
         /// Print per-case search statistics (states expanded, time) to stderr.
         #[arg(long)]
         stats: bool,
+        /// Print each case's moves instead of its answer: one line per case,
+        /// one token per step (a lone agent's move, `AGENT:MOVE` for agents
+        /// in turn, every agent's move joined by `,` at once); `-` when there
+        /// is no way, `?` when a limit stopped the case. `puzzle verify`
+        /// reads these lines back.
+        #[arg(long)]
+        moves: bool,
     },
     /// Show the plan of each case of an input: the state's variables and
     /// their bits, the successor kernel, the search engine and the visited
@@ -80,6 +90,21 @@ enum Cmd {
     Check {
         /// The rule file.
         rules: PathBuf,
+    },
+    /// Check each case's moves, as `run --moves` prints them: replays them
+    /// from the start and says, per case, whether every step is legal, a
+    /// goal is reached and the cost is the least (found by searching);
+    /// `-` says no way exists, and is checked by searching too. Exit 0 only
+    /// when every case holds, 5 when one does not.
+    Verify {
+        /// The rule file.
+        rules: PathBuf,
+        /// The input file; `-` reads stdin.
+        input: PathBuf,
+        /// The moves, one line per case.
+        solution: PathBuf,
+        #[command(flatten)]
+        opts: RunOpts,
     },
 }
 
@@ -193,6 +218,7 @@ impl RunOpts {
                 max_memory: self.max_memory.map_or(default_memory, |m| m.0),
                 timeout: self.timeout,
             },
+            moves: false,
         })
     }
 }
@@ -336,6 +362,7 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
             input,
             opts,
             stats,
+            moves,
         } => {
             let loaded = match load(&rules)? {
                 Ok(l) => l,
@@ -343,7 +370,10 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
             };
             let (name, bytes) = read(&input)?;
             let input = puzzle::run::Input::from_bytes(&name, &bytes);
-            let opts = opts.options(stats)?;
+            let opts = puzzle::run::Options {
+                moves,
+                ..opts.options(stats)?
+            };
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
             finish(puzzle::run::run_input(
@@ -365,6 +395,32 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
             let mut out = std::io::BufWriter::new(stdout.lock());
             let explained = puzzle::run::explain_input(&loaded.rules, &input, &opts, &mut out);
             finish(explained.map(|()| puzzle::run::Summary::default()))
+        }
+        Cmd::Verify {
+            rules,
+            input,
+            solution,
+            opts,
+        } => {
+            let loaded = match load(&rules)? {
+                Ok(l) => l,
+                Err(o) => return Ok(o),
+            };
+            let (name, bytes) = read(&input)?;
+            let input = puzzle::run::Input::from_bytes(&name, &bytes);
+            let (_, moves) = read(&solution)?;
+            let moves = String::from_utf8_lossy(&moves);
+            let opts = opts.options(false)?;
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            match puzzle::run::verify_input(&loaded.rules, &input, &moves, &opts, &mut out) {
+                Ok(v) if v.bad > 0 => Ok(Outcome::Code(exit::WRONG)),
+                Ok(v) if v.stopped > 0 => Ok(Outcome::Code(exit::LIMIT)),
+                Ok(_) => Ok(Outcome::Code(exit::OK)),
+                Err(puzzle::RunError::Write(e)) => Ok(Outcome::Code(stream_failed(&e))),
+                Err(e) if e.is_resource_limit() => Ok(Outcome::Report(Report::new(e), exit::LIMIT)),
+                Err(e) => Err(e.into()),
+            }
         }
         Cmd::Check { rules } => {
             let loaded = match load(&rules)? {

@@ -52,6 +52,8 @@ pub struct Options {
     pub search: crate::search::Config,
     /// What each case may spend.
     pub limits: crate::search::Limits,
+    /// Print each case's moves instead of its answer (see [`crate::trace`]).
+    pub moves: bool,
 }
 
 /// Whether a space is a map character of these rules (then trailing spaces
@@ -187,7 +189,8 @@ fn solve_in_order(
     let solve = |case: &RawCase| {
         let clock = std::time::Instant::now();
         let budget = crate::search::Budget::new(opts.limits);
-        crate::solve(rules, case, opts.search, &budget).map(|o| (o, clock.elapsed().as_secs_f64()))
+        crate::solve(rules, case, opts.search, opts.moves, &budget)
+            .map(|o| (o, clock.elapsed().as_secs_f64()))
     };
     let threads = opts.search.threads.max(1);
     let mut cases = cases(rules, input, opts)?;
@@ -260,6 +263,92 @@ fn solve_in_order(
     outcome
 }
 
+/// What `puzzle verify` found: cases whose moves hold, and those that do
+/// not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Verified {
+    pub good: usize,
+    pub bad: usize,
+    /// Cases a limit stopped.
+    pub stopped: usize,
+}
+
+/// Checks each case's line of `moves` (the output of `run --moves`) and
+/// writes a line per case to `out`.
+pub fn verify_input<W: Write>(
+    rules: &Rules,
+    input: &Input,
+    moves: &str,
+    opts: &Options,
+    out: &mut W,
+) -> Result<Verified, RunError> {
+    let mut lines = moves.lines();
+    let mut v = Verified::default();
+    for case in cases(rules, input, opts)? {
+        let case = case?;
+        let n = case.number;
+        let Some(line) = lines.next() else {
+            writeln!(
+                out,
+                "case {n}: no moves (the solution file has {} lines)",
+                n - 1
+            )?;
+            v.bad += 1;
+            continue;
+        };
+        let budget = crate::search::Budget::new(opts.limits);
+        let verdict = crate::verify(rules, &case, opts.search, line, &budget)
+            .map_err(|e| input.fail(e, Some(n)))?;
+        use crate::Verdict::*;
+        let (good, said) = match verdict {
+            Optimal { steps, cost } => (
+                true,
+                format!("ok: {steps} steps reach a goal at cost {cost}, the least"),
+            ),
+            NoWay => (true, "ok: no way to a goal, as `-` says".to_string()),
+            NotOptimal { cost, least } => (
+                false,
+                format!("not optimal: the moves reach a goal at cost {cost}, the least is {least}"),
+            ),
+            NoGoal { steps } => (
+                false,
+                format!("no goal: the {steps} steps are legal but end on no goal"),
+            ),
+            Illegal { step, token, why } => (
+                false,
+                format!("illegal: step {} (`{token}`): {why}", step + 1),
+            ),
+            WayExists { least } => (
+                false,
+                format!("wrong: `-` says no way, but one costs {least}"),
+            ),
+            Stopped => {
+                v.stopped += 1;
+                writeln!(
+                    out,
+                    "case {n}: ? (a limit stopped the search for the least cost)"
+                )?;
+                continue;
+            }
+        };
+        writeln!(out, "case {n}: {said}")?;
+        if good {
+            v.good += 1;
+        } else {
+            v.bad += 1;
+        }
+    }
+    if lines.next().is_some() {
+        writeln!(
+            out,
+            "the solution file has more lines than the input has cases"
+        )?;
+        v.bad += 1;
+    }
+    out.flush()?;
+    Ok(v)
+}
+
 /// How a run ended, when it read its whole input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Summary {
@@ -309,15 +398,22 @@ pub fn run_input<W: Write>(
             return Ok(());
         }
         last = case.number;
+        // Moves are a line per case and nothing else, as `verify` reads them.
         if case.number > 1
+            && !opts.moves
             && let Some(sep) = &io.separator
         {
             writeln!(out, "{}", sep.render(case.number, None, &case.header))?;
         }
-        if let Some(b) = &io.before {
+        if let Some(b) = &io.before
+            && !opts.moves
+        {
             writeln!(out, "{}", b.render(case.number, None, &case.header))?;
         }
         let line = match (&sol.stopped, sol.cost) {
+            // The moves: `?` when stopped, `-` when there is no way.
+            (Some(_), _) if opts.moves => "?".to_string(),
+            (None, _) if opts.moves => sol.moves.clone().unwrap_or_else(|| "-".into()),
             (Some(_), _) => io.stopped.as_ref().map_or("?".to_string(), |t| {
                 t.render(case.number, None, &case.header)
             }),

@@ -83,7 +83,18 @@ impl<'k, W: Word> Generic<'k, W> {
 
     /// Calls `f` on every successor of `s` with its cost (duplicates
     /// possible); stops early when `f` returns false.
+    #[inline(always)]
     pub fn each(&mut self, s: W, mut f: impl FnMut(W, u32) -> bool) {
+        self.each_acted(s, |t, c, _| f(t, c))
+    }
+
+    /// [`Self::each`], with the actions taken for each successor: `(mover,
+    /// action)`, one in turn, every mover's in order at once.
+    pub fn each_acted(
+        &mut self,
+        s: W,
+        mut f: impl FnMut(W, u32, &[(usize, crate::task::ActionId)]) -> bool,
+    ) {
         let task = self.task;
         self.layout.decode(s, &mut self.vals);
         for (i, m) in task.movers().iter().enumerate() {
@@ -110,7 +121,7 @@ impl<'k, W: Word> Generic<'k, W> {
                         self.moved[i] = Some(mv);
                         let acted = [(i, a)];
                         if let Some(t) = self.finish(&acted)
-                            && !f(t, mv.cost)
+                            && !f(t, mv.cost, &acted)
                         {
                             return;
                         }
@@ -127,7 +138,7 @@ impl<'k, W: Word> Generic<'k, W> {
     /// that shares the digits up to the later of them: the odometer skips
     /// past them all (sixteen movers have 5^16 combinations, most of them
     /// ruled out by a few digits).
-    fn at_once(&mut self, f: &mut impl FnMut(W, u32) -> bool) {
+    fn at_once(&mut self, f: &mut impl FnMut(W, u32, &[(usize, crate::task::ActionId)]) -> bool) {
         let task = self.task;
         let n = task.movers().len();
         if n == 0 || task.movers().iter().any(|m| m.actions().is_empty()) {
@@ -159,7 +170,7 @@ impl<'k, W: Word> Generic<'k, W> {
             }
             if blocked.is_none()
                 && let Some(t) = self.finish(&acted)
-                && !f(t, cost)
+                && !f(t, cost, &acted)
             {
                 return;
             }
