@@ -170,6 +170,10 @@ pub fn assert_sample(name: &str) {
     let dir = root().join("puzzles");
     let got = run(&rules, &read(&dir.join(format!("{name}.in"))));
     assert_eq!(got, read(&dir.join(format!("{name}.out"))), "{name} sample");
+    let input = read(&dir.join(format!("{name}.in")));
+    for config in configs() {
+        assert_moves_hold(&rules, &input, config);
+    }
 }
 
 /// Runs one batch of random cases with the strategy and thread count whose
@@ -182,7 +186,63 @@ pub fn check_batch(
     turn: usize,
 ) {
     let all = configs();
-    assert_same(&run_with(rules, input, all[turn % all.len()]), want, cases);
+    let config = all[turn % all.len()];
+    assert_same(&run_with(rules, input, config), want, cases);
+    assert_moves_hold(rules, input, config);
+}
+
+/// The moves `run --moves` prints for `input`, with a given strategy and
+/// thread count.
+pub fn moves_with(
+    rules: &puzzle::resolve::Rules,
+    input: &str,
+    search: puzzle::search::Config,
+) -> String {
+    let mut out = Vec::new();
+    let opts = puzzle::run::Options {
+        search,
+        moves: true,
+        ..Default::default()
+    };
+    if let Err(e) = puzzle::run(rules, "input", input, &opts, &mut out) {
+        panic!("{:?}\ninput:\n{input}", miette::Report::new(e));
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// Every case's moves, with `config`'s strategy and threads, are the same
+/// as with breadth-first search on one thread, and `verify` finds them
+/// legal, reaching a goal at the least cost (or `-` where no way exists;
+/// the caller's differential test checks that least cost against its own
+/// solver).
+pub fn assert_moves_hold(
+    rules: &puzzle::resolve::Rules,
+    input: &str,
+    config: puzzle::search::Config,
+) {
+    let moves = moves_with(rules, input, config);
+    let plain = puzzle::search::Config {
+        strategy: puzzle::search::Strategy::Bfs,
+        threads: 1,
+    };
+    assert_eq!(
+        moves,
+        moves_with(rules, input, plain),
+        "the moves depend on {config:?}\ninput:\n{input}"
+    );
+    let mut said = Vec::new();
+    let opts = puzzle::run::Options {
+        search: config,
+        ..Default::default()
+    };
+    let file = puzzle::run::Input::from_text("input", input);
+    let v = puzzle::run::verify_input(rules, &file, &moves, &opts, &mut said)
+        .unwrap_or_else(|e| panic!("{:?}", miette::Report::new(e)));
+    let said = String::from_utf8(said).unwrap();
+    assert!(
+        v.bad == 0 && v.stopped == 0 && v.good > 0,
+        "{said}\nmoves:\n{moves}\ninput:\n{input}"
+    );
 }
 
 /// How many random cases each differential test runs against its
