@@ -47,12 +47,17 @@ pub fn run_with(
     input: &str,
     search: puzzle::search::Config,
 ) -> String {
-    let mut out = Vec::new();
     let opts = puzzle::run::Options {
         search,
         ..Default::default()
     };
-    if let Err(e) = puzzle::run(rules, "input", input, &opts, &mut out) {
+    output(rules, input, &opts)
+}
+
+/// What `puzzle run` prints for `input` with `opts`.
+pub fn output(rules: &puzzle::resolve::Rules, input: &str, opts: &puzzle::run::Options) -> String {
+    let mut out = Vec::new();
+    if let Err(e) = puzzle::run(rules, "input", input, opts, &mut out) {
         panic!("{:?}\ninput:\n{input}", miette::Report::new(e));
     }
     String::from_utf8(out).unwrap()
@@ -198,16 +203,12 @@ pub fn moves_with(
     input: &str,
     search: puzzle::search::Config,
 ) -> String {
-    let mut out = Vec::new();
     let opts = puzzle::run::Options {
         search,
         moves: true,
         ..Default::default()
     };
-    if let Err(e) = puzzle::run(rules, "input", input, &opts, &mut out) {
-        panic!("{:?}\ninput:\n{input}", miette::Report::new(e));
-    }
-    String::from_utf8(out).unwrap()
+    output(rules, input, &opts)
 }
 
 /// Every case's moves, with `config`'s strategy and threads, are the same
