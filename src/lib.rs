@@ -37,6 +37,7 @@ pub mod search;
 pub mod solution;
 pub mod syntax;
 pub mod task;
+pub mod testing;
 pub mod trace;
 
 use error::{Diagnostics, InputError, RuleError};

@@ -25,7 +25,7 @@ mod exit {
     /// Writing the output failed (not a closed pipe: that ends quietly).
     pub const OUTPUT: u8 = 4;
     /// `verify`: some case's moves are illegal, reach no goal, or are not
-    /// the least cost.
+    /// the least cost; `test`: some puzzle's output is not its `.out`.
     pub const WRONG: u8 = 5;
     /// Ctrl-C stopped the run (128 + SIGINT, as shells report it).
     pub const INTERRUPTED: u8 = 130;
@@ -90,6 +90,17 @@ enum Cmd {
     Check {
         /// The rule file.
         rules: PathBuf,
+    },
+    /// Run every rule file of a folder (default `puzzles`), or one rule
+    /// file, on the `NAME.in` beside it and compare the output with
+    /// `NAME.out`: `pass` or `FAIL` with a diff for each, then `N passed, M
+    /// failed`. Exit 0 when all pass, 5 when one fails.
+    Test {
+        /// A folder of rule files, or one rule file.
+        #[arg(default_value = "puzzles")]
+        path: PathBuf,
+        #[command(flatten)]
+        opts: RunOpts,
     },
     /// Check each case's moves, as `run --moves` prints them: replays them
     /// from the start and says, per case, whether every step is legal, a
@@ -395,6 +406,21 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
             let mut out = std::io::BufWriter::new(stdout.lock());
             let explained = puzzle::run::explain_input(&loaded.rules, &input, &opts, &mut out);
             finish(explained.map(|()| puzzle::run::Summary::default()))
+        }
+        Cmd::Test { path, opts } => {
+            let opts = opts.options(false)?;
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            match puzzle::testing::test(&path, &opts, &mut out) {
+                Ok(t) if t.failed > 0 => Ok(Outcome::Code(exit::WRONG)),
+                Ok(_) => Ok(Outcome::Code(exit::OK)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(miette::miette!(
+                    code = "puzzle::io::read",
+                    "cannot read {}: {e}",
+                    path.display()
+                )),
+                Err(e) => Ok(Outcome::Code(stream_failed(&e))),
+            }
         }
         Cmd::Verify {
             rules,
