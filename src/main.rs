@@ -43,7 +43,7 @@ mod exit {
         to the goal for each, in the output format the rule file gives. See README.md \
         for the language.",
     after_help = "Exit codes: 0 success; 1 malformed rule file or input (a report is printed); \
-        2 wrong command line; 3 a resource limit: some case was stopped by --max-states, --max-memory or --timeout, or by the system running out of memory (the other cases were answered), or a map's state needs more than 1024 bits, or more than 16 agents move at once; 4 the output could not be written (a closed pipe ends quietly with 0); 130 interrupted (Ctrl-C): the answers before the case running are printed.\n\n\
+        2 wrong command line; 3 a resource limit: some case was stopped by --max-states, --max-memory or --timeout, or by the system running out of memory (the other cases were answered), or a map's state needs more than 1024 bits, or more than 16 agents move at once; 4 the output could not be written (a closed pipe ends quietly with 0); 5 `verify` found moves that do not hold, or `test` an output that is not its .out; 130 interrupted (Ctrl-C): the answers before the case running are printed.\n\n\
         Examples:\n  puzzle run rules.puz contest-input.txt\n  \
         puzzle run rules.puz - < contest-input.txt\n  \
         puzzle run rules.puz map.txt --set n=2      (a bare map; sizes read from it)\n  \
