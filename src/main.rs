@@ -1,7 +1,7 @@
 //! The `puzzle` command line. It only parses arguments and dispatches to the
 //! library; all the work, and every diagnostic, lives there.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use miette::Report;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -91,6 +91,14 @@ enum Cmd {
         /// The rule file.
         rules: PathBuf,
     },
+    /// Print a shell's completion script for `puzzle` to stdout; for bash:
+    /// `puzzle completions bash > ~/.local/share/bash-completion/completions/puzzle`.
+    Completions {
+        /// The shell: bash, elvish, fish, powershell or zsh.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) to stdout: `puzzle man > puzzle.1; man ./puzzle.1`.
+    Man,
     /// Run every rule file of a folder (default `puzzles`), or one rule
     /// file, on the `NAME.in` beside it and compare the output with
     /// `NAME.out`: `pass` or `FAIL` with a diff for each, then `N passed, M
@@ -291,6 +299,15 @@ fn read(path: &Path) -> Result<(String, Vec<u8>), Report> {
     Ok((if name == "-" { "<stdin>".into() } else { name }, bytes))
 }
 
+/// Writes `bytes` to stdout: the exit code (a closed pipe is quiet).
+fn write_out(bytes: &[u8]) -> u8 {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => exit::OK,
+        Err(e) => stream_failed(&e),
+    }
+}
+
 /// How the command ended, for its exit code.
 enum Outcome {
     Code(u8),
@@ -406,6 +423,18 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
             let mut out = std::io::BufWriter::new(stdout.lock());
             let explained = puzzle::run::explain_input(&loaded.rules, &input, &opts, &mut out);
             finish(explained.map(|()| puzzle::run::Summary::default()))
+        }
+        Cmd::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "puzzle", &mut out);
+            Ok(Outcome::Code(write_out(&out)))
+        }
+        Cmd::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .expect("rendering into memory does not fail");
+            Ok(Outcome::Code(write_out(&out)))
         }
         Cmd::Test { path, opts } => {
             let opts = opts.options(false)?;
