@@ -1,8 +1,8 @@
 //! Successor kernels: the steps of a task over packed states, as the plan
 //! chose to generate them.
 //!
-//! [`generic`] interprets any task; the table kernels ([`tables`] and
-//! [`tables_succ`]) compile tasks whose moves are fixed offsets and whose
+//! [`generic`] interprets any task; the table kernels (`tables` and
+//! `tables_succ`) compile tasks whose moves are fixed offsets and whose
 //! rules only set flags into flat tables, with loops specialised for one
 //! mover, two or three at once, and the last mover's moves as a bitmask.
 //! Each is tested against the generic interpreter for identical successors.
@@ -187,7 +187,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
         }
     }
 
-    /// The successors of `s` in rows (see [`tables_succ`]): `row(base,
+    /// The successors of `s` in rows (see `tables_succ`): `row(base,
     /// mask)` for each allowed choice of the moves of the movers before the
     /// last, `mask` holding the positions the last mover may then take.
     #[inline(always)]

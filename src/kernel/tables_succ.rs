@@ -211,13 +211,13 @@ impl<'m, 't, W: Word> Tables<'m, 't, W> {
     }
 
     /// The words of the last mover's masks when [`Self::rows`] applies
-    /// (the model has a [`Reach`]), else 0.
+    /// (the model has a `Reach`), else 0.
     pub fn row_words(&self) -> usize {
         self.m.reach.as_ref().map_or(0, |r| r.words)
     }
 
     /// The successors of `s` in rows, for a model with a
-    /// [`Reach`] of `R` words: for each allowed choice of the moves of the
+    /// `Reach` of `R` words: for each allowed choice of the moves of the
     /// movers before the last, `row(base, mask)`, where `base` is that
     /// choice with the last mover's field zero and `mask` holds the
     /// positions the last mover may then take (bit `p % 64` of word
