@@ -356,6 +356,19 @@ fn load(path: &Path) -> Result<Result<puzzle::Loaded, Outcome>, Report> {
     Ok(Ok(loaded))
 }
 
+/// [`load`] the rules, then read the input they are run on.
+fn load_with(
+    rules: &Path,
+    input: &Path,
+) -> Result<Result<(puzzle::Loaded, puzzle::run::Input), Outcome>, Report> {
+    let loaded = match load(rules)? {
+        Ok(l) => l,
+        Err(o) => return Ok(Err(o)),
+    };
+    let (name, bytes) = read(input)?;
+    Ok(Ok((loaded, puzzle::run::Input::from_bytes(&name, &bytes))))
+}
+
 /// The end of a run: a resource limit, an interrupt and a failed stream
 /// have codes of their own.
 fn finish(r: Result<puzzle::run::Summary, puzzle::RunError>) -> Result<Outcome, Report> {
@@ -392,12 +405,10 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
             stats,
             moves,
         } => {
-            let loaded = match load(&rules)? {
-                Ok(l) => l,
+            let (loaded, input) = match load_with(&rules, &input)? {
+                Ok(both) => both,
                 Err(o) => return Ok(o),
             };
-            let (name, bytes) = read(&input)?;
-            let input = puzzle::run::Input::from_bytes(&name, &bytes);
             let opts = puzzle::run::Options {
                 moves,
                 ..opts.options(stats)?
@@ -412,12 +423,10 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
             ))
         }
         Cmd::Explain { rules, input, opts } => {
-            let loaded = match load(&rules)? {
-                Ok(l) => l,
+            let (loaded, input) = match load_with(&rules, &input)? {
+                Ok(both) => both,
                 Err(o) => return Ok(o),
             };
-            let (name, bytes) = read(&input)?;
-            let input = puzzle::run::Input::from_bytes(&name, &bytes);
             let opts = opts.options(false)?;
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
@@ -457,12 +466,10 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
             solution,
             opts,
         } => {
-            let loaded = match load(&rules)? {
-                Ok(l) => l,
+            let (loaded, input) = match load_with(&rules, &input)? {
+                Ok(both) => both,
                 Err(o) => return Ok(o),
             };
-            let (name, bytes) = read(&input)?;
-            let input = puzzle::run::Input::from_bytes(&name, &bytes);
             let (_, moves) = read(&solution)?;
             let moves = String::from_utf8_lossy(&moves);
             let opts = opts.options(false)?;
