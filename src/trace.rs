@@ -220,37 +220,46 @@ pub fn replay(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
 fn replay_in<W: Word>(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
     let k = Kernel::<W>::with_kind(task, plan.layout(), crate::plan::KernelKind::Generic);
     let mut generic = Generic::<W>::new(task, plan.layout());
-    // The states the moves so far may have led to, with their least cost.
-    let mut now: HashMap<W, u64> = k.starts().iter().map(|&s| (s, 0)).collect();
+    // The states the moves so far may have led to, with their least cost,
+    // in the order found (so that what is said of them is the same on
+    // every run).
+    let mut now: Vec<(W, u64)> = k.starts().iter().map(|&s| (s, 0)).collect();
     for (i, token) in tokens.iter().enumerate() {
         let step = match parse(task, token) {
             Ok(s) => s,
             Err(why) => return Replay::Illegal { step: i, why },
         };
-        let mut next: HashMap<W, u64> = HashMap::new();
-        for (&s, &g) in &now {
+        let mut next: Vec<(W, u64)> = Vec::new();
+        let mut index: HashMap<W, usize> = HashMap::new();
+        for &(s, g) in &now {
             generic.each_acted(s, |t, c, acted| {
                 if acted == step.as_slice() {
                     let gt = g + u64::from(c);
-                    let e = next.entry(t).or_insert(gt);
-                    *e = (*e).min(gt);
+                    match index.get(&t) {
+                        Some(&j) => next[j].1 = next[j].1.min(gt),
+                        None => {
+                            index.insert(t, next.len());
+                            next.push((t, gt));
+                        }
+                    }
                 }
                 true
             });
         }
         if next.is_empty() {
-            return Replay::Illegal {
-                step: i,
-                why: format!("`{token}` cannot be taken here"),
-            };
+            // Why, from the first state the moves may be in.
+            let why = generic
+                .refusal(now[0].0, &step)
+                .unwrap_or_else(|| format!("`{token}` cannot be taken here"));
+            return Replay::Illegal { step: i, why };
         }
         now = next;
     }
-    let goals = now.iter().filter(|&(&s, _)| k.is_goal(s)).map(|(_, &g)| g);
+    let goals = now.iter().filter(|&&(s, _)| k.is_goal(s)).map(|&(_, g)| g);
     match goals.min() {
         Some(cost) => Replay::Done { cost, goal: true },
         None => Replay::Done {
-            cost: now.values().copied().min().unwrap_or(0),
+            cost: now.iter().map(|&(_, g)| g).min().unwrap_or(0),
             goal: false,
         },
     }

@@ -214,6 +214,72 @@ impl<'k, W: Word> Generic<'k, W> {
         })
     }
 
+    /// Why `step` (the actions of a step, as [`Self::each_acted`] gives
+    /// them) is no step from `s`, in words; `None` when it is one.
+    pub fn refusal(&mut self, s: W, step: &[(usize, crate::task::ActionId)]) -> Option<String> {
+        let task = self.task;
+        self.layout.decode(s, &mut self.vals);
+        for (i, m) in task.movers().iter().enumerate() {
+            self.cells[i] = m.cells()[self.vals[m.pos().ix()] as usize];
+        }
+        let b = task.board();
+        let at = |c: u32| {
+            format!(
+                "row {}, column {}",
+                c as usize / b.cols() + 1,
+                c as usize % b.cols() + 1
+            )
+        };
+        self.moved.fill(None);
+        for (k, &(i, a)) in step.iter().enumerate() {
+            let who = task.movers()[i].name();
+            let Some(mv) = self.motion(i, a) else {
+                let action = task.action(a);
+                let dir = match action.motion() {
+                    Motion::Step(d) => d,
+                    Motion::Forward | Motion::Back => {
+                        let h = task.movers()[i].heading().map_or(0, |h| self.vals[h.ix()]);
+                        let d = Dir::COMPASS[h as usize];
+                        if action.motion() == Motion::Back {
+                            d.opposite()
+                        } else {
+                            d
+                        }
+                    }
+                    _ => return Some(format!("{who} cannot {}", action.name())),
+                };
+                let Some(to) = b.step(self.cells[i], dir) else {
+                    return Some(format!("{who} would leave the map"));
+                };
+                let class = b.class(to);
+                return Some(if b.classes()[class as usize].solid {
+                    format!("{who} would walk into a solid tile at {}", at(to))
+                } else if !task.eval(task.entry(class), &self.vals) {
+                    format!("{who} may not enter {} now (its entry condition)", at(to))
+                } else {
+                    format!("{who} may not stand at {}", at(to))
+                });
+            };
+            if task.mode() == crate::task::Mode::InTurn
+                && task.forbid_same_cell()
+                && let Some(c) = mv.enters
+                && let Some(j) = (0..self.cells.len()).find(|&j| j != i && self.cells[j] == c)
+            {
+                return Some(format!("{} stands at {}", task.movers()[j].name(), at(c)));
+            }
+            self.moved[i] = Some(mv);
+            if task.mode() == crate::task::Mode::AtOnce && k == i && self.clashes(i) {
+                return Some(format!(
+                    "{who} would end on another agent's cell, or swap with one"
+                ));
+            }
+        }
+        if self.finish(step).is_none() {
+            return Some("a counter would leave its range".into());
+        }
+        None
+    }
+
     /// Where action `a` of mover `i` takes it from `vals`, if it may take
     /// it.
     fn motion(&self, i: usize, a: crate::task::ActionId) -> Option<Move> {
