@@ -1,0 +1,66 @@
+//! `verify` says why an illegal step is illegal, for each way a step can
+//! be refused. (That moves hold for every shipped puzzle, strategy and
+//! thread count is checked by every differential test: see
+//! `common::assert_moves_hold`.)
+
+mod common;
+
+/// What `verify` says of `moves` for one case of `rules` on `map`.
+fn verdict(rules: &str, map: &str, moves: &str) -> String {
+    let loaded = puzzle::load("t.puz", rules).unwrap_or_else(|e| panic!("{e:?}"));
+    let input = puzzle::run::Input::from_text("t.in", map);
+    let mut out = Vec::new();
+    let opts = puzzle::run::Options {
+        bare: Some(Vec::new()),
+        ..Default::default()
+    };
+    puzzle::run::verify_input(&loaded.rules, &input, moves, &opts, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+const IN_TURN: &str = "tiles { floor '.' wall '#' solid  gate 'G'  exit 'X' }\n\
+    agent bot[2] '1'.. on floor\nflag open\n\
+    move bot in turn: north east south west\nforbid same cell\n\
+    enter gate only if open\ngoal any bot on exit\n";
+
+#[test]
+fn each_refusal_is_said() {
+    let map = "12.X\n.#G.\n";
+    for (moves, said) in [
+        ("bot[1]:east", "bot[2] stands at row 1, column 2"),
+        ("bot[1]:north", "bot[1] would leave the map"),
+        (
+            "bot[2]:south",
+            "bot[2] would walk into a solid tile at row 2, column 2",
+        ),
+        (
+            "bot[2]:east bot[2]:south",
+            "bot[2] may not enter row 2, column 3 now (its entry condition)",
+        ),
+        ("bot[3]:east", "`bot[3]` is not an agent of this map"),
+        (
+            "bot[1]:up",
+            "`up` is not a move of bot[1] (its moves: north, east, south, west)",
+        ),
+        (
+            "east",
+            "a step is MOVER:MOVE when several agents take turns",
+        ),
+    ] {
+        let got = verdict(IN_TURN, map, moves);
+        assert!(got.contains(said), "{moves}: {got}");
+        assert!(got.starts_with("case 1: illegal: step "), "{moves}: {got}");
+    }
+    let at_once = "tiles { floor '.' exit 'X' }\nagent bot[2] '1'.. on floor\n\
+        move bot at once: east west stay\nforbid same cell\ngoal any bot on exit\n";
+    let got = verdict(at_once, "1.2X\n", "east,west");
+    assert!(
+        got.contains("bot[2] would end on another agent's cell, or swap with one"),
+        "{got}"
+    );
+    let got = verdict(at_once, "1.2X\n", "east");
+    assert!(
+        got.contains("a step names the moves of all 2 agents"),
+        "{got}"
+    );
+}
