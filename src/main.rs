@@ -64,7 +64,7 @@ enum Cmd {
         input: PathBuf,
         #[command(flatten)]
         opts: RunOpts,
-        /// Print per-case search statistics (states expanded, time) to stderr.
+        /// Print per-case search statistics to stderr: states expanded and seen, time, rate, and the peak memory of the process so far.
         #[arg(long)]
         stats: bool,
         /// Print each case's moves instead of its answer: one line per case,

@@ -454,10 +454,12 @@ pub fn run_input<W: Write>(
             let rate = sol.expanded as f64 / secs.max(1e-9) / 1e6;
             writeln!(
                 std::io::stderr(),
-                "case {}: {cost}, expanded {}, visited {}, {secs:.3} s, {rate:.2} M states/s",
+                "case {}: {cost}, expanded {}, visited {}, {secs:.3} s, {rate:.2} M states/s, \
+                 peak memory {}",
                 case.number,
                 sol.expanded,
                 sol.visited,
+                crate::search::budget::size(crate::search::budget::peak()),
             )?;
         }
         Ok(())

@@ -365,6 +365,19 @@ pub fn resident() -> u64 {
     pages * 4096
 }
 
+/// The most resident memory the process has held so far, in bytes
+/// (Linux: `VmHWM`; 0 elsewhere).
+pub fn peak() -> u64 {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return 0;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0, |kib| kib * 1024)
+}
+
 /// The machine's physical memory in bytes, if known (Linux).
 pub fn physical() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
