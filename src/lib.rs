@@ -118,32 +118,35 @@ pub fn verify(
 ) -> Result<Verdict, Vec<InputError>> {
     let task = task::ground(rules, case)?;
     let plan = plan::plan(&task, config).map_err(|w| vec![run::too_wide(case, &task, &w.0)])?;
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    // The replay first: moves that do not hold need no search.
+    let replayed = if tokens == ["-"] {
+        None
+    } else {
+        match trace::replay(&task, &plan, &tokens) {
+            trace::Replay::Illegal { step, why } => {
+                let token = tokens[step].to_string();
+                return Ok(Verdict::Illegal { step, token, why });
+            }
+            trace::Replay::Done { goal: false, .. } => {
+                return Ok(Verdict::NoGoal {
+                    steps: tokens.len(),
+                });
+            }
+            trace::Replay::Done { cost, goal: true } => Some(cost),
+        }
+    };
     let least = search::run(&task, &plan, budget);
     if least.stopped.is_some() {
         return Ok(Verdict::Stopped);
     }
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    if tokens == ["-"] {
-        return Ok(match least.cost {
-            None => Verdict::NoWay,
-            Some(least) => Verdict::WayExists { least },
-        });
-    }
-    Ok(match trace::replay(&task, &plan, &tokens) {
-        trace::Replay::Illegal { step, why } => Verdict::Illegal {
-            step,
-            token: tokens[step].to_string(),
-            why,
-        },
-        trace::Replay::Done { goal: false, .. } => Verdict::NoGoal {
+    Ok(match (replayed, least.cost) {
+        (None, None) => Verdict::NoWay,
+        (None, Some(least)) => Verdict::WayExists { least },
+        (Some(cost), Some(l)) if l < cost => Verdict::NotOptimal { cost, least: l },
+        (Some(cost), _) => Verdict::Optimal {
             steps: tokens.len(),
-        },
-        trace::Replay::Done { cost, goal: true } => match least.cost {
-            Some(l) if l < cost => Verdict::NotOptimal { cost, least: l },
-            _ => Verdict::Optimal {
-                steps: tokens.len(),
-                cost,
-            },
+            cost,
         },
     })
 }

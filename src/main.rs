@@ -449,14 +449,16 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
             let opts = opts.options(false)?;
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            match puzzle::testing::test(&path, &opts, &mut out) {
-                Ok(t) if t.failed > 0 => Ok(Outcome::Code(exit::WRONG)),
-                Ok(_) => Ok(Outcome::Code(exit::OK)),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(miette::miette!(
+            let files = puzzle::testing::rule_files(&path).map_err(|e| {
+                miette::miette!(
                     code = "puzzle::io::read",
                     "cannot read {}: {e}",
                     path.display()
-                )),
+                )
+            })?;
+            match puzzle::testing::test(&files, &opts, &mut out) {
+                Ok(t) if t.failed > 0 => Ok(Outcome::Code(exit::WRONG)),
+                Ok(_) => Ok(Outcome::Code(exit::OK)),
                 Err(e) => Ok(Outcome::Code(stream_failed(&e))),
             }
         }

@@ -28,12 +28,14 @@ pub fn rule_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Runs each rule file of `path` on its `.in` and compares with its
+/// Runs each rule file on its `.in` and compares with its
 /// `.out`: a line a file on `out` (`pass`, `FAIL` with a diff, or `skip`
 /// and why), then `N passed, M failed`.
-pub fn test(path: &Path, opts: &Options, out: &mut impl Write) -> std::io::Result<Tested> {
+/// The rule files are `files` (see [`rule_files`]); an error is one of
+/// writing to `out`.
+pub fn test(files: &[PathBuf], opts: &Options, out: &mut impl Write) -> std::io::Result<Tested> {
     let mut t = Tested::default();
-    for rules in rule_files(path)? {
+    for rules in files {
         let (input, want) = (rules.with_extension("in"), rules.with_extension("out"));
         let name = rules.display();
         let (Ok(text), Ok(want)) = (std::fs::read(&input), std::fs::read_to_string(&want)) else {
@@ -41,12 +43,12 @@ pub fn test(path: &Path, opts: &Options, out: &mut impl Write) -> std::io::Resul
                 out,
                 "skip {name}: no {} and {} beside it",
                 input.display(),
-                want_name(&rules)
+                want_name(rules)
             )?;
             t.skipped += 1;
             continue;
         };
-        match outcome(&rules, &input, &text, opts) {
+        match outcome(rules, &input, &text, opts) {
             Ok(got) if got == want => {
                 writeln!(out, "pass {name}")?;
                 t.passed += 1;
@@ -55,13 +57,13 @@ pub fn test(path: &Path, opts: &Options, out: &mut impl Write) -> std::io::Resul
                 writeln!(
                     out,
                     "FAIL {name}: the output differs from {}",
-                    want_name(&rules)
+                    want_name(rules)
                 )?;
                 let diff = similar::TextDiff::from_lines(&want, &got);
                 let shown = diff
                     .unified_diff()
                     .context_radius(2)
-                    .header(&want_name(&rules), "output")
+                    .header(&want_name(rules), "output")
                     .to_string();
                 write!(out, "{shown}")?;
                 t.failed += 1;

@@ -89,28 +89,39 @@ fn a_closed_pipe_ends_the_run_quietly() {
     }
 }
 
+/// `puzzle run` on a slow input (see [`slow_input`]) with breadth-first
+/// search on `threads` threads, once its first two answers are out: the
+/// child, its stdout, and those answers.
+fn slow_run(
+    file: &str,
+    threads: &str,
+    stderr: Stdio,
+) -> (
+    std::process::Child,
+    BufReader<std::process::ChildStdout>,
+    String,
+) {
+    let mut child = puzzle()
+        .args(["run", &path("puzzles/halloween.puz"), file])
+        .args(["--strategy", "bfs", "--threads", threads])
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut got = String::new();
+    for _ in 0..2 {
+        out.read_line(&mut got).unwrap();
+    }
+    (child, out, got)
+}
+
 #[test]
 fn a_run_killed_mid_file_leaves_every_finished_answer_in_order() {
     let (input, want) = slow_input(60);
     let file = write_temp("kill.in", input.as_bytes());
     for threads in ["1", "2"] {
-        let mut child = puzzle()
-            .args([
-                "run",
-                &path("puzzles/halloween.puz"),
-                &file,
-                "--strategy",
-                "bfs",
-            ])
-            .args(["--threads", threads])
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut got = String::new();
-        for _ in 0..2 {
-            out.read_line(&mut got).unwrap();
-        }
+        let (mut child, mut out, mut got) = slow_run(&file, threads, Stdio::inherit());
         // SAFETY: `kill` only sends a signal to the child's process id.
         let sent = unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
         assert_eq!(sent, 0, "the signal is sent");
@@ -541,24 +552,7 @@ fn an_interrupt_stops_cleanly_and_says_which_case() {
     let (input, want) = slow_input(60);
     let file = write_temp("int.in", input.as_bytes());
     for threads in ["1", "2"] {
-        let mut child = puzzle()
-            .args([
-                "run",
-                &path("puzzles/halloween.puz"),
-                &file,
-                "--strategy",
-                "bfs",
-            ])
-            .args(["--threads", threads])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut got = String::new();
-        for _ in 0..2 {
-            out.read_line(&mut got).unwrap();
-        }
+        let (mut child, mut out, mut got) = slow_run(&file, threads, Stdio::piped());
         // SAFETY: `kill` only sends a signal to the child's process id.
         assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
         out.read_to_string(&mut got).unwrap();
