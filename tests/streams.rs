@@ -353,6 +353,16 @@ fn a_memory_limit_ends_a_case_and_the_run_goes_on() {
     }
 }
 
+/// A run some limit stopped: it printed `stdout` and exited with 3. Its
+/// stderr, and `context` with it for the messages of further checks.
+fn stopped(out: std::process::Output, stdout: &str, context: String) -> (String, String) {
+    let err = String::from_utf8(out.stderr).unwrap();
+    let what = format!("{context}: {err}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), stdout, "{what}");
+    assert_eq!(out.status.code(), Some(3), "{what}");
+    (err, what)
+}
+
 /// The number after `word` in a `stopped by` report.
 fn reported(err: &str, word: &str) -> u64 {
     let at = err
@@ -388,14 +398,7 @@ fn a_deep_search_of_thin_levels_meets_its_limits() {
                 .args(limit)
                 .output()
                 .unwrap();
-            let err = String::from_utf8(out.stderr).unwrap();
-            let what = format!("{threads} threads, {limit:?}: {err}");
-            assert_eq!(
-                String::from_utf8(out.stdout).unwrap(),
-                "Case #1\n?\n",
-                "{what}"
-            );
-            assert_eq!(out.status.code(), Some(3), "{what}");
+            let (err, what) = stopped(out, "Case #1\n?\n", format!("{threads} threads, {limit:?}"));
             // Stopped near the limit, far from the answer's depth.
             assert!(reported(&err, "at depth ") < 1_000_000, "{what}");
             if limit[0] == "--max-states" {
@@ -465,11 +468,9 @@ fn a_state_with_billions_of_successors_meets_every_limit() {
                         .output()
                         .unwrap();
                     let took = start.elapsed();
-                    let err = String::from_utf8(out.stderr).unwrap();
-                    let what =
-                        format!("costs {costs}, {strategy}, {threads} threads, {limit:?}: {err}");
-                    assert_eq!(String::from_utf8(out.stdout).unwrap(), "?\n", "{what}");
-                    assert_eq!(out.status.code(), Some(3), "{what}");
+                    let context =
+                        format!("costs {costs}, {strategy}, {threads} threads, {limit:?}");
+                    let (err, what) = stopped(out, "?\n", context);
                     let flag = limit[0].trim_start_matches('-');
                     assert!(err.contains(&format!("(--{flag})")), "{what}");
                     // Loose: a hang or a runaway is minutes, not seconds.
@@ -531,14 +532,7 @@ fn a_map_too_large_for_the_memory_left_stops_before_its_search() {
         ];
         for (script, limit) in runs {
             let out = Command::new("sh").args(["-c", &script]).output().unwrap();
-            let err = String::from_utf8(out.stderr).unwrap();
-            let what = format!("{script}: {err}");
-            assert_eq!(
-                String::from_utf8(out.stdout).unwrap(),
-                "?\nEscape possible in 2 steps.\n",
-                "{what}"
-            );
-            assert_eq!(out.status.code(), Some(3), "{what}");
+            let (err, what) = stopped(out, "?\nEscape possible in 2 steps.\n", script);
             assert!(
                 err.contains(&format!("case 1 stopped by {limit} before its search: its map of 9000000 cells needs about")),
                 "{what}"
