@@ -136,7 +136,7 @@ pub fn verify(
             trace::Replay::Done { cost, goal: true } => Some(cost),
         }
     };
-    let least = search::run(&task, &plan, budget);
+    let least = search::run(&task, &plan, budget, false);
     if least.stopped.is_some() {
         return Ok(Verdict::Stopped);
     }
@@ -151,6 +151,16 @@ pub fn verify(
     })
 }
 
+/// What a case's solution carries besides its cost.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Show {
+    /// The moves of a least-cost way, and the states along it
+    /// ([`solution::Solution::walk`]).
+    pub moves: bool,
+    /// The successors generated, counted (see [`search::run`]).
+    pub stats: bool,
+}
+
 /// About the most memory a case takes per cell of its map before its
 /// search starts, besides the input read (measured: 28 bytes on a 10,000
 /// x 10,000 map of one agent and four flags), with room to spare for more
@@ -163,7 +173,7 @@ pub fn solve(
     rules: &resolve::Rules,
     case: &input::RawCase,
     config: plan::Config,
-    moves: bool,
+    show: Show,
     budget: &search::Budget,
 ) -> Result<solution::Solution, Vec<InputError>> {
     // A map's tables (the task's, the kernel's, one entry per cell or
@@ -180,8 +190,8 @@ pub fn solve(
     }
     let task = task::ground(rules, case)?;
     let plan = plan::plan(&task, config).map_err(|w| vec![run::too_wide(case, &task, &w.0)])?;
-    let mut sol = search::run(&task, &plan, budget);
-    if moves && sol.cost.is_some() && sol.stopped.is_none() {
+    let mut sol = search::run(&task, &plan, budget, show.stats);
+    if show.moves && sol.cost.is_some() && sol.stopped.is_none() {
         // The way found again, with parents kept: within the same budget.
         match trace::trace(&task, &plan, budget) {
             Some(t) if Some(t.cost()) == sol.cost => sol.moves = Some(t.line(&task)),

@@ -189,7 +189,11 @@ fn solve_in_order(
     let solve = |case: &RawCase| {
         let clock = std::time::Instant::now();
         let budget = crate::search::Budget::new(opts.limits);
-        crate::solve(rules, case, opts.search, opts.moves, &budget)
+        let show = crate::Show {
+            moves: opts.moves,
+            stats: opts.stats,
+        };
+        crate::solve(rules, case, opts.search, show, &budget)
             .map(|o| (o, clock.elapsed().as_secs_f64()))
     };
     let threads = opts.search.threads.max(1);
@@ -454,11 +458,14 @@ pub fn run_input<W: Write>(
             let rate = sol.expanded as f64 / secs.max(1e-9) / 1e6;
             writeln!(
                 std::io::stderr(),
-                "case {}: {cost}, expanded {}, visited {}, {secs:.3} s, {rate:.2} M states/s, \
-                 peak memory {}",
+                "case {}: {cost}, expanded {}, generated {}, visited {}, peak frontier {}, \
+                 depth {}, {secs:.3} s, {rate:.2} M states/s, peak memory {}",
                 case.number,
                 sol.expanded,
+                sol.generated,
                 sol.visited,
+                sol.frontier,
+                sol.depth,
                 crate::search::budget::size(crate::search::budget::peak()),
             )?;
         }

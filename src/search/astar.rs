@@ -384,6 +384,8 @@ pub fn astar<W: Word>(
     let mut best = Best::new(k.layout().bits());
     // buckets[f] holds (g, state); the smallest non-empty f is expanded next.
     let mut buckets: Vec<Vec<(u32, W)>> = Vec::new();
+    // States in the buckets (the open list), for the statistics.
+    let mut open = 0u64;
     for &s in k.starts() {
         let h0 = h.of(s, room(0));
         if h0 == u32::MAX || h0 as u64 > limit || best.get(s).is_some() {
@@ -400,7 +402,9 @@ pub fn astar<W: Word>(
             return Solution::stopped(budget);
         }
         buckets[h0 as usize].push((0, s));
+        open += 1;
     }
+    out.frontier = open;
     let mut f = 0;
     let mut succ = k.successors();
     let mut pace = super::budget::Pace::default();
@@ -415,6 +419,7 @@ pub fn astar<W: Word>(
             f += 1;
             continue;
         };
+        open -= 1;
         if best.get(s).is_some_and(|b| b < g) {
             continue;
         }
@@ -426,6 +431,7 @@ pub fn astar<W: Word>(
             continue;
         }
         out.expanded += 1;
+        out.depth = f as u64;
         if pace.due(out.expanded + out.visited) && budget.check(out.visited, f as u64) {
             return Solution::stopped(budget);
         }
@@ -442,6 +448,7 @@ pub fn astar<W: Word>(
                 return Solution::stopped(budget);
             }
         }
+        out.generated += children.len() as u64;
         for &t in &children {
             let gt = g + 1;
             let seen = best.get(t);
@@ -461,6 +468,8 @@ pub fn astar<W: Word>(
             }
             out.visited += u64::from(seen.is_none());
             buckets[ft].push((gt, t));
+            open += 1;
+            out.frontier = out.frontier.max(open);
         }
     }
     out

@@ -23,6 +23,8 @@ pub fn dijkstra<W: Word>(
     let limit = how.limit.unwrap_or(u64::MAX).min(u64::from(u32::MAX - 1));
     let mut best = Best::new(k.layout().bits());
     let mut out = Solution::default();
+    // States in the queue (the open list), for the statistics.
+    let mut open = 0u64;
     let mut queue = if buckets {
         Queue::ring(k.task().max_cost())
     } else {
@@ -34,8 +36,10 @@ pub fn dijkstra<W: Word>(
                 return Solution::stopped(budget);
             }
             out.visited += 1;
+            open += 1;
         }
     }
+    out.frontier = open;
     let mut succ = k.successors();
     let mut pace = super::budget::Pace::default();
     let mut children = Vec::new();
@@ -45,6 +49,7 @@ pub fn dijkstra<W: Word>(
         Checks::Successors => false,
     };
     while let Some((g, s)) = queue.pop() {
+        open -= 1;
         if best.get(s).is_some_and(|b| b < g) {
             continue;
         }
@@ -53,6 +58,7 @@ pub fn dijkstra<W: Word>(
             break;
         }
         out.expanded += 1;
+        out.depth = g as u64;
         if pace.due(out.expanded + out.visited) && budget.check(out.visited, g as u64) {
             return Solution::stopped(budget);
         }
@@ -69,6 +75,7 @@ pub fn dijkstra<W: Word>(
                 return Solution::stopped(budget);
             }
         }
+        out.generated += children.len() as u64;
         for &(t, c) in &children {
             let gt = g + c;
             if gt as u64 > limit {
@@ -82,6 +89,8 @@ pub fn dijkstra<W: Word>(
                 return Solution::stopped(budget);
             }
             out.visited += u64::from(seen.is_none());
+            open += 1;
+            out.frontier = out.frontier.max(open);
         }
     }
     out

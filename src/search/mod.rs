@@ -27,13 +27,15 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 pub use store::{Dense, Mark, Own, Sparse, Store};
 
 /// Runs a plan within a budget: the answer for its task, or how far the
-/// search got when the budget ran out.
-pub fn run(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
+/// search got when the budget ran out. With `count`, the successors
+/// generated are counted (see [`Solution::generated`]), at some cost in
+/// speed.
+pub fn run(task: &Task, plan: &Plan, budget: &Budget, count: bool) -> Solution {
     match plan.word() {
-        WordSize::U64 => run_in::<u64>(task, plan, budget),
-        WordSize::U128 => run_in::<u128>(task, plan, budget),
-        WordSize::W256 => run_in::<Wide<4>>(task, plan, budget),
-        WordSize::W1024 => run_in::<Wide<16>>(task, plan, budget),
+        WordSize::U64 => run_in::<u64>(task, plan, budget, count),
+        WordSize::U128 => run_in::<u128>(task, plan, budget, count),
+        WordSize::W256 => run_in::<Wide<4>>(task, plan, budget, count),
+        WordSize::W1024 => run_in::<Wide<16>>(task, plan, budget, count),
     }
 }
 
@@ -78,10 +80,13 @@ pub struct How {
     pub limit: Option<u64>,
     pub threads: usize,
     pub checks: Checks,
+    /// Count the successors generated (for the statistics): the levels
+    /// then run the metered loop, whose ticks count them.
+    pub count: bool,
 }
 no_bitset!(u128, Wide<4>, Wide<16>);
 
-fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
+fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, count: bool) -> Solution {
     if plan.engine() == Engine::Nothing || task.starts().is_empty() {
         // No state is a goal (say, no cell of the map has the goal tile), or
         // no start: no kernel to build, nothing to search.
@@ -98,6 +103,7 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
         limit,
         threads: plan.threads(),
         checks: plan.checks(),
+        count,
     };
     match (plan.engine(), plan.store()) {
         (Engine::Bidir, StoreKind::Bitset) => W::bidir_bitset(&k, how, budget),
@@ -153,11 +159,41 @@ impl<W: Word> Frontier<W> {
     }
 }
 
+/// States expanded, and the successors they gave (duplicates and states
+/// seen before included).
+#[derive(Debug, Clone, Copy, Default)]
+struct Counts {
+    expanded: u64,
+    generated: u64,
+}
+
+impl std::ops::AddAssign for Counts {
+    fn add_assign(&mut self, o: Counts) {
+        self.expanded += o.expanded;
+        self.generated += o.generated;
+    }
+}
+
+impl std::iter::Sum for Counts {
+    fn sum<I: Iterator<Item = Counts>>(it: I) -> Counts {
+        let mut c = Counts::default();
+        it.for_each(|x| c += x);
+        c
+    }
+}
+
+impl Solution {
+    fn count(&mut self, c: Counts) {
+        self.expanded += c.expanded;
+        self.generated += c.generated;
+    }
+}
+
 /// One expanded level.
 struct Level<W> {
     /// The new states, each marked in the store.
     next: Frontier<W>,
-    expanded: u64,
+    counts: Counts,
     /// Some new state passed the test.
     hit: bool,
 }
@@ -177,8 +213,9 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize, const METER: boo
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
     mut store: M,
-) -> u64 {
+) -> Counts {
     let mut expanded = 0;
+    let mut generated = 0;
     let hit = &meter.watch.hit;
     for &s in chunk {
         if hit.load(Relaxed) {
@@ -187,6 +224,8 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize, const METER: boo
         expanded += 1;
         let before = next.len();
         if R == 0 {
+            // Successors are counted by the meter's ticks: a counter here
+            // cost the loop of one agent in turn 6% of its instructions.
             succ.each(s, |t| {
                 if store.mark(t) {
                     if METER && !meter.room(next, 1) {
@@ -199,6 +238,7 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize, const METER: boo
         } else {
             debug_assert!(!METER, "rows are planned with checks between blocks");
             succ.rows::<R>(s, |base, mask| {
+                generated += mask.iter().map(|m| u64::from(m.count_ones())).sum::<u64>();
                 store.mark_row(base, mask, |p| next.push(base | W::from_u64(p as u64)));
                 true
             });
@@ -208,7 +248,10 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize, const METER: boo
             hit.store(true, Relaxed);
         }
     }
-    expanded
+    Counts {
+        expanded,
+        generated,
+    }
 }
 
 /// Expands `states` into `next` in blocks (of [`Checks::Blocks`] states,
@@ -225,26 +268,28 @@ fn run_blocks<W: Word, M: Mark<W>>(
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
     mut store: M,
-) -> u64 {
+) -> Counts {
     let block = match watch.checks {
         Checks::Blocks { states, .. } => states,
         Checks::Successors => budget::CHECK_EVERY as usize,
     };
     let mut meter = Meter::new(watch, next);
     if !watch.room(next) {
-        return 0;
+        return Counts::default();
     }
+    let mut counts = Counts::default();
     if states.len() <= block {
-        return run_any(succ, states, &mut meter, next, test, store);
-    }
-    let mut expanded = 0;
-    for (i, b) in states.chunks(block).enumerate() {
-        if i > 0 && (watch.hit.load(Relaxed) || meter.check(next)) {
-            break;
+        counts = run_any(succ, states, &mut meter, next, test, store);
+    } else {
+        for (i, b) in states.chunks(block).enumerate() {
+            if i > 0 && (watch.hit.load(Relaxed) || meter.check(next)) {
+                break;
+            }
+            counts += run_any(succ, b, &mut meter, next, test, store.again());
         }
-        expanded += run_any(succ, b, &mut meter, next, test, store.again());
     }
-    expanded
+    counts.generated += meter.passed + meter.ticked();
+    counts
 }
 
 /// A thread's checks while it expands states into its vector of new
@@ -258,6 +303,8 @@ struct Meter<'w, 'b> {
     reported: usize,
     /// Successors until the next check.
     left: usize,
+    /// Successors counted before the last check.
+    passed: u64,
 }
 
 impl<'w, 'b> Meter<'w, 'b> {
@@ -266,6 +313,7 @@ impl<'w, 'b> Meter<'w, 'b> {
             watch,
             reported: next.len(),
             left: budget::CHECK_SUCCESSORS,
+            passed: 0,
         }
     }
 
@@ -274,6 +322,11 @@ impl<'w, 'b> Meter<'w, 'b> {
     fn tick<W>(&mut self, next: &mut Vec<W>) -> bool {
         self.left -= 1;
         self.left == 0 && self.check(next)
+    }
+
+    /// Successors ticked since the last check.
+    fn ticked(&self) -> u64 {
+        (budget::CHECK_SUCCESSORS - self.left) as u64
     }
 
     /// Makes room in `next` for `least` more states; false (and the level
@@ -294,6 +347,7 @@ impl<'w, 'b> Meter<'w, 'b> {
     #[cold]
     #[inline(never)]
     fn check<W>(&mut self, next: &mut Vec<W>) -> bool {
+        self.passed += self.ticked();
         self.left = budget::CHECK_SUCCESSORS;
         let grown = next.len() - self.reported;
         self.reported = next.len();
@@ -307,6 +361,8 @@ struct Watch<'b> {
     hit: AtomicBool,
     budget: &'b Budget,
     checks: Checks,
+    /// Run the metered loop, to count successors.
+    count: bool,
     found: AtomicU64,
     depth: u64,
 }
@@ -316,11 +372,12 @@ struct Watch<'b> {
 const HEADROOM: usize = budget::CHECK_SUCCESSORS;
 
 impl<'b> Watch<'b> {
-    fn new(budget: &'b Budget, checks: Checks, found: u64, depth: u64) -> Self {
+    fn new(budget: &'b Budget, how: &How, found: u64, depth: u64) -> Self {
         Watch {
             hit: AtomicBool::new(false),
             budget,
-            checks,
+            checks: how.checks,
+            count: how.count,
             found: AtomicU64::new(found),
             depth,
         }
@@ -363,9 +420,10 @@ fn run_any<W: Word, M: Mark<W>>(
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
     store: M,
-) -> u64 {
+) -> Counts {
     let words = succ.row_words();
-    if meter.watch.checks == Checks::Successors {
+    let count = meter.watch.count && words == 0;
+    if meter.watch.checks == Checks::Successors || count {
         return match succ.split() {
             Split::Tables(t) => {
                 expand_chunk::<W, M, _, 0, true>(t, chunk, meter, next, test, store)
@@ -438,14 +496,14 @@ fn expand<W: Word, S: Store<W>>(
         // One vector, reused from an earlier level when there is one.
         let mut next = spare.pop().unwrap_or_default();
         next.clear();
-        let mut expanded = 0;
+        let mut counts = Counts::default();
         // This thread has the store to itself: plain marks.
         for part in &frontier.parts {
-            expanded += run_blocks(own, part, &hit, &mut next, test, Own(&mut *store));
+            counts += run_blocks(own, part, &hit, &mut next, test, Own(&mut *store));
         }
         return Level {
             next: Frontier { parts: vec![next] },
-            expanded,
+            counts,
             hit: hit.hit.into_inner(),
         };
     }
@@ -463,7 +521,7 @@ fn expand<W: Word, S: Store<W>>(
         .map(|_| spare.pop().unwrap_or_default())
         .collect();
     let store = &*store;
-    let done: Vec<(Vec<W>, u64)> = chunks
+    let done: Vec<(Vec<W>, Counts)> = chunks
         .par_iter()
         .zip(outs)
         .map(|(c, mut next)| {
@@ -476,12 +534,12 @@ fn expand<W: Word, S: Store<W>>(
             (next, e)
         })
         .collect();
-    let expanded = done.iter().map(|p| p.1).sum();
+    let counts = done.iter().map(|p| p.1).sum();
     Level {
         next: Frontier {
             parts: done.into_iter().map(|p| p.0).collect(),
         },
-        expanded,
+        counts,
         hit: hit.hit.into_inner(),
     }
 }
@@ -489,11 +547,7 @@ fn expand<W: Word, S: Store<W>>(
 /// Breadth-first search from the kernel's start states, to at most `limit`
 /// steps, within `budget`.
 pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -> Solution {
-    let How {
-        limit,
-        threads,
-        checks,
-    } = how;
+    let How { limit, threads, .. } = how;
     let Some(mut store) = new_store::<W, S>(k, budget) else {
         return Solution::stopped(budget);
     };
@@ -509,6 +563,7 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
     if starts.iter().any(|&s| goal(s)) {
         out.cost = Some(0);
     } else {
+        out.frontier = starts.len() as u64;
         let mut frontier = Frontier {
             parts: vec![starts],
         };
@@ -531,11 +586,12 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
                 let mut unchecked = 0;
                 loop {
                     next.clear();
-                    let watch = Watch::new(budget, checks, found, depth);
+                    let watch = Watch::new(budget, &how, found, depth);
                     let own = Own(&mut store);
-                    out.expanded += run_blocks(&mut succ, &cur, &watch, &mut next, &goal, own);
+                    out.count(run_blocks(&mut succ, &cur, &watch, &mut next, &goal, own));
                     depth += 1;
                     found += next.len() as u64;
+                    out.frontier = out.frontier.max(next.len() as u64);
                     unchecked += cur.len() + next.len();
                     hit = watch.hit.into_inner();
                     std::mem::swap(&mut cur, &mut next);
@@ -556,7 +612,7 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
                 }
                 continue;
             }
-            let watch = Watch::new(budget, checks, found, depth);
+            let watch = Watch::new(budget, &how, found, depth);
             let level = expand(
                 k,
                 &frontier,
@@ -569,9 +625,10 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
                 },
                 watch,
             );
-            out.expanded += level.expanded;
+            out.count(level.counts);
             depth += 1;
             found += level.next.len() as u64;
+            out.frontier = out.frontier.max(level.next.len() as u64);
             if stopped(&store, budget, found, depth) {
                 return Solution::stopped(budget);
             }
@@ -582,6 +639,7 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
             let old = std::mem::replace(&mut frontier, level.next);
             spare.extend(old.parts);
         }
+        out.depth = depth;
     }
     out.visited = store.count();
     out
@@ -616,11 +674,7 @@ fn stopped<W: Word, S: Store<W>>(store: &S, budget: &Budget, found: u64, depth: 
 /// (an earlier level would have met), so the meeting gives exactly
 /// `da + 1 + db` steps. Needs a reversible model with a single goal state.
 pub fn bidir<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -> Solution {
-    let How {
-        limit,
-        threads,
-        checks,
-    } = how;
+    let How { limit, threads, .. } = how;
     let goal = k
         .task()
         .goal_state()
@@ -665,7 +719,7 @@ pub fn bidir<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget)
             } else {
                 (second, &*first)
             };
-            let watch = Watch::new(budget, checks, found, depth[0] + depth[1]);
+            let watch = Watch::new(budget, &how, found, depth[0] + depth[1]);
             let level = expand(
                 k,
                 &frontier[a],
@@ -678,9 +732,10 @@ pub fn bidir<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget)
                 },
                 watch,
             );
-            out.expanded += level.expanded;
+            out.count(level.counts);
             depth[a] += 1;
             found += level.next.len() as u64;
+            out.frontier = out.frontier.max(level.next.len() as u64);
             if stopped(&stores[a], budget, found, depth[0] + depth[1]) {
                 return Solution::stopped(budget);
             }
@@ -691,6 +746,7 @@ pub fn bidir<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget)
             let old = std::mem::replace(&mut frontier[a], level.next);
             spare.extend(old.parts);
         }
+        out.depth = depth[0] + depth[1];
     }
     out.visited = stores[0].count() + stores[1].count();
     out

@@ -242,6 +242,8 @@ impl Grounder<'_> {
             }
             self.movers.push(Mover {
                 name,
+                agent: self.instances[i].agent,
+                member: self.instances[i].member,
                 pos,
                 heading: None,
                 cells,

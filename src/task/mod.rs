@@ -330,6 +330,10 @@ impl Action {
 #[derive(Debug, Clone)]
 pub struct Mover {
     name: String,
+    /// The rules' agent it is, and which member of its family (0 for a
+    /// single agent).
+    agent: crate::resolve::AgentId,
+    member: u32,
     pos: VarId,
     heading: Option<VarId>,
     /// Position -> grid cell, in grid order.
@@ -350,6 +354,14 @@ impl Mover {
 
     pub fn pos(&self) -> VarId {
         self.pos
+    }
+
+    pub fn agent(&self) -> crate::resolve::AgentId {
+        self.agent
+    }
+
+    pub fn member(&self) -> u32 {
+        self.member
     }
 
     pub fn heading(&self) -> Option<VarId> {
