@@ -557,3 +557,58 @@ mod tests {
         assert_eq!(did_you_mean("x", [], "flags"), "no flags are declared");
     }
 }
+
+/// A report as JSON objects, one per problem (a report of several
+/// problems gives one for each): `severity`, `code`, `message`, `file`,
+/// `line` and `column` (from 1, of the first label), `labels` (each with
+/// its `label`, `line`, `column`, byte `offset` and `length`), and `help`.
+/// For `--format json`: the field names are stable.
+pub fn json(d: &dyn Diagnostic) -> Vec<serde_json::Value> {
+    let related: Vec<&dyn Diagnostic> = d.related().map(|r| r.collect()).unwrap_or_default();
+    let src = d.source_code();
+    if related.is_empty() {
+        return vec![json_one(d, src)];
+    }
+    related
+        .into_iter()
+        .map(|r| json_one(r, r.source_code().or(src)))
+        .collect()
+}
+
+fn json_one(d: &dyn Diagnostic, src: Option<&dyn miette::SourceCode>) -> serde_json::Value {
+    use serde_json::json;
+    let mut file = None;
+    let labels: Vec<serde_json::Value> = d
+        .labels()
+        .into_iter()
+        .flatten()
+        .map(|l| {
+            let at = src.and_then(|s| s.read_span(l.inner(), 0, 0).ok());
+            if file.is_none() {
+                file = at.as_ref().and_then(|c| c.name().map(str::to_string));
+            }
+            json!({
+                "label": l.label(),
+                "line": at.as_ref().map(|c| c.line() + 1),
+                "column": at.as_ref().map(|c| c.column() + 1),
+                "offset": l.offset(),
+                "length": l.len(),
+            })
+        })
+        .collect();
+    let severity = match d.severity() {
+        Some(miette::Severity::Warning) => "warning",
+        Some(miette::Severity::Advice) => "advice",
+        _ => "error",
+    };
+    json!({
+        "severity": severity,
+        "code": d.code().map(|c| c.to_string()),
+        "message": d.to_string(),
+        "file": file,
+        "line": labels.first().and_then(|l| l["line"].as_u64()),
+        "column": labels.first().and_then(|l| l["column"].as_u64()),
+        "labels": labels,
+        "help": d.help().map(|h| h.to_string()),
+    })
+}

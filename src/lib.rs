@@ -31,9 +31,11 @@ pub mod error;
 pub mod input;
 pub mod kernel;
 pub mod plan;
+pub mod progress;
 pub mod resolve;
 pub mod run;
 pub mod search;
+pub mod show;
 pub mod solution;
 pub mod syntax;
 pub mod task;
@@ -194,7 +196,9 @@ pub fn solve(
     if show.moves && sol.cost.is_some() && sol.stopped.is_none() {
         // The way found again, with parents kept: within the same budget.
         match trace::trace(&task, &plan, budget) {
-            Some(t) if Some(t.cost()) == sol.cost => sol.moves = Some(t.line(&task)),
+            Some(t) if Some(t.cost()) == sol.cost => {
+                sol.walk = Some(show::walk(rules, case, &task, &t))
+            }
             Some(_) => unreachable!("the search and the trace agree on the least cost"),
             None => sol.stopped = budget.report(),
         }

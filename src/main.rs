@@ -3,7 +3,7 @@
 
 use clap::{CommandFactory, Parser, Subcommand};
 use miette::Report;
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -52,7 +52,28 @@ mod exit {
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+    /// How answers and reports are written: `text`, or `json`: `run` and
+    /// `verify` write one JSON object a line per case, and every command
+    /// writes its errors and warnings to stderr as JSON lines (severity,
+    /// code, message, file, line, column, labels, help).
+    #[arg(long, global = true, value_enum, default_value_t = FormatArg::Text)]
+    format: FormatArg,
+    /// No progress display on stderr (it only ever shows on a terminal,
+    /// once a case has run for half a second).
+    #[arg(long, short, global = true)]
+    quiet: bool,
 }
+
+/// `--format` values.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum FormatArg {
+    Text,
+    Json,
+}
+
+/// Reports go to stderr as JSON lines: set once, from `--format`, before
+/// anything is reported.
+static JSON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 #[derive(Subcommand)]
 enum Cmd {
@@ -74,6 +95,12 @@ enum Cmd {
         /// reads these lines back.
         #[arg(long)]
         moves: bool,
+        /// Print each case's way after its answer: every step's moves, and
+        /// the board redrawn after it with each agent's symbol, the
+        /// headings, flags and counters. With `--format json`, the way is
+        /// the `trace` field.
+        #[arg(long, conflicts_with = "moves")]
+        trace: bool,
     },
     /// Show the plan of each case of an input: the state's variables and
     /// their bits, the successor kernel, the search engine and the visited
@@ -238,6 +265,9 @@ impl RunOpts {
                 timeout: self.timeout,
             },
             moves: false,
+            trace: false,
+            format: puzzle::run::Format::Text,
+            progress: false,
         })
     }
 }
@@ -318,6 +348,10 @@ enum Outcome {
 fn main() -> ExitCode {
     no_huge_pages();
     let cli = Cli::parse();
+    JSON.store(
+        cli.format == FormatArg::Json,
+        std::sync::atomic::Ordering::Relaxed,
+    );
     let code = match dispatch(cli) {
         Ok(Outcome::Code(code)) => code,
         Ok(Outcome::Report(report, code)) => say(&report).unwrap_or(code),
@@ -329,9 +363,15 @@ fn main() -> ExitCode {
 /// Writes a report to stderr. `Some(code)` when that fails: a closed pipe
 /// ends the run quietly (0), any other failure with [`exit::OUTPUT`].
 fn say(report: &Report) -> Option<u8> {
-    writeln!(std::io::stderr(), "{report:?}")
-        .err()
-        .map(|e| stream_failed(&e))
+    let said = if JSON.load(std::sync::atomic::Ordering::Relaxed) {
+        let mut err = std::io::stderr().lock();
+        puzzle::error::json(report.as_ref())
+            .iter()
+            .try_for_each(|j| writeln!(err, "{j}"))
+    } else {
+        writeln!(std::io::stderr(), "{report:?}")
+    };
+    said.err().map(|e| stream_failed(&e))
 }
 
 /// The exit code for a failed write: 0 for a closed pipe (as other Unix
@@ -404,6 +444,7 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
             opts,
             stats,
             moves,
+            trace,
         } => {
             let (loaded, input) = match load_with(&rules, &input)? {
                 Ok(both) => both,
@@ -411,6 +452,14 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
             };
             let opts = puzzle::run::Options {
                 moves,
+                trace,
+                progress: !cli.quiet
+                    && cli.format == FormatArg::Text
+                    && std::io::stderr().is_terminal(),
+                format: match cli.format {
+                    FormatArg::Text => puzzle::run::Format::Text,
+                    FormatArg::Json => puzzle::run::Format::Json,
+                },
                 ..opts.options(stats)?
             };
             let stdout = std::io::stdout();

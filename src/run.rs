@@ -54,6 +54,14 @@ pub struct Options {
     pub limits: crate::search::Limits,
     /// Print each case's moves instead of its answer (see [`crate::trace`]).
     pub moves: bool,
+    /// Print each case's way after its answer, the board redrawn at every
+    /// step (see [`crate::show::Walk::boards`]).
+    pub trace: bool,
+    /// How the answers are written.
+    pub format: Format,
+    /// Show a case's progress on stderr once it has run for half a second
+    /// (for a terminal: see [`crate::progress`]).
+    pub progress: bool,
 }
 
 /// Whether a space is a map character of these rules (then trailing spaces
@@ -176,6 +184,16 @@ fn cases<'a>(
     }))
 }
 
+/// Takes a case off the progress display when it is done, however it
+/// ends.
+struct Unwatch<'a>(&'a crate::progress::Progress, usize);
+
+impl Drop for Unwatch<'_> {
+    fn drop(&mut self) {
+        self.0.unwatch(self.1);
+    }
+}
+
 /// Solves each case of `input` (several at a time on several threads) and
 /// hands the results to `each` in the order of the cases, each as soon as
 /// it and all before it are done. Stops at the first case that cannot be
@@ -186,11 +204,14 @@ fn solve_in_order(
     opts: &Options,
     mut each: impl FnMut(&RawCase, Solution, f64) -> std::io::Result<()>,
 ) -> Result<(), RunError> {
+    let progress = crate::progress::Progress::new(opts.progress);
     let solve = |case: &RawCase| {
         let clock = std::time::Instant::now();
-        let budget = crate::search::Budget::new(opts.limits);
+        let budget = std::sync::Arc::new(crate::search::Budget::new(opts.limits));
+        progress.watch(case.number, &budget);
+        let _done = Unwatch(&progress, case.number);
         let show = crate::Show {
-            moves: opts.moves,
+            moves: opts.moves || opts.trace,
             stats: opts.stats,
         };
         crate::solve(rules, case, opts.search, show, &budget)
@@ -370,6 +391,158 @@ pub enum Interrupted {
     After(usize),
 }
 
+/// What stderr says of a case a limit stopped.
+fn say_stopped(
+    case: &RawCase,
+    st: &crate::search::budget::Stopped,
+    limits: &crate::search::Limits,
+) -> std::io::Result<()> {
+    let limit = st.limit.describe(limits);
+    let memory = crate::search::budget::size(st.memory);
+    match st.before_search {
+        Some(need) => writeln!(
+            std::io::stderr(),
+            "puzzle: case {} stopped by {limit} before its search: its map of {} \
+             cells needs about {} more, and {memory} is in use",
+            case.number,
+            case.rows * case.cols,
+            crate::search::budget::size(need),
+        ),
+        None => writeln!(
+            std::io::stderr(),
+            "puzzle: case {} stopped by {limit}, at depth {} with {} states seen and \
+             {memory} in memory",
+            case.number,
+            st.depth,
+            st.states,
+        ),
+    }
+}
+
+/// How answers are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Format {
+    /// The rule file's output lines.
+    #[default]
+    Text,
+    /// One JSON object a line per case ([`CaseJson`]).
+    Json,
+}
+
+/// What a search took, for `--stats`.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Stats {
+    pub expanded: u64,
+    pub generated: u64,
+    pub visited: u64,
+    /// The most states waiting at once.
+    pub frontier: u64,
+    pub depth: u64,
+    pub seconds: f64,
+    /// States expanded per second.
+    pub states_per_second: f64,
+    /// The process's peak resident memory so far, in bytes.
+    pub peak_memory: u64,
+}
+
+impl Stats {
+    fn of(sol: &Solution, secs: f64) -> Stats {
+        Stats {
+            expanded: sol.expanded,
+            generated: sol.generated,
+            visited: sol.visited,
+            frontier: sol.frontier,
+            depth: sol.depth,
+            seconds: secs,
+            states_per_second: sol.expanded as f64 / secs.max(1e-9),
+            peak_memory: crate::search::budget::peak(),
+        }
+    }
+}
+
+/// A case's line of `--format json`. The field names are stable.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CaseJson<'a> {
+    /// The case's number, from 1.
+    pub case: usize,
+    /// `solved`, `unsolved` (no way to a goal) or `stopped` (by a limit).
+    pub status: &'static str,
+    /// The least cost, when solved.
+    pub cost: Option<u64>,
+    /// The line the rule file's output block gives for the case.
+    pub answer: String,
+    /// With `--moves` or `--trace`: the tokens of a least-cost way (null
+    /// when there is none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Option<&'a [String]>>,
+    /// With `--trace`: the way, state by state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<&'a crate::show::Walk>,
+    /// When stopped: which limit, and how far the search got.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<StoppedJson>,
+    /// With `--stats`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stats: Option<Stats>,
+}
+
+/// Where a limit stopped a case.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct StoppedJson {
+    /// `states`, `memory`, `time`, `interrupt` or `system-memory`.
+    pub limit: &'static str,
+    /// The limit in words.
+    pub message: String,
+    pub depth: u64,
+    pub states: u64,
+    /// Resident memory then, in bytes.
+    pub memory: u64,
+    /// When it stopped before its search: the memory its map needed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before_search: Option<u64>,
+}
+
+impl<'a> CaseJson<'a> {
+    fn of(
+        case: &RawCase,
+        sol: &'a Solution,
+        answer: String,
+        opts: &Options,
+        stats: Option<Stats>,
+    ) -> Self {
+        use crate::search::budget::Limit;
+        let status = match (&sol.stopped, sol.cost) {
+            (Some(_), _) => "stopped",
+            (None, Some(_)) => "solved",
+            (None, None) => "unsolved",
+        };
+        let shown = sol.stopped.is_none() && (opts.moves || opts.trace);
+        CaseJson {
+            case: case.number,
+            status,
+            cost: sol.cost,
+            answer,
+            moves: shown.then(|| sol.walk.as_ref().map(|w| &w.steps[..])),
+            trace: if opts.trace { sol.walk.as_ref() } else { None },
+            stopped: sol.stopped.as_ref().map(|st| StoppedJson {
+                limit: match st.limit {
+                    Limit::States => "states",
+                    Limit::Memory => "memory",
+                    Limit::Time => "time",
+                    Limit::Interrupted => "interrupt",
+                    Limit::NoMemory => "system-memory",
+                },
+                message: st.limit.describe(&opts.limits),
+                depth: st.depth,
+                states: st.states,
+                memory: st.memory,
+                before_search: st.before_search,
+            }),
+            stats,
+        }
+    }
+}
+
 /// Reads `input`, solves each case and writes the answers to `out`. With
 /// several threads, cases are solved several at a time (each answer is
 /// still written in order, and is the same at any thread count).
@@ -402,71 +575,78 @@ pub fn run_input<W: Write>(
             return Ok(());
         }
         last = case.number;
-        // Moves are a line per case and nothing else, as `verify` reads them.
-        if case.number > 1
-            && !opts.moves
-            && let Some(sep) = &io.separator
-        {
-            writeln!(out, "{}", sep.render(case.number, None, &case.header))?;
+        if let Some(st) = &sol.stopped {
+            summary.stopped += 1;
+            if opts.format == Format::Text {
+                say_stopped(case, st, &opts.limits)?;
+            }
         }
-        if let Some(b) = &io.before
-            && !opts.moves
-        {
-            writeln!(out, "{}", b.render(case.number, None, &case.header))?;
-        }
-        let line = match (&sol.stopped, sol.cost) {
-            // The moves: `?` when stopped, `-` when there is no way.
-            (Some(_), _) if opts.moves => "?".to_string(),
-            (None, _) if opts.moves => sol.moves.clone().unwrap_or_else(|| "-".into()),
+        let answer = match (&sol.stopped, sol.cost) {
             (Some(_), _) => io.stopped.as_ref().map_or("?".to_string(), |t| {
                 t.render(case.number, None, &case.header)
             }),
             (None, Some(n)) => io.solved.render(case.number, Some(n), &case.header),
             (None, None) => io.unsolved.render(case.number, None, &case.header),
         };
-        writeln!(out, "{line}")?;
-        // The answer first, then what is said about it.
-        out.flush()?;
-        if let Some(st) = &sol.stopped {
-            summary.stopped += 1;
-            let limit = st.limit.describe(&opts.limits);
-            let memory = crate::search::budget::size(st.memory);
-            if let Some(need) = st.before_search {
-                writeln!(
-                    std::io::stderr(),
-                    "puzzle: case {} stopped by {limit} before its search: its map of {} \
-                     cells needs about {} more, and {memory} is in use",
-                    case.number,
-                    case.rows * case.cols,
-                    crate::search::budget::size(need),
-                )?;
-            } else {
-                writeln!(
-                    std::io::stderr(),
-                    "puzzle: case {} stopped by {limit}, at depth {} with {} states seen and \
-                     {memory} in memory",
-                    case.number,
-                    st.depth,
-                    st.states,
-                )?;
+        let stats = opts.stats.then(|| Stats::of(&sol, secs));
+        if opts.format == Format::Json {
+            let json = CaseJson::of(case, &sol, answer, opts, stats);
+            serde_json::to_writer(&mut *out, &json).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+            out.flush()?;
+            return Ok(());
+        }
+        // Moves are a line per case and nothing else, as `verify` reads them.
+        if !opts.moves {
+            if case.number > 1
+                && let Some(sep) = &io.separator
+            {
+                writeln!(out, "{}", sep.render(case.number, None, &case.header))?;
+            }
+            if let Some(b) = &io.before {
+                writeln!(out, "{}", b.render(case.number, None, &case.header))?;
             }
         }
-        if opts.stats {
+        let line = match (&sol.stopped, &sol.walk) {
+            // The moves: `?` when stopped, `-` when there is no way.
+            (Some(_), _) if opts.moves => "?".to_string(),
+            (None, walk) if opts.moves => walk
+                .as_ref()
+                .map_or_else(|| "-".into(), crate::show::Walk::line),
+            _ => answer,
+        };
+        writeln!(out, "{line}")?;
+        if opts.trace && !opts.moves {
+            match (&sol.stopped, &sol.walk) {
+                (None, Some(walk)) => {
+                    let steps = walk.steps.len();
+                    let cost = walk.frames.last().map_or(0, |f| f.cost);
+                    writeln!(out, "case {}: {steps} steps, cost {cost}", case.number)?;
+                    out.write_all(walk.boards().as_bytes())?;
+                }
+                (None, None) => writeln!(out, "case {}: no way to a goal", case.number)?,
+                (Some(_), _) => writeln!(out, "case {}: stopped by a limit", case.number)?,
+            }
+        }
+        // The answer first, then what is said about it.
+        out.flush()?;
+        if let Some(st) = stats {
             let cost = sol
                 .cost
                 .map_or("unsolved".to_string(), |n| format!("{n} steps"));
-            let rate = sol.expanded as f64 / secs.max(1e-9) / 1e6;
             writeln!(
                 std::io::stderr(),
                 "case {}: {cost}, expanded {}, generated {}, visited {}, peak frontier {}, \
-                 depth {}, {secs:.3} s, {rate:.2} M states/s, peak memory {}",
+                 depth {}, {:.3} s, {:.2} M states/s, peak memory {}",
                 case.number,
-                sol.expanded,
-                sol.generated,
-                sol.visited,
-                sol.frontier,
-                sol.depth,
-                crate::search::budget::size(crate::search::budget::peak()),
+                st.expanded,
+                st.generated,
+                st.visited,
+                st.frontier,
+                st.depth,
+                st.seconds,
+                st.states_per_second / 1e6,
+                crate::search::budget::size(st.peak_memory),
             )?;
         }
         Ok(())

@@ -23,9 +23,9 @@ pub struct Solution {
     /// Set when a limit ended the search before an answer was known: which
     /// one, and how far the search got.
     pub stopped: Option<crate::search::budget::Stopped>,
-    /// The moves of a least-cost way, as tokens (when asked for, and there
+    /// A least-cost way, its moves and states (when asked for, and there
     /// is one).
-    pub moves: Option<String>,
+    pub walk: Option<crate::show::Walk>,
 }
 
 impl Solution {

@@ -25,6 +25,11 @@ pub type Step = Vec<(usize, ActionId)>;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trace {
     steps: Vec<Step>,
+    /// The states of the way, start first (one more than the steps), each
+    /// as one value per variable of the task.
+    states: Vec<Vec<i64>>,
+    /// The cost of the way up to each state (0 for the start).
+    costs: Vec<u64>,
     cost: u64,
 }
 
@@ -35,6 +40,16 @@ impl Trace {
 
     pub fn cost(&self) -> u64 {
         self.cost
+    }
+
+    /// The states of the way, start first, as values per variable.
+    pub fn states(&self) -> &[Vec<i64>] {
+        &self.states
+    }
+
+    /// The cost of the way up to each of [`Self::states`].
+    pub fn costs(&self) -> &[u64] {
+        &self.costs
     }
 
     /// The steps as tokens, separated by spaces (`puzzle run --moves`).
@@ -191,8 +206,19 @@ fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace>
         });
         steps.push(step.expect("the interpreter takes every step a kernel gives"));
     }
+    let layout = k.layout();
+    let states = way
+        .iter()
+        .map(|&s| {
+            let mut vals = vec![0; task.vars().len()];
+            layout.decode(s, &mut vals);
+            vals
+        })
+        .collect();
     Some(Trace {
         steps,
+        states,
+        costs: way.iter().map(|s| best[s].0).collect(),
         cost: best[&goal].0,
     })
 }

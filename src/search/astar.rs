@@ -432,8 +432,11 @@ pub fn astar<W: Word>(
         }
         out.expanded += 1;
         out.depth = f as u64;
-        if pace.due(out.expanded + out.visited) && budget.check(out.visited, f as u64) {
-            return Solution::stopped(budget);
+        if pace.due(out.expanded + out.visited) {
+            budget.note_frontier(open as usize);
+            if budget.check(out.visited, f as u64) {
+                return Solution::stopped(budget);
+            }
         }
         if few {
             children.clear();

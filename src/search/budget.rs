@@ -172,6 +172,9 @@ pub struct Budget {
     /// States found so far, as the engine reports them.
     states: AtomicU64,
     depth: AtomicU64,
+    /// The frontier's size, as the engine last noted it (for the progress
+    /// display).
+    frontier: AtomicU64,
     /// When the budget was made, and when (in nanoseconds since) the
     /// process's memory was last read by a check.
     born: Instant,
@@ -219,6 +222,7 @@ impl Budget {
             stop: AtomicU8::new(0),
             states: AtomicU64::new(0),
             depth: AtomicU64::new(0),
+            frontier: AtomicU64::new(0),
             born: Instant::now(),
             memory_read: AtomicU64::new(0),
         }
@@ -243,6 +247,24 @@ impl Budget {
             .stop
             .compare_exchange(0, limit.code(), Relaxed, Relaxed);
         true
+    }
+
+    /// Notes the size of the frontier (a level, or an open list): what the
+    /// progress display shows.
+    #[inline]
+    pub fn note_frontier(&self, n: usize) {
+        self.frontier.store(n as u64, Relaxed);
+    }
+
+    /// How far the search has got: the states found, the depth, the
+    /// frontier, as last noted, and the time since the budget was made.
+    pub fn progress(&self) -> (u64, u64, u64, Duration) {
+        (
+            self.states.load(Relaxed),
+            self.depth.load(Relaxed),
+            self.frontier.load(Relaxed),
+            self.born.elapsed(),
+        )
     }
 
     /// Notes the states found so far and the depth reached; true when the

@@ -59,8 +59,11 @@ pub fn dijkstra<W: Word>(
         }
         out.expanded += 1;
         out.depth = g as u64;
-        if pace.due(out.expanded + out.visited) && budget.check(out.visited, g as u64) {
-            return Solution::stopped(budget);
+        if pace.due(out.expanded + out.visited) {
+            budget.note_frontier(open as usize);
+            if budget.check(out.visited, g as u64) {
+                return Solution::stopped(budget);
+            }
         }
         if few {
             children.clear();

@@ -586,6 +586,7 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
                 let mut unchecked = 0;
                 loop {
                     next.clear();
+                    budget.note_frontier(cur.len());
                     let watch = Watch::new(budget, &how, found, depth);
                     let own = Own(&mut store);
                     out.count(run_blocks(&mut succ, &cur, &watch, &mut next, &goal, own));
@@ -612,6 +613,7 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
                 }
                 continue;
             }
+            budget.note_frontier(frontier.len());
             let watch = Watch::new(budget, &how, found, depth);
             let level = expand(
                 k,
@@ -719,6 +721,7 @@ pub fn bidir<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget)
             } else {
                 (second, &*first)
             };
+            budget.note_frontier(frontier[a].len());
             let watch = Watch::new(budget, &how, found, depth[0] + depth[1]);
             let level = expand(
                 k,

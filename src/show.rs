@@ -1,0 +1,257 @@
+//! Phase 8: a solution shown. A [`Walk`] is a least-cost way to a goal
+//! ([`crate::trace::Trace`]) told without the task: the map's symbols with
+//! the movers taken off, each mover's symbol, and per state where each
+//! mover stands and what the flags and counters hold. It is what `--trace`
+//! draws as boards, what `--format json` writes, and what `puzzle render`
+//! draws as SVG and plays as HTML.
+//!
+//! Invariant: `frames.len() == steps.len() + 1` (the start first); each
+//! frame has one place per mover, inside the `rows x cols` map; `ground`
+//! and `solid` have `rows * cols` entries.
+
+use crate::input::RawCase;
+use crate::resolve::{Glyph, Rules};
+use crate::task::{Dir, Task, VarKind};
+use crate::trace::Trace;
+use serde::Serialize;
+use std::fmt::Write;
+
+/// A least-cost way, shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Walk {
+    pub rows: usize,
+    pub cols: usize,
+    /// Each cell's symbol, row by row, with the movers' start markers
+    /// replaced by the tile they stand on.
+    pub ground: Vec<String>,
+    /// Whether each cell is solid.
+    pub solid: Vec<bool>,
+    pub movers: Vec<Figure>,
+    /// Each step's token, as `--moves` prints it.
+    pub steps: Vec<String>,
+    /// The start, then the state after each step.
+    pub frames: Vec<Frame>,
+}
+
+/// A mover as drawn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Figure {
+    pub name: String,
+    /// The symbol it is drawn with: its start marker, or its name's first
+    /// letter.
+    pub symbol: String,
+}
+
+/// One state of the way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Frame {
+    /// The cost of the way so far.
+    pub cost: u64,
+    /// Each mover's `[row, column]`, from 0.
+    pub at: Vec<[usize; 2]>,
+    /// Each mover's heading (`north`, `east`, ...), for movers that have
+    /// one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub facing: Vec<Option<String>>,
+    /// The flags and counters, by name, in the task's order.
+    #[serde(serialize_with = "in_order")]
+    pub state: Vec<(String, i64)>,
+}
+
+/// A list of pairs as a JSON object, in the list's order.
+fn in_order<S: serde::Serializer>(pairs: &[(String, i64)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(pairs.iter().map(|(k, v)| (k, v)))
+}
+
+/// The name of a heading.
+fn heading(i: i64) -> String {
+    let d: Dir = Dir::COMPASS[i.rem_euclid(4) as usize];
+    match (d.dr, d.dc) {
+        (-1, 0) => "north",
+        (0, 1) => "east",
+        (1, 0) => "south",
+        _ => "west",
+    }
+    .to_string()
+}
+
+/// The walk of a trace of `task`, grounded from `case` under `rules`.
+pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
+    let board = task.board();
+    let ncells = case.rows * case.cols;
+    let symbol = |cell: usize| -> String {
+        if case.tokens.is_empty() {
+            case.cells[cell].to_string()
+        } else {
+            case.tokens[cell].0.clone()
+        }
+    };
+    // A tile's symbol: the shortest legend entry for it (the first in
+    // order among those), so the same on every run.
+    let mut legend: Vec<(&String, &Glyph)> = rules.legend.iter().collect();
+    legend.sort_by(|a, b| (a.0.len(), a.0).cmp(&(b.0.len(), b.0)));
+    let tile_symbol = |t| {
+        legend
+            .iter()
+            .find(|(_, g)| matches!(g, Glyph::Tile(u, _) if *u == t))
+            .map_or_else(|| ".".to_string(), |(k, _)| k.to_string())
+    };
+    let ground = (0..ncells)
+        .map(|cell| {
+            let sym = symbol(cell);
+            match rules.legend.get(&sym) {
+                Some(Glyph::Start(a, _) | Glyph::AnyStart(a)) => {
+                    tile_symbol(rules.agents[a.ix()].on)
+                }
+                _ => sym,
+            }
+        })
+        .collect();
+    let solid = (0..ncells as u32)
+        .map(|c| board.class_of(c).solid)
+        .collect();
+    let movers: Vec<Figure> = task
+        .movers()
+        .iter()
+        .map(|m| {
+            let agent = &rules.agents[m.agent().ix()];
+            let any = legend
+                .iter()
+                .find(|(_, g)| matches!(g, Glyph::AnyStart(a) if *a == m.agent()));
+            let symbol = match (agent.markers.get(m.member() as usize), any) {
+                (Some(marker), _) => marker.clone(),
+                (None, Some((k, _))) => k.to_string(),
+                (None, None) => agent
+                    .name
+                    .chars()
+                    .next()
+                    .map_or("@".into(), |c| c.to_uppercase().to_string()),
+            };
+            Figure {
+                name: m.name().to_string(),
+                symbol,
+            }
+        })
+        .collect();
+    let headings = task.movers().iter().any(|m| m.heading().is_some());
+    let frames = trace
+        .states()
+        .iter()
+        .zip(trace.costs())
+        .map(|(vals, &cost)| Frame {
+            cost,
+            at: task
+                .movers()
+                .iter()
+                .map(|m| {
+                    let cell = m.cells()[vals[m.pos().ix()] as usize] as usize;
+                    [cell / case.cols, cell % case.cols]
+                })
+                .collect(),
+            facing: if headings {
+                task.movers()
+                    .iter()
+                    .map(|m| m.heading().map(|h| heading(vals[h.ix()])))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            state: task
+                .vars()
+                .iter()
+                .zip(vals)
+                .filter(|(v, _)| matches!(v.kind(), VarKind::Flag | VarKind::Counter { .. }))
+                .map(|(v, &x)| (v.name().to_string(), x))
+                .collect(),
+        })
+        .collect();
+    Walk {
+        rows: case.rows,
+        cols: case.cols,
+        ground,
+        solid,
+        movers,
+        steps: trace
+            .steps()
+            .iter()
+            .map(|s| crate::trace::token(task, s))
+            .collect(),
+        frames,
+    }
+}
+
+impl Walk {
+    /// The steps as one line of tokens (`puzzle run --moves`).
+    pub fn line(&self) -> String {
+        self.steps.join(" ")
+    }
+
+    /// The map at frame `i`, one line a row, each line indented by two
+    /// spaces: a mover's symbol where it stands (`*` where several do).
+    pub fn board(&self, i: usize) -> String {
+        let frame = &self.frames[i];
+        let mut cells = self.ground.clone();
+        let mut count = vec![0u32; cells.len()];
+        for (m, &[r, c]) in frame.at.iter().enumerate() {
+            let cell = r * self.cols + c;
+            count[cell] += 1;
+            cells[cell] = if count[cell] > 1 {
+                "*".to_string()
+            } else {
+                self.movers[m].symbol.clone()
+            };
+        }
+        let width = cells.iter().map(|s| s.chars().count()).max().unwrap_or(1);
+        let mut out = String::new();
+        for row in cells.chunks(self.cols.max(1)) {
+            out.push_str("  ");
+            let line: Vec<String> = row
+                .iter()
+                .map(|s| {
+                    if width == 1 {
+                        s.clone()
+                    } else {
+                        format!("{s:<width$}")
+                    }
+                })
+                .collect();
+            let line = line.join(if width == 1 { "" } else { " " });
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The frame's flags, counters and headings as one line (empty when
+    /// there are none).
+    pub fn state_line(&self, i: usize) -> String {
+        let frame = &self.frames[i];
+        let mut parts: Vec<String> = frame
+            .facing
+            .iter()
+            .zip(&self.movers)
+            .filter_map(|(f, m)| f.as_ref().map(|f| format!("{} facing {f}", m.name)))
+            .collect();
+        parts.extend(frame.state.iter().map(|(k, v)| format!("{k}={v}")));
+        parts.join(", ")
+    }
+
+    /// Every frame as a board under a heading: what `--trace` prints.
+    pub fn boards(&self) -> String {
+        let mut out = String::new();
+        for i in 0..self.frames.len() {
+            let cost = self.frames[i].cost;
+            if i == 0 {
+                let _ = writeln!(out, "start:");
+            } else {
+                let _ = writeln!(out, "step {i}: {} (cost {cost})", self.steps[i - 1]);
+            }
+            out.push_str(&self.board(i));
+            let state = self.state_line(i);
+            if !state.is_empty() {
+                let _ = writeln!(out, "  {state}");
+            }
+        }
+        out
+    }
+}
