@@ -612,3 +612,81 @@ fn json_one(d: &dyn Diagnostic, src: Option<&dyn miette::SourceCode>) -> serde_j
         "help": d.help().map(|h| h.to_string()),
     })
 }
+
+/// A case's moves that do not hold (`puzzle verify`), located in the
+/// solution file.
+#[derive(Debug, Error, Diagnostic, Clone)]
+pub enum VerifyError {
+    #[error("case {case}: step {step} cannot be taken")]
+    #[diagnostic(
+        code(puzzle::verify::illegal),
+        help("the steps before it are legal; `puzzle run --moves` prints a way that holds")
+    )]
+    Illegal {
+        case: usize,
+        step: usize,
+        #[label("{why}")]
+        span: SourceSpan,
+        why: String,
+    },
+
+    #[error("case {case}: the moves end on no goal")]
+    #[diagnostic(
+        code(puzzle::verify::no_goal),
+        help("every step is legal, but the state they reach is not a goal")
+    )]
+    NoGoal {
+        case: usize,
+        #[label("after these {steps} steps")]
+        span: SourceSpan,
+        steps: usize,
+    },
+
+    #[error("case {case}: the moves cost {cost}, the least is {least}")]
+    #[diagnostic(
+        code(puzzle::verify::not_optimal),
+        help("`puzzle run --moves` prints a way of the least cost")
+    )]
+    NotOptimal {
+        case: usize,
+        #[label("a way of cost {cost}")]
+        span: SourceSpan,
+        cost: u64,
+        least: u64,
+    },
+
+    #[error("case {case}: `-` says there is no way, but one costs {least}")]
+    #[diagnostic(
+        code(puzzle::verify::way_exists),
+        help("`puzzle run --moves` prints it")
+    )]
+    WayExists {
+        case: usize,
+        #[label("no way, it says")]
+        span: SourceSpan,
+        least: u64,
+    },
+
+    #[error("case {case} has no line of moves")]
+    #[diagnostic(
+        code(puzzle::verify::missing),
+        help("the solution file has a line per case, in order: `puzzle run --moves` writes it")
+    )]
+    Missing {
+        case: usize,
+        #[label("the file ends here, after {lines} lines")]
+        span: SourceSpan,
+        lines: usize,
+    },
+
+    #[error("the solution file has more lines than the input has cases ({cases})")]
+    #[diagnostic(
+        code(puzzle::verify::extra),
+        help("is it the solution of another input?")
+    )]
+    Extra {
+        cases: usize,
+        #[label("no case for this line")]
+        span: SourceSpan,
+    },
+}

@@ -32,6 +32,7 @@ pub mod input;
 pub mod kernel;
 pub mod plan;
 pub mod progress;
+pub mod render;
 pub mod resolve;
 pub mod run;
 pub mod search;

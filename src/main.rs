@@ -71,6 +71,15 @@ enum FormatArg {
     Json,
 }
 
+impl From<FormatArg> for puzzle::run::Format {
+    fn from(f: FormatArg) -> Self {
+        match f {
+            FormatArg::Text => Self::Text,
+            FormatArg::Json => Self::Json,
+        }
+    }
+}
+
 /// Reports go to stderr as JSON lines: set once, from `--format`, before
 /// anything is reported.
 static JSON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -134,6 +143,28 @@ enum Cmd {
         /// A folder of rule files, or one rule file.
         #[arg(default_value = "puzzles")]
         path: PathBuf,
+        #[command(flatten)]
+        opts: RunOpts,
+    },
+    /// Draw a case's least-cost way: `--svg FILE` writes a picture of
+    /// the map with each agent's path in its own colour and its steps
+    /// numbered; `--html FILE` a page that plays the way step by step
+    /// (buttons, or the keys Space, Left, Right, Home, End), with no
+    /// network needed. `-` writes to stdout.
+    Render {
+        /// The rule file.
+        rules: PathBuf,
+        /// The input file; `-` reads stdin.
+        input: PathBuf,
+        /// Which case of the input, from 1.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        case: u64,
+        /// Write the SVG picture to FILE.
+        #[arg(long, value_name = "FILE", required_unless_present = "html")]
+        svg: Option<PathBuf>,
+        /// Write the HTML player to FILE.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
         #[command(flatten)]
         opts: RunOpts,
     },
@@ -456,10 +487,7 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
                 progress: !cli.quiet
                     && cli.format == FormatArg::Text
                     && std::io::stderr().is_terminal(),
-                format: match cli.format {
-                    FormatArg::Text => puzzle::run::Format::Text,
-                    FormatArg::Json => puzzle::run::Format::Json,
-                },
+                format: cli.format.into(),
                 ..opts.options(stats)?
             };
             let stdout = std::io::stdout();
@@ -521,19 +549,89 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
                 Ok(both) => both,
                 Err(o) => return Ok(o),
             };
-            let (_, moves) = read(&solution)?;
+            let (moves_name, moves) = read(&solution)?;
             let moves = String::from_utf8_lossy(&moves);
-            let opts = opts.options(false)?;
+            let opts = puzzle::run::Options {
+                format: cli.format.into(),
+                ..opts.options(false)?
+            };
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
             match puzzle::run::verify_input(&loaded.rules, &input, &moves, &opts, &mut out) {
-                Ok(v) if v.bad > 0 => Ok(Outcome::Code(exit::WRONG)),
+                Ok(v) if v.bad > 0 => {
+                    if let Err(e) = out.flush() {
+                        return Ok(Outcome::Code(stream_failed(&e)));
+                    }
+                    let src = puzzle::error::Source::new(&moves_name, &moves);
+                    let report = puzzle::error::Diagnostics::new(src, v.errors, &moves_name);
+                    Ok(Outcome::Report(Report::new(report), exit::WRONG))
+                }
                 Ok(v) if v.stopped > 0 => Ok(Outcome::Code(exit::LIMIT)),
                 Ok(_) => Ok(Outcome::Code(exit::OK)),
                 Err(puzzle::RunError::Write(e)) => Ok(Outcome::Code(stream_failed(&e))),
                 Err(e) if e.is_resource_limit() => Ok(Outcome::Report(Report::new(e), exit::LIMIT)),
                 Err(e) => Err(e.into()),
             }
+        }
+        Cmd::Render {
+            rules,
+            input,
+            case,
+            svg,
+            html,
+            opts,
+        } => {
+            let (loaded, input) = match load_with(&rules, &input)? {
+                Ok(both) => both,
+                Err(o) => return Ok(o),
+            };
+            let opts = opts.options(false)?;
+            let n = case as usize;
+            let walk = match puzzle::run::render_case(&loaded.rules, &input, &opts, n) {
+                Ok(puzzle::run::Rendered::Way(w)) => w,
+                Ok(puzzle::run::Rendered::NoWay) => {
+                    return Err(miette::miette!(
+                        code = "puzzle::render::no_way",
+                        "case {n} has no way to a goal: there is nothing to draw"
+                    ));
+                }
+                Ok(puzzle::run::Rendered::Stopped(st)) => {
+                    let limit = st.limit.describe(&opts.limits);
+                    return Ok(Outcome::Report(
+                        miette::miette!(
+                            code = "puzzle::render::stopped",
+                            "case {n} was stopped by {limit}: there is nothing to draw"
+                        ),
+                        exit::LIMIT,
+                    ));
+                }
+                Ok(puzzle::run::Rendered::NoCase(read)) => {
+                    return Err(miette::miette!(
+                        code = "puzzle::render::no_case",
+                        help = "--case counts from 1",
+                        "the input has {read} cases, not {n}"
+                    ));
+                }
+                Err(e) => return finish(Err(e)),
+            };
+            let title = format!("{}: case {n}", loaded.rules.title);
+            for (path, text) in [(svg, walk.svg(&title)), (html, walk.html(&title))] {
+                let Some(path) = path else { continue };
+                if path.as_os_str() == "-" {
+                    let code = write_out(text.as_bytes());
+                    if code != exit::OK {
+                        return Ok(Outcome::Code(code));
+                    }
+                } else if let Err(e) = std::fs::write(&path, text) {
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "puzzle: cannot write {}: {e}",
+                        path.display()
+                    );
+                    return Ok(Outcome::Code(exit::OUTPUT));
+                }
+            }
+            Ok(Outcome::Code(exit::OK))
         }
         Cmd::Check { rules } => {
             let loaded = match load(&rules)? {

@@ -288,14 +288,128 @@ fn solve_in_order(
     outcome
 }
 
+/// What `puzzle render` found of a case.
+#[derive(Debug)]
+pub enum Rendered {
+    /// A least-cost way.
+    Way(Box<crate::show::Walk>),
+    /// The case has no way to a goal.
+    NoWay,
+    /// A limit stopped its search.
+    Stopped(crate::search::budget::Stopped),
+    /// The input has fewer cases.
+    NoCase(usize),
+}
+
+/// Solves case `n` (from 1) of `input` and shows its way.
+pub fn render_case(
+    rules: &Rules,
+    input: &Input,
+    opts: &Options,
+    n: usize,
+) -> Result<Rendered, RunError> {
+    let mut read = 0;
+    for case in cases(rules, input, opts)? {
+        let case = case?;
+        read = case.number;
+        if case.number != n {
+            continue;
+        }
+        let budget = crate::search::Budget::new(opts.limits);
+        let show = crate::Show {
+            moves: true,
+            stats: false,
+        };
+        let sol = crate::solve(rules, &case, opts.search, show, &budget)
+            .map_err(|e| input.fail(e, Some(n)))?;
+        return Ok(match (sol.stopped, sol.walk) {
+            (Some(st), _) => Rendered::Stopped(st),
+            (None, Some(w)) => Rendered::Way(Box::new(w)),
+            (None, None) => Rendered::NoWay,
+        });
+    }
+    Ok(Rendered::NoCase(read))
+}
+
 /// What `puzzle verify` found: cases whose moves hold, and those that do
-/// not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// not, each with its report located in the solution file.
+#[derive(Debug, Clone, Default)]
 pub struct Verified {
     pub good: usize,
     pub bad: usize,
     /// Cases a limit stopped.
     pub stopped: usize,
+    /// Why each bad case fails, in the solution file.
+    pub errors: Vec<crate::error::VerifyError>,
+}
+
+/// The lines of a text with the byte offset of each.
+fn lines_at(text: &str) -> Vec<(usize, &str)> {
+    let mut at = 0;
+    text.split_inclusive('\n')
+        .map(|l| {
+            let line = (at, l.trim_end_matches(['\n', '\r']));
+            at += l.len();
+            line
+        })
+        .collect()
+}
+
+/// The span of the `i`-th whitespace-separated token of a line starting at
+/// byte `at`.
+fn token_span(at: usize, line: &str, i: usize) -> miette::SourceSpan {
+    let mut tokens = line
+        .char_indices()
+        .filter(|&(j, c)| {
+            !c.is_whitespace()
+                && line[..j]
+                    .chars()
+                    .next_back()
+                    .is_none_or(char::is_whitespace)
+        })
+        .map(|(j, _)| j);
+    let start = tokens.nth(i).unwrap_or(0);
+    let len = line[start..]
+        .find(char::is_whitespace)
+        .unwrap_or(line.len() - start);
+    (at + start, len.max(1)).into()
+}
+
+/// Writes what `verify` says of a case (or, with no case, of the file):
+/// `case N: ...`, or with `--format json` an object with the fields
+/// `case`, `ok`, `verdict` (`ok`, `illegal`, `no-goal`, `not-optimal`,
+/// `way-exists`, `missing`, `extra`, `stopped`) and `message`.
+fn verdict_line<W: Write>(
+    out: &mut W,
+    opts: &Options,
+    case: Option<usize>,
+    error: Option<&crate::error::VerifyError>,
+    said: &str,
+) -> std::io::Result<()> {
+    use crate::error::VerifyError as E;
+    if opts.format == Format::Text {
+        return match case {
+            Some(n) => writeln!(out, "case {n}: {said}"),
+            None => writeln!(out, "{said}"),
+        };
+    }
+    let verdict = match error {
+        None if said.starts_with('?') => "stopped",
+        None => "ok",
+        Some(E::Illegal { .. }) => "illegal",
+        Some(E::NoGoal { .. }) => "no-goal",
+        Some(E::NotOptimal { .. }) => "not-optimal",
+        Some(E::WayExists { .. }) => "way-exists",
+        Some(E::Missing { .. }) => "missing",
+        Some(E::Extra { .. }) => "extra",
+    };
+    let json = serde_json::json!({
+        "case": case,
+        "ok": error.is_none() && verdict == "ok",
+        "verdict": verdict,
+        "message": said,
+    });
+    writeln!(out, "{json}")
 }
 
 /// Checks each case's line of `moves` (the output of `run --moves`) and
@@ -307,68 +421,96 @@ pub fn verify_input<W: Write>(
     opts: &Options,
     out: &mut W,
 ) -> Result<Verified, RunError> {
-    let mut lines = moves.lines();
+    use crate::error::VerifyError as E;
+    let lines = lines_at(moves);
     let mut v = Verified::default();
+    let mut cases_read = 0;
     for case in cases(rules, input, opts)? {
         let case = case?;
         let n = case.number;
-        let Some(line) = lines.next() else {
-            writeln!(
-                out,
-                "case {n}: no moves (the solution file has {} lines)",
-                n - 1
-            )?;
+        cases_read = n;
+        let Some(&(at, line)) = lines.get(n - 1) else {
+            let e = E::Missing {
+                case: n,
+                span: (moves.len(), 0).into(),
+                lines: lines.len(),
+            };
+            let said = format!("no moves (the solution file has {} lines)", lines.len());
+            verdict_line(out, opts, Some(n), Some(&e), &said)?;
             v.bad += 1;
+            v.errors.push(e);
             continue;
         };
+        let whole: miette::SourceSpan = (at, line.len().max(1)).into();
         let budget = crate::search::Budget::new(opts.limits);
         let verdict = crate::verify(rules, &case, opts.search, line, &budget)
             .map_err(|e| input.fail(e, Some(n)))?;
         use crate::Verdict::*;
-        let (good, said) = match verdict {
+        let (error, said) = match verdict {
             Optimal { steps, cost } => (
-                true,
+                None,
                 format!("ok: {steps} steps reach a goal at cost {cost}, the least"),
             ),
-            NoWay => (true, "ok: no way to a goal, as `-` says".to_string()),
+            NoWay => (None, "ok: no way to a goal, as `-` says".to_string()),
             NotOptimal { cost, least } => (
-                false,
+                Some(E::NotOptimal {
+                    case: n,
+                    span: whole,
+                    cost,
+                    least,
+                }),
                 format!("not optimal: the moves reach a goal at cost {cost}, the least is {least}"),
             ),
             NoGoal { steps } => (
-                false,
+                Some(E::NoGoal {
+                    case: n,
+                    span: whole,
+                    steps,
+                }),
                 format!("no goal: the {steps} steps are legal but end on no goal"),
             ),
             Illegal { step, token, why } => (
-                false,
+                Some(E::Illegal {
+                    case: n,
+                    step: step + 1,
+                    span: token_span(at, line, step),
+                    why: why.clone(),
+                }),
                 format!("illegal: step {} (`{token}`): {why}", step + 1),
             ),
             WayExists { least } => (
-                false,
+                Some(E::WayExists {
+                    case: n,
+                    span: whole,
+                    least,
+                }),
                 format!("wrong: `-` says no way, but one costs {least}"),
             ),
             Stopped => {
                 v.stopped += 1;
-                writeln!(
-                    out,
-                    "case {n}: ? (a limit stopped the search for the least cost)"
-                )?;
+                let said = "? (a limit stopped the search for the least cost)";
+                verdict_line(out, opts, Some(n), None, said)?;
                 continue;
             }
         };
-        writeln!(out, "case {n}: {said}")?;
-        if good {
-            v.good += 1;
-        } else {
-            v.bad += 1;
+        verdict_line(out, opts, Some(n), error.as_ref(), &said)?;
+        match error {
+            None => v.good += 1,
+            Some(e) => {
+                v.bad += 1;
+                v.errors.push(e);
+            }
         }
     }
-    if lines.next().is_some() {
-        writeln!(
-            out,
-            "the solution file has more lines than the input has cases"
-        )?;
+    if let Some(&(at, line)) = lines.get(cases_read) {
+        let e = E::Extra {
+            cases: cases_read,
+            span: (at, line.len().max(1)).into(),
+        };
+        let said = "the solution file has more lines than the input has cases";
+        verdict_line(out, opts, None, Some(&e), said)?;
         v.bad += 1;
+        v.errors.push(e);
     }
     out.flush()?;
     Ok(v)

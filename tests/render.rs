@@ -1,0 +1,245 @@
+//! `puzzle render`: the SVG picture's paths, and the HTML player in a real
+//! browser (headless Chromium): the page is loaded, stepped through with
+//! its keys and buttons, and each mover's drawn position is compared with
+//! the way `puzzle run --format json --trace` gives for the same case.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn puzzle() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_puzzle"))
+}
+
+fn path(p: &str) -> String {
+    common::root().join(p).display().to_string()
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("puzzle-render-{}-{name}", std::process::id()))
+}
+
+/// The way of case `n` of a shipped puzzle's sample, as JSON.
+fn way(name: &str, n: usize) -> serde_json::Value {
+    let out = puzzle()
+        .args(["run", &path(&format!("puzzles/{name}.puz"))])
+        .arg(path(&format!("puzzles/{name}.in")))
+        .args(["--format", "json", "--trace", "--threads", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let line = String::from_utf8(out.stdout).unwrap();
+    let line = line.lines().nth(n - 1).unwrap().to_string();
+    let case: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(case["status"], "solved", "{line}");
+    case["trace"].clone()
+}
+
+/// Each mover's cell centre in frame `i`, as the pictures draw it.
+fn centres(way: &serde_json::Value, i: usize) -> Vec<(f64, f64)> {
+    let cell = puzzle::render::CELL as f64;
+    way["frames"][i]["at"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let (r, c) = (p[0].as_f64().unwrap(), p[1].as_f64().unwrap());
+            (c * cell + cell / 2.0, r * cell + cell / 2.0)
+        })
+        .collect()
+}
+
+/// The value of attribute `name` in a tag's text.
+fn attr(tag: &str, name: &str) -> Option<String> {
+    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    Some(tag[at..].split('"').next()?.to_string())
+}
+
+/// The tags `<NAME ...>` of a document that have `class="CLASS"`.
+fn tags<'a>(doc: &'a str, name: &str, class: &str) -> Vec<&'a str> {
+    doc.match_indices(&format!("<{name} "))
+        .map(|(i, _)| &doc[i..i + doc[i..].find('>').unwrap()])
+        .filter(|t| attr(t, "class").as_deref() == Some(class))
+        .collect()
+}
+
+fn render(name: &str, n: usize, flag: &str) -> String {
+    let file = temp(&format!("{name}-{n}.{}", flag.trim_start_matches('-')));
+    let out = puzzle()
+        .args(["render", &path(&format!("puzzles/{name}.puz"))])
+        .arg(path(&format!("puzzles/{name}.in")))
+        .args(["--case", &n.to_string(), flag])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    file.display().to_string()
+}
+
+#[test]
+fn the_svg_draws_each_movers_path_through_every_cell_of_its_way() {
+    for (name, n) in [("keytask", 3), ("halloween", 1), ("rescue", 1)] {
+        let way = way(name, n);
+        let svg = std::fs::read_to_string(render(name, n, "--svg")).unwrap();
+        let frames = way["frames"].as_array().unwrap().len();
+        let groups = tags(&svg, "g", "mover");
+        assert_eq!(groups.len(), way["movers"].as_array().unwrap().len());
+        // Each mover's polyline, in order, is the centres of its cells.
+        let lines: Vec<&str> = svg
+            .match_indices("<polyline ")
+            .map(|(i, _)| &svg[i..])
+            .collect();
+        for (m, line) in lines.iter().enumerate() {
+            let points = attr(line, "points").unwrap();
+            let want: Vec<String> = (0..frames)
+                .map(|i| {
+                    let (x, y) = centres(&way, i)[m];
+                    format!("{x},{y}")
+                })
+                .collect();
+            assert_eq!(points, want.join(" "), "{name} case {n}, mover {m}");
+        }
+        let steps = way["steps"].as_array().unwrap().len();
+        assert!(svg.contains(&format!("{steps} steps")), "{svg}");
+    }
+}
+
+#[test]
+fn render_says_why_there_is_nothing_to_draw() {
+    // Keytask's second sample case has no way out.
+    let out = puzzle()
+        .args([
+            "render",
+            &path("puzzles/keytask.puz"),
+            &path("puzzles/keytask.in"),
+        ])
+        .args(["--case", "2", "--svg", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("case 2 has no way to a goal"), "{err}");
+    let out = puzzle()
+        .args([
+            "render",
+            &path("puzzles/keytask.puz"),
+            &path("puzzles/keytask.in"),
+        ])
+        .args(["--case", "99", "--svg", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not 99"), "{err}");
+}
+
+/// A browser to load pages in: `PUZZLE_CHROMIUM`, or Chromium or Chrome
+/// on the PATH.
+fn browser() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("PUZZLE_CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ]
+    .iter()
+    .flat_map(|b| std::env::split_paths(&path).map(move |d| d.join(b)))
+    .find(|p| p.is_file())
+}
+
+/// The page's document after it ran `keys` (see the page's `#keys=`),
+/// with `ms` of virtual time for its timers.
+fn dom(browser: &Path, page: &str, keys: &str, ms: u64) -> String {
+    let profile = temp("profile");
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--virtual-time-budget={ms}"))
+        .arg("--dump-dom")
+        .arg(format!("file://{page}#keys={keys}"))
+        .output()
+        .unwrap();
+    let doc = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(doc.contains("<body"), "the browser gave no page: {out:?}");
+    doc
+}
+
+/// Each mover's disc as the page drew it.
+fn drawn(doc: &str) -> Vec<(f64, f64)> {
+    tags(doc, "circle", "mover")
+        .iter()
+        .map(|t| {
+            let v = |a| attr(t, a).unwrap().parse::<f64>().unwrap();
+            (v("cx"), v("cy"))
+        })
+        .collect()
+}
+
+#[test]
+fn the_html_player_draws_every_step_in_a_browser() {
+    let Some(browser) = browser() else {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: no Chromium found (`.ci/run` installs it; or set PUZZLE_CHROMIUM): \
+             the HTML player was not tried in a browser"
+        );
+        return;
+    };
+    for (name, n) in [("keytask", 3), ("halloween", 1), ("rescue", 1)] {
+        let way = way(name, n);
+        let page = render(name, n, "--html");
+        let html = std::fs::read_to_string(&page).unwrap();
+        // Self-contained: nothing is fetched.
+        assert!(!html.contains("src=") && !html.contains("href="), "{html}");
+        let last = way["frames"].as_array().unwrap().len() - 1;
+        // Keys and buttons, and where each leaves the movers.
+        let mut tries: Vec<(String, usize)> = vec![
+            (String::new(), 0),
+            ("n".repeat(last.min(3)), last.min(3)),
+            ("nnnp".into(), last.min(3).saturating_sub(1)),
+            ("ssb".into(), last.min(2).saturating_sub(1)),
+            ("l".into(), last),
+            ("lpf".into(), 0),
+        ];
+        // Play: the page steps every 400 ms until the end.
+        tries.push(("P".into(), last));
+        for (keys, step) in tries {
+            let ms = if keys == "P" {
+                400 * (last as u64 + 3)
+            } else {
+                100
+            };
+            let doc = dom(&browser, &page, &keys, ms);
+            assert_eq!(
+                attr(&doc, "data-step").as_deref(),
+                Some(step.to_string().as_str()),
+                "{name} case {n}, keys {keys:?}"
+            );
+            assert_eq!(
+                drawn(&doc),
+                centres(&way, step),
+                "{name} case {n}: after keys {keys:?} the movers are drawn at step {step}'s cells"
+            );
+            let status = doc.split("id=\"status\">").nth(1).unwrap();
+            assert!(
+                status.starts_with(&format!("step {step} of {last}")),
+                "{status}"
+            );
+        }
+    }
+}
