@@ -775,7 +775,7 @@ pub fn run_input<W: Write>(
         if let Some(st) = stats {
             let cost = sol
                 .cost
-                .map_or("unsolved".to_string(), |n| format!("{n} steps"));
+                .map_or("unsolved".to_string(), |n| format!("cost {n}"));
             writeln!(
                 std::io::stderr(),
                 "case {}: {cost}, expanded {}, generated {}, visited {}, peak frontier {}, \

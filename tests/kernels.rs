@@ -246,3 +246,84 @@ fn shipped_samples_agree_with_the_interpreter() {
         }
     }
 }
+
+/// `--stats` counts: on random tasks whose goal no state reaches (a flag
+/// nothing sets), breadth-first search expands every reachable state, and
+/// the successors it counts are those the plan's kernel gives for them,
+/// its depth one more than the farthest state's distance, its peak
+/// frontier the largest level: whatever the threads.
+#[test]
+fn the_statistics_count_every_successor_of_a_full_search() {
+    use puzzle::plan::{Config, Strategy};
+    let mut rng = SmallRng::seed_from_u64(0x57a75);
+    let mut kernels = HashSet::new();
+    for round in 0..120 {
+        let at_once = round % 2 == 1;
+        let n = rng.gen_range(1..=if at_once { 3 } else { 3 });
+        let mut rules = format!(
+            "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  wall '#' solid  lever 'r' }}\n\
+             agent bot[n] '1'.. on floor\n\
+             flag done, lit\n\
+             move all {}: {}\n",
+            if at_once { "at once" } else { "in turn" },
+            dirs(&mut rng, at_once)
+        );
+        if round % 4 < 2 {
+            rules.push_str("on enter lever: toggle lit\nenter floor only if not lit\n");
+        }
+        if rng.gen_bool(0.5) {
+            rules.push_str("forbid same cell\n");
+        }
+        rules.push_str("goal done\n");
+        let (h, w) = (rng.gen_range(1..=5), rng.gen_range(2..=6));
+        let tiles = b"...#r";
+        let mut g = common::random_grid(&mut rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
+        let cells = common::all_cells(&g);
+        if cells.len() < n {
+            continue;
+        }
+        let starts: Vec<u8> = (0..n as u8).map(|i| b'1' + i).collect();
+        common::place(&mut rng, &mut g, cells, &starts);
+        let input = common::case_text(&format!("{n} {h} {w}"), &g);
+        let task = ground(&rules, &input);
+        for threads in [1, 2] {
+            let config = Config {
+                strategy: Strategy::Bfs,
+                threads,
+            };
+            let plan = puzzle::plan::plan(&task, config).unwrap();
+            kernels.insert(format!("{:?}", plan.kernel()));
+            // Level by level with the plan's own kernel.
+            let k = Kernel::<u64>::new(&task, &plan);
+            let mut level: Vec<u64> = k.starts().to_vec();
+            level.sort_unstable();
+            level.dedup();
+            let mut seen: HashSet<u64> = level.iter().copied().collect();
+            let (mut generated, mut depth, mut widest) = (0u64, 0u64, level.len() as u64);
+            while !level.is_empty() {
+                let mut next = Vec::new();
+                for &s in &level {
+                    generated += count(&k, s) as u64;
+                    for (t, _) in successors(&k, s) {
+                        if seen.insert(t) {
+                            next.push(t);
+                        }
+                    }
+                }
+                depth += 1;
+                widest = widest.max(next.len() as u64);
+                level = next;
+            }
+            let sol = puzzle::search::run(&task, &plan, &puzzle::search::Budget::unlimited(), true);
+            let what = format!("{threads} threads, {:?}\n{rules}\n{input}", plan.kernel());
+            assert_eq!(sol.cost, None, "{what}");
+            assert_eq!(sol.visited, seen.len() as u64, "{what}");
+            assert_eq!(sol.expanded, seen.len() as u64, "{what}");
+            assert_eq!(sol.generated, generated, "{what}");
+            assert_eq!(sol.depth, depth, "{what}");
+            assert_eq!(sol.frontier, widest, "{what}");
+        }
+    }
+    assert!(kernels.len() >= 3, "kernels tried: {kernels:?}");
+}

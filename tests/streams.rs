@@ -573,3 +573,80 @@ fn an_interrupt_stops_cleanly_and_says_which_case() {
         );
     }
 }
+
+/// Three agents at once on an open 13 x 13 board: about a second of
+/// breadth-first search.
+fn three_at_once() -> (String, String) {
+    let rules = "puzzle \"Three at once\"\ntiles { floor '.' }\n\
+                 agent bot[3] 'a'.. target 'A'.. on floor\n\
+                 move bot at once: north east south west stay\n\
+                 forbid same cell\ngoal every bot on its target\n";
+    let n = 13;
+    let mut g = vec![vec![b'.'; n]; n];
+    g[0][..3].copy_from_slice(b"abc");
+    g[n - 1][n - 3..].copy_from_slice(b"CBA");
+    let map: String = g
+        .iter()
+        .map(|r| String::from_utf8(r.clone()).unwrap() + "\n")
+        .collect();
+    (
+        write_temp("three.puz", rules.as_bytes()),
+        write_temp("three.in", map.as_bytes()),
+    )
+}
+
+#[test]
+fn progress_shows_on_a_terminal_only_and_not_with_quiet() {
+    let (rules, map) = three_at_once();
+    let args = [
+        "run",
+        &rules,
+        &map,
+        "--map",
+        "--strategy",
+        "bfs",
+        "--threads",
+        "1",
+    ];
+    // Not a terminal: stderr stays empty.
+    let out = puzzle().args(args).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "24\n");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    // A terminal, from `script`: the display says how far the search is.
+    let Ok(script) = which("script") else {
+        eprintln!("SKIPPED: no `script` to give the run a terminal");
+        return;
+    };
+    let command = |extra: &str| {
+        let line = format!(
+            "{} {} {extra}",
+            env!("CARGO_BIN_EXE_puzzle"),
+            args.join(" ")
+        );
+        let out = Command::new(&script)
+            .args(["-qec", &line, "/dev/null"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let shown = command("");
+    assert!(
+        shown.contains("case 1: ") && shown.contains("frontier") && shown.contains("states"),
+        "{shown:?}"
+    );
+    // The display is cleared before the answer is written.
+    assert!(shown.contains("\u{1b}[2K24"), "{shown:?}");
+    let quiet = command("--quiet");
+    assert_eq!(quiet.trim(), "24", "{quiet:?}");
+}
+
+/// A program on the PATH.
+fn which(name: &str) -> Result<std::path::PathBuf, ()> {
+    let path = std::env::var_os("PATH").ok_or(())?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+        .ok_or(())
+}
