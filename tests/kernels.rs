@@ -259,7 +259,7 @@ fn the_statistics_count_every_successor_of_a_full_search() {
     let mut kernels = HashSet::new();
     for round in 0..120 {
         let at_once = round % 2 == 1;
-        let n = rng.gen_range(1..=if at_once { 3 } else { 3 });
+        let n = rng.gen_range(1..=3);
         let mut rules = format!(
             "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
              tiles {{ floor '.'  wall '#' solid  lever 'r' }}\n\
