@@ -109,19 +109,33 @@ impl Walk {
                 escape(&mover.name),
                 points.join(" ")
             );
-            // Each mover's numbers sit in its own corner of the cell.
-            let (dx, dy) = [(-11, -9), (11, -9), (-11, 11), (11, 11)][m % 4];
+            // The steps that enter each cell, in one label a cell (a cell
+            // entered twice says `5,13`), in the mover's own corner of it.
+            let mut entered: Vec<([usize; 2], Vec<String>)> = Vec::new();
             for (i, pair) in at.windows(2).enumerate() {
                 if pair[0] != pair[1] {
-                    let (x, y) = centre(pair[1]);
-                    let _ = write!(
-                        out,
-                        r#"<text x="{}" y="{}" class="num" fill="{colour}" text-anchor="middle">{}</text>"#,
-                        x as i64 + dx,
-                        y as i64 + dy,
-                        i + 1
-                    );
+                    let step = (i + 1).to_string();
+                    match entered.iter_mut().find(|(c, _)| *c == pair[1]) {
+                        Some((_, steps)) => steps.push(step),
+                        None => entered.push((pair[1], vec![step])),
+                    }
                 }
+            }
+            let (dx, dy, anchor) = [
+                (-14, -8, "start"),
+                (14, -8, "end"),
+                (-14, 12, "start"),
+                (14, 12, "end"),
+            ][m % 4];
+            for (cell, steps) in &entered {
+                let (x, y) = centre(*cell);
+                let _ = write!(
+                    out,
+                    r#"<text x="{}" y="{}" class="num" fill="{colour}" text-anchor="{anchor}">{}</text>"#,
+                    x as i64 + dx,
+                    y as i64 + dy,
+                    steps.join(",")
+                );
             }
             let (x0, y0) = centre(at[0]);
             let (x1, y1) = centre(*at.last().expect("a frame"));
