@@ -586,7 +586,6 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
                 let mut unchecked = 0;
                 loop {
                     next.clear();
-                    budget.note_frontier(cur.len());
                     let watch = Watch::new(budget, &how, found, depth);
                     let own = Own(&mut store);
                     out.count(run_blocks(&mut succ, &cur, &watch, &mut next, &goal, own));
@@ -603,6 +602,8 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
                     }
                 }
                 spare.push(next);
+                // Noted when the budget is checked, not every thin level.
+                budget.note_frontier(cur.len());
                 frontier = Frontier { parts: vec![cur] };
                 if stopped(&store, budget, found, depth) {
                     return Solution::stopped(budget);
