@@ -124,6 +124,27 @@ fn ground(rules: &str, input: &str) -> Task {
     puzzle::task::ground(&rules, &case).expect("the case grounds")
 }
 
+/// A random `h x w` map of `tiles` with bots `1`.. to `n` on it, and its
+/// task under `rules` (none when the map has too few open cells).
+fn random_map(
+    rng: &mut SmallRng,
+    rules: &str,
+    n: usize,
+    (h, w): (usize, usize),
+    tiles: &[u8],
+) -> Option<(String, Task)> {
+    let mut g = common::random_grid(rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
+    let cells = common::all_cells(&g);
+    if cells.len() < n {
+        return None;
+    }
+    let starts: Vec<u8> = (0..n as u8).map(|i| b'1' + i).collect();
+    common::place(rng, &mut g, cells, &starts);
+    let input = common::case_text(&format!("{n} {h} {w}"), &g);
+    let task = ground(rules, &input);
+    Some((input, task))
+}
+
 const DIRS: [&str; 9] = [
     "north",
     "south",
@@ -198,17 +219,11 @@ fn table_kernels_give_the_interpreters_successors() {
             );
         }
         rules.push_str("goal every bot on pad and lit\n");
-        let (h, w) = (rng.gen_range(1..=6), rng.gen_range(2..=7));
+        let size = (rng.gen_range(1..=6), rng.gen_range(2..=7));
         let tiles: &[u8] = if plain { b"..#.P" } else { b"...#rbRBLPf" };
-        let mut g = common::random_grid(&mut rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
-        let cells = common::all_cells(&g);
-        if cells.len() < n {
+        let Some((input, task)) = random_map(&mut rng, &rules, n, size, tiles) else {
             continue;
-        }
-        let starts: Vec<u8> = (0..n as u8).map(|i| b'1' + i).collect();
-        common::place(&mut rng, &mut g, cells, &starts);
-        let input = common::case_text(&format!("{n} {h} {w}"), &g);
-        let task = ground(&rules, &input);
+        };
         for kind in compare(&task, 3000, &format!("{rules}\n{input}")) {
             compared.insert(
                 format!("{kind:?}")
@@ -276,17 +291,10 @@ fn the_statistics_count_every_successor_of_a_full_search() {
             rules.push_str("forbid same cell\n");
         }
         rules.push_str("goal done\n");
-        let (h, w) = (rng.gen_range(1..=5), rng.gen_range(2..=6));
-        let tiles = b"...#r";
-        let mut g = common::random_grid(&mut rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
-        let cells = common::all_cells(&g);
-        if cells.len() < n {
+        let size = (rng.gen_range(1..=5), rng.gen_range(2..=6));
+        let Some((input, task)) = random_map(&mut rng, &rules, n, size, b"...#r") else {
             continue;
-        }
-        let starts: Vec<u8> = (0..n as u8).map(|i| b'1' + i).collect();
-        common::place(&mut rng, &mut g, cells, &starts);
-        let input = common::case_text(&format!("{n} {h} {w}"), &g);
-        let task = ground(&rules, &input);
+        };
         for threads in [1, 2] {
             let config = Config {
                 strategy: Strategy::Bfs,

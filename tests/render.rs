@@ -107,31 +107,25 @@ fn the_svg_draws_each_movers_path_through_every_cell_of_its_way() {
 
 #[test]
 fn render_says_why_there_is_nothing_to_draw() {
-    // Keytask's second sample case has no way out.
-    let out = puzzle()
-        .args([
-            "render",
-            &path("puzzles/keytask.puz"),
-            &path("puzzles/keytask.in"),
-        ])
-        .args(["--case", "2", "--svg", "-"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let says = |case: &str| {
+        let out = puzzle()
+            .args([
+                "render",
+                &path("puzzles/keytask.puz"),
+                &path("puzzles/keytask.in"),
+            ])
+            .args(["--case", case, "--svg", "-"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert!(out.stdout.is_empty(), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    // Keytask's second sample case has no way out; it has three cases.
+    let err = says("2");
     assert!(err.contains("case 2 has no way to a goal"), "{err}");
-    let out = puzzle()
-        .args([
-            "render",
-            &path("puzzles/keytask.puz"),
-            &path("puzzles/keytask.in"),
-        ])
-        .args(["--case", "99", "--svg", "-"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("not 99"), "{err}");
+    let err = says("99");
+    assert!(err.contains("the input has 3 cases, not 99"), "{err}");
 }
 
 /// A browser to load pages in: `PUZZLE_CHROMIUM`, or Chromium or Chrome
