@@ -80,9 +80,6 @@ pub struct How {
     pub limit: Option<u64>,
     pub threads: usize,
     pub checks: Checks,
-    /// Count the successors generated (for the statistics): the levels
-    /// then run the metered loop, whose ticks count them.
-    pub count: bool,
 }
 no_bitset!(u128, Wide<4>, Wide<16>);
 
@@ -102,8 +99,14 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, count: bool) -> So
     let how = How {
         limit,
         threads: plan.threads(),
-        checks: plan.checks(),
-        count,
+        // Counting successors takes the metered loop, whose ticks count
+        // them (the plain loop counts nothing: a counter there cost the
+        // loop of one agent in turn 6% of its instructions).
+        checks: if count {
+            Checks::Successors
+        } else {
+            plan.checks()
+        },
     };
     match (plan.engine(), plan.store()) {
         (Engine::Bidir, StoreKind::Bitset) => W::bidir_bitset(&k, how, budget),
@@ -213,9 +216,8 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize, const METER: boo
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
     mut store: M,
-) -> Counts {
+) -> u64 {
     let mut expanded = 0;
-    let mut generated = 0;
     let hit = &meter.watch.hit;
     for &s in chunk {
         if hit.load(Relaxed) {
@@ -224,8 +226,7 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize, const METER: boo
         expanded += 1;
         let before = next.len();
         if R == 0 {
-            // Successors are counted by the meter's ticks: a counter here
-            // cost the loop of one agent in turn 6% of its instructions.
+            // Successors are counted by the meter's ticks.
             succ.each(s, |t| {
                 if store.mark(t) {
                     if METER && !meter.room(next, 1) {
@@ -238,7 +239,6 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize, const METER: boo
         } else {
             debug_assert!(!METER, "rows are planned with checks between blocks");
             succ.rows::<R>(s, |base, mask| {
-                generated += mask.iter().map(|m| u64::from(m.count_ones())).sum::<u64>();
                 store.mark_row(base, mask, |p| next.push(base | W::from_u64(p as u64)));
                 true
             });
@@ -248,10 +248,7 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize, const METER: boo
             hit.store(true, Relaxed);
         }
     }
-    Counts {
-        expanded,
-        generated,
-    }
+    expanded
 }
 
 /// Expands `states` into `next` in blocks (of [`Checks::Blocks`] states,
@@ -277,19 +274,21 @@ fn run_blocks<W: Word, M: Mark<W>>(
     if !watch.room(next) {
         return Counts::default();
     }
-    let mut counts = Counts::default();
+    let mut expanded = 0;
     if states.len() <= block {
-        counts = run_any(succ, states, &mut meter, next, test, store);
+        expanded = run_any(succ, states, &mut meter, next, test, store);
     } else {
         for (i, b) in states.chunks(block).enumerate() {
             if i > 0 && (watch.hit.load(Relaxed) || meter.check(next)) {
                 break;
             }
-            counts += run_any(succ, b, &mut meter, next, test, store.again());
+            expanded += run_any(succ, b, &mut meter, next, test, store.again());
         }
     }
-    counts.generated += meter.passed + meter.ticked();
-    counts
+    Counts {
+        expanded,
+        generated: meter.passed + meter.ticked(),
+    }
 }
 
 /// A thread's checks while it expands states into its vector of new
@@ -361,8 +360,6 @@ struct Watch<'b> {
     hit: AtomicBool,
     budget: &'b Budget,
     checks: Checks,
-    /// Run the metered loop, to count successors.
-    count: bool,
     found: AtomicU64,
     depth: u64,
 }
@@ -377,7 +374,6 @@ impl<'b> Watch<'b> {
             hit: AtomicBool::new(false),
             budget,
             checks: how.checks,
-            count: how.count,
             found: AtomicU64::new(found),
             depth,
         }
@@ -420,10 +416,9 @@ fn run_any<W: Word, M: Mark<W>>(
     next: &mut Vec<W>,
     test: &impl Fn(W) -> bool,
     store: M,
-) -> Counts {
+) -> u64 {
     let words = succ.row_words();
-    let count = meter.watch.count && words == 0;
-    if meter.watch.checks == Checks::Successors || count {
+    if meter.watch.checks == Checks::Successors {
         return match succ.split() {
             Split::Tables(t) => {
                 expand_chunk::<W, M, _, 0, true>(t, chunk, meter, next, test, store)
