@@ -88,6 +88,7 @@ pub enum Decl {
     Enter(EnterDecl),
     On(OnDecl),
     When(WhenDecl),
+    Teleport(TeleportDecl),
     Goal(Pred),
     Limit(LimitDecl),
     Output(Vec<OutputItem>),
@@ -263,6 +264,8 @@ pub enum MoveKind {
     Back,
     TurnLeft,
     TurnRight,
+    /// `slide DIR`: steps in the direction until the next cell stops it.
+    Slide(Dir),
 }
 
 impl MoveKind {
@@ -284,8 +287,27 @@ impl MoveKind {
             MoveKind::Back => "back",
             MoveKind::TurnLeft => "turn left",
             MoveKind::TurnRight => "turn right",
+            MoveKind::Slide(d) => match (d.dr, d.dc) {
+                (-1, 0) => "slide north",
+                (1, 0) => "slide south",
+                (0, 1) => "slide east",
+                (0, -1) => "slide west",
+                (-1, 1) => "slide northeast",
+                (-1, -1) => "slide northwest",
+                (1, 1) => "slide southeast",
+                _ => "slide southwest",
+            },
         }
     }
+}
+
+/// `teleport portal [optional]`.
+#[derive(Debug, Clone)]
+pub struct TeleportDecl {
+    pub tile: Ident,
+    /// The mover chooses whether to go through.
+    pub optional: bool,
+    pub span: Span,
 }
 
 /// A move and its cost.

@@ -49,6 +49,7 @@ pub struct Rules {
     pub on_enter: Vec<OnEnter>,
     pub on_move: Vec<OnMove>,
     pub when: Vec<When>,
+    pub teleports: Vec<Teleport>,
     pub goal: Expr,
     pub limit: Option<Limit>,
 }
@@ -67,6 +68,20 @@ pub struct Tile {
     pub domain: Option<DomainId>,
     pub solid: bool,
     pub opaque: bool,
+    /// A mover that enters it keeps going the way it moved (ice).
+    pub slippery: bool,
+    /// A slide ends on it.
+    pub stops: bool,
+    pub span: Span,
+}
+
+/// `teleport TILE [optional]`: the tile's cells of one parameter value
+/// come in pairs; a step onto one end puts the mover on the other.
+#[derive(Debug, Clone)]
+pub struct Teleport {
+    pub tile: TileId,
+    /// The mover may stay on the end it stepped onto.
+    pub optional: bool,
     pub span: Span,
 }
 
@@ -873,9 +888,11 @@ impl Resolver {
         let mut goal_written: Option<Span> = None;
         let mut limit: Option<(Limit, Span)> = None;
         let mut moved: HashMap<AgentId, Span> = HashMap::new();
+        let mut teleports: Vec<Teleport> = Vec::new();
         for d in &file.decls {
             match d {
                 D::Move(m) => self.move_decl(m, &mut mode, &mut moved),
+                D::Teleport(t) => self.teleport_decl(t, &mut teleports),
                 D::Forbid(f) => match f.value {
                     Forbid::SameCell => forbid_same_cell = true,
                     Forbid::Swap => forbid_swap = true,
@@ -1010,6 +1027,7 @@ impl Resolver {
             );
         }
 
+        self.far_checks(file, mode.as_ref(), &teleports);
         let io = self.io(input.map(|(i, _)| i), file);
         self.legend_warnings(
             &enter_rules,
@@ -1059,9 +1077,81 @@ impl Resolver {
             on_enter,
             on_move,
             when,
+            teleports,
             goal,
             limit: limit.map(|l| l.0),
         });
+    }
+
+    /// `teleport TILE [optional]`.
+    fn teleport_decl(&mut self, t: &ast::TeleportDecl, teleports: &mut Vec<Teleport>) {
+        let Some(tile) = self.tile(&t.tile) else {
+            return;
+        };
+        if let Some(first) = teleports.iter().find(|x| x.tile == tile) {
+            let first = first.span;
+            self.err(RuleError::Repeated {
+                what: "a teleport of one tile",
+                span: t.span,
+                first,
+            });
+            return;
+        }
+        let def = &self.tiles[tile.ix()];
+        let name = def.name.clone();
+        if def.solid || def.slippery {
+            let what = if def.solid { "solid" } else { "slippery" };
+            self.invalid(
+                format!("tile `{name}` is {what}: it cannot be a teleport's end"),
+                t.tile.span,
+                "a mover steps onto a teleport's end",
+                format!("drop `{what}` from `{name}`, or teleport with another tile"),
+            );
+            return;
+        }
+        teleports.push(Teleport {
+            tile,
+            optional: t.optional,
+            span: t.span,
+        });
+    }
+
+    /// Slides, slippery tiles and teleports need agents that move in turn:
+    /// at once, where each of several sliding agents stops would depend on
+    /// the order they are taken in.
+    fn far_checks(
+        &mut self,
+        file: &ast::File,
+        mode: Option<&ast::Spanned<Mode>>,
+        teleports: &[Teleport],
+    ) {
+        if mode.is_none_or(|m| m.value != Mode::AtOnce) {
+            return;
+        }
+        let slide = file.decls.iter().find_map(|d| match d {
+            ast::Decl::Move(m) => m
+                .moves
+                .iter()
+                .find(|i| matches!(i.kind.value, MoveKind::Slide(_)))
+                .map(|i| (i.kind.span, "a slide")),
+            _ => None,
+        });
+        let slippery = self
+            .tiles
+            .iter()
+            .find(|t| t.slippery)
+            .map(|t| (t.span, "a slippery tile"));
+        let teleport = teleports.first().map(|t| (t.span, "a teleport"));
+        if let Some((span, what)) = slide.or(slippery).or(teleport) {
+            self.err(RuleError::Invalid {
+                message: format!("{what} needs agents that move in turn"),
+                span,
+                label: format!("{what}, and agents that move at once"),
+                help: "where sliding agents stop would depend on who moves first: write \
+                       `in turn` instead of `at once`"
+                    .into(),
+            });
+        }
     }
 
     /// A cost: positive where it is known now.
@@ -1151,13 +1241,19 @@ impl Resolver {
             let what = format!("tile `{}`", t.name.name);
             self.claim(c, Glyph::Tile(id, value), what);
         }
-        let (mut solid, mut opaque) = (false, false);
+        let (mut solid, mut opaque, mut slippery, mut stops) = (None, false, None, None);
         for p in &t.props {
             match p.name.as_str() {
-                "solid" => solid = true,
+                "solid" => solid = Some(p.span),
                 "opaque" => opaque = true,
+                "slippery" => slippery = Some(p.span),
+                "stops" => stops = Some(p.span),
                 _ => {
-                    let help = did_you_mean(&p.name, ["solid", "opaque"], "properties");
+                    let help = did_you_mean(
+                        &p.name,
+                        ["solid", "opaque", "slippery", "stops"],
+                        "properties",
+                    );
                     self.err(RuleError::UnknownProperty {
                         name: p.name.clone(),
                         span: p.span,
@@ -1166,11 +1262,33 @@ impl Resolver {
                 }
             }
         }
+        // A slide crosses slippery tiles and ends on those that stop it:
+        // neither can be solid, and no tile is both.
+        for (what, sp) in [("slippery", slippery), ("stops", stops)] {
+            if let (Some(sp), Some(_)) = (sp, solid) {
+                self.invalid(
+                    format!("tile `{}` is solid and {what}", t.name.name),
+                    sp,
+                    "no mover ever stands on a solid tile",
+                    format!("drop `solid` or `{what}`"),
+                );
+            }
+        }
+        if let (Some(sp), Some(_)) = (stops, slippery) {
+            self.invalid(
+                format!("tile `{}` is slippery and stops slides", t.name.name),
+                sp,
+                "a slippery tile carries a mover on",
+                "a tile either carries a slide on (`slippery`) or ends it (`stops`)".into(),
+            );
+        }
         self.tiles.push(Tile {
             name: t.name.name.clone(),
             domain,
-            solid,
+            solid: solid.is_some(),
             opaque,
+            slippery: slippery.is_some(),
+            stops: stops.is_some(),
             span: t.name.span,
         });
     }

@@ -374,6 +374,14 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
                 actions: actions_,
             })
         }
+        Rule::teleport_decl => {
+            let tile = ident(it.next().unwrap());
+            Decl::Teleport(TeleportDecl {
+                tile,
+                optional: it.next().is_some(),
+                span: sp,
+            })
+        }
         Rule::when_decl => {
             let agent = ident(it.next().unwrap());
             let relation = if it.next().unwrap().as_rule() == Rule::sees {
@@ -570,6 +578,22 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>) -> AgentDecl {
 fn move_kind(p: Pair<'_, Rule>) -> Spanned<MoveKind> {
     let sp = span(&p);
     let text = p.as_str();
+    if let Some(c) = p.clone().into_inner().next()
+        && c.as_rule() == Rule::slide
+    {
+        let dir = c
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::slide_dir)
+            .expect("a slide has a direction");
+        let d = match move_kind_dir(dir.as_str()) {
+            MoveKind::Dir(d) => d,
+            _ => unreachable!("a slide's direction is a compass direction"),
+        };
+        return Spanned {
+            value: MoveKind::Slide(d),
+            span: sp,
+        };
+    }
     let value = if text.starts_with("turn") {
         if text.ends_with("left") {
             MoveKind::TurnLeft
@@ -577,32 +601,27 @@ fn move_kind(p: Pair<'_, Rule>) -> Spanned<MoveKind> {
             MoveKind::TurnRight
         }
     } else {
-        let (dr, dc) = match text {
-            "north" => (-1, 0),
-            "south" => (1, 0),
-            "east" => (0, 1),
-            "west" => (0, -1),
-            "northeast" => (-1, 1),
-            "northwest" => (-1, -1),
-            "southeast" => (1, 1),
-            "southwest" => (1, -1),
-            "forward" => {
-                return Spanned {
-                    value: MoveKind::Forward,
-                    span: sp,
-                };
-            }
-            "back" => {
-                return Spanned {
-                    value: MoveKind::Back,
-                    span: sp,
-                };
-            }
-            _ => (0, 0),
-        };
-        MoveKind::Dir(Dir { dr, dc })
+        move_kind_dir(text)
     };
     Spanned { value, span: sp }
+}
+
+/// A direction word, `stay`, `forward` or `back` as a move.
+fn move_kind_dir(text: &str) -> MoveKind {
+    let (dr, dc) = match text {
+        "north" => (-1, 0),
+        "south" => (1, 0),
+        "east" => (0, 1),
+        "west" => (0, -1),
+        "northeast" => (-1, 1),
+        "northwest" => (-1, -1),
+        "southeast" => (1, 1),
+        "southwest" => (1, -1),
+        "forward" => return MoveKind::Forward,
+        "back" => return MoveKind::Back,
+        _ => (0, 0),
+    };
+    MoveKind::Dir(Dir { dr, dc })
 }
 
 fn pattern(p: Pair<'_, Rule>) -> Pattern {
@@ -793,7 +812,8 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::single => "`single`",
         Rule::tile_def => "a tile name",
         Rule::of_domain => "`of`",
-        Rule::property | Rule::agent_property => "a property (`solid` or `opaque`)",
+        Rule::agent_property => "a property (`solid` or `opaque`)",
+        Rule::property => "a property (`solid`, `opaque`, `slippery` or `stops`)",
         Rule::family => "`[` and a family size",
         Rule::markers | Rule::any_start | Rule::at_start => {
             "a quoted marker like 'a', `any 'S'` or `at (row, column)`"
@@ -810,8 +830,12 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::all_agents => "`all`",
         Rule::mode | Rule::at_once | Rule::in_turn => "`at once` or `in turn`",
         Rule::move_item | Rule::move_kind | Rule::direction | Rule::turn => {
-            "a move (`north`, `east`, ..., `stay`, `forward`, `back`, `turn left`, `turn right`)"
+            "a move (`north`, `east`, ..., `stay`, `forward`, `back`, `turn left`, `turn right`, \
+             `slide north`, ...)"
         }
+        Rule::slide | Rule::slide_dir => "a direction to slide in (`north`, `east`, ...)",
+        Rule::teleport_decl => "a declaration (`tiles`, `agent`, `move`, `goal`, ...)",
+        Rule::optional => "`optional`",
         Rule::same_cell | Rule::swap => "`same cell` or `swap`",
         Rule::enter_if | Rule::enter_cost => "`only if` or `costs`",
         Rule::pattern => "a tile name",
@@ -865,11 +889,12 @@ fn words_of(r: Rule) -> &'static [&'static str] {
         | Rule::enter_decl
         | Rule::on_decl
         | Rule::when_decl
+        | Rule::teleport_decl
         | Rule::goal_decl
         | Rule::limit_decl
         | Rule::output_decl => &[
             "puzzle", "input", "domain", "tiles", "agent", "flag", "counter", "layout", "move",
-            "forbid", "enter", "on", "when", "goal", "limit", "output",
+            "forbid", "enter", "on", "when", "teleport", "goal", "limit", "output",
         ],
         Rule::cases_item | Rule::header_item | Rule::grid_item | Rule::fill_item => {
             &["cases", "header", "grid", "fill"]
@@ -888,6 +913,7 @@ fn words_of(r: Rule) -> &'static [&'static str] {
             "forward",
             "back",
             "turn",
+            "slide",
         ],
         Rule::heading => &["north", "east", "south", "west"],
         Rule::action | Rule::action_verb | Rule::flag_action | Rule::actions => {
@@ -896,7 +922,8 @@ fn words_of(r: Rule) -> &'static [&'static str] {
         Rule::output_item | Rule::output_kind => {
             &["before", "solved", "unsolved", "separator", "stopped"]
         }
-        Rule::agent_property | Rule::property => &["solid", "opaque"],
+        Rule::agent_property => &["solid", "opaque"],
+        Rule::property => &["solid", "opaque", "slippery", "stops"],
         Rule::until_eof | Rule::until_values => &["until"],
         Rule::counted => &["counted"],
         Rule::single => &["single"],

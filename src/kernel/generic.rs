@@ -36,6 +36,11 @@ pub struct Generic<'k, W> {
     /// where it takes it.
     choice: Vec<usize>,
     moved: Vec<Option<Move>>,
+    /// Some step may go further than the next cell (see [`Self::far`]).
+    far: bool,
+    /// A successor's values kept while another is built from the same
+    /// step (an optional teleport).
+    spare: Vec<i64>,
     word: std::marker::PhantomData<W>,
 }
 
@@ -61,6 +66,8 @@ impl<'k, W: Word> Generic<'k, W> {
             cells: vec![0; movers],
             choice: vec![0; movers],
             moved: vec![None; movers],
+            far: task.far_moves(),
+            spare: vec![0; n],
             word: std::marker::PhantomData,
         }
     }
@@ -104,6 +111,14 @@ impl<'k, W: Word> Generic<'k, W> {
             crate::task::Mode::InTurn => {
                 for (i, m) in task.movers().iter().enumerate() {
                     for &a in m.actions() {
+                        if self.far
+                            && let Some((dir, slide)) = self.direction(i, a)
+                        {
+                            if !self.far(i, a, dir, slide, &mut f) {
+                                return;
+                            }
+                            continue;
+                        }
                         let Some(mv) = self.motion(i, a) else {
                             continue;
                         };
@@ -236,7 +251,7 @@ impl<'k, W: Word> Generic<'k, W> {
             let Some(mv) = self.motion(i, a) else {
                 let action = task.action(a);
                 let dir = match action.motion() {
-                    Motion::Step(d) => d,
+                    Motion::Step(d) | Motion::Slide(d) => d,
                     Motion::Forward | Motion::Back => {
                         let h = task.movers()[i].heading().map_or(0, |h| self.vals[h.ix()]);
                         let d = Dir::COMPASS[h as usize];
@@ -261,7 +276,8 @@ impl<'k, W: Word> Generic<'k, W> {
                 });
             };
             if task.mode() == crate::task::Mode::InTurn
-                && task.forbid_same_cell()
+                && (task.forbid_same_cell()
+                    || (self.far && matches!(task.action(a).motion(), Motion::Slide(_))))
                 && let Some(c) = mv.enters
                 && let Some(j) = (0..self.cells.len()).find(|&j| j != i && self.cells[j] == c)
             {
@@ -280,8 +296,126 @@ impl<'k, W: Word> Generic<'k, W> {
         None
     }
 
+    /// The way action `a` of mover `i` moves it from `vals`, and whether it
+    /// is a slide; `None` for an action that keeps it on its cell.
+    fn direction(&self, i: usize, a: crate::task::ActionId) -> Option<(Dir, bool)> {
+        let m = &self.task.movers()[i];
+        let heading = m.heading().map_or(0, |h| self.vals[h.ix()]);
+        match self.task.action(a).motion() {
+            Motion::Stay | Motion::Turn(_) => None,
+            Motion::Step(d) => Some((d, false)),
+            Motion::Slide(d) => Some((d, true)),
+            Motion::Forward => Some((Dir::COMPASS[heading as usize], false)),
+            Motion::Back => Some((Dir::COMPASS[heading as usize].opposite(), false)),
+        }
+    }
+
+    /// In turn, in a task where a step may go further than the next cell:
+    /// mover `i` takes action `a`, moving by `dir` cell after cell. Each
+    /// cell is entered as a step enters it (not solid, its entry condition
+    /// holding on the state as it is then, its rules fired on entering);
+    /// another mover on it stops a slide before it (and a plain step, with
+    /// `forbid same cell`). The move goes on from a slippery cell, and for
+    /// a slide from any cell that does not stop slides; it ends on a
+    /// teleport's end, which puts the mover on the other end (unless
+    /// another mover stands there and `forbid same cell` holds; an
+    /// optional teleport gives both successors). It costs the cost of the
+    /// last cell a step entered, if that has one, else the action's. A move
+    /// that enters no cell is no move. Hands each successor to `f`; false
+    /// when `f` asks to stop.
+    fn far(
+        &mut self,
+        i: usize,
+        a: crate::task::ActionId,
+        dir: Dir,
+        slide: bool,
+        f: &mut impl FnMut(W, u32, &[(usize, crate::task::ActionId)]) -> bool,
+    ) -> bool {
+        let task = self.task;
+        let b = task.board();
+        let m = &task.movers()[i];
+        let action = task.action(a);
+        self.next.copy_from_slice(&self.vals);
+        let mut at = self.cells[i];
+        let mut entered = false;
+        let mut cost = action.cost();
+        let mut through = None;
+        while let Some(to) = b.step(at, dir) {
+            let class = b.class(to);
+            let k = b.classes()[class as usize];
+            if k.solid || !task.eval(task.entry(class), &self.next) {
+                break;
+            }
+            let taken = self.taken(i, to);
+            if taken && (entered || slide || task.forbid_same_cell()) {
+                break;
+            }
+            let Some(p) = m.position_of(to) else { break };
+            self.next[m.pos().ix()] = p as i64;
+            entered = true;
+            at = to;
+            cost = task.enter_cost(class).unwrap_or(action.cost());
+            for &r in task.on_enter(MoverId(i as u32), class) {
+                if !fire(task, r, &mut self.next) {
+                    return true;
+                }
+            }
+            if let Some((other, optional)) = b.teleport(to) {
+                let free = !(task.forbid_same_cell() && self.taken(i, other));
+                if let (true, Some(q)) = (free, m.position_of(other)) {
+                    through = Some((q, optional));
+                }
+                break;
+            }
+            if !(k.slippery || (slide && !k.stops)) {
+                break;
+            }
+        }
+        if !entered {
+            return true;
+        }
+        let acted = [(i, a)];
+        match through {
+            None => self.emit(&acted, cost, f),
+            Some((q, optional)) => {
+                if optional {
+                    self.spare.copy_from_slice(&self.next);
+                    if !self.emit(&acted, cost, f) {
+                        return false;
+                    }
+                    self.next.copy_from_slice(&self.spare);
+                }
+                self.next[m.pos().ix()] = q as i64;
+                self.emit(&acted, cost, f)
+            }
+        }
+    }
+
+    /// Whether a mover other than `i` stands on `cell`.
+    fn taken(&self, i: usize, cell: u32) -> bool {
+        self.cells
+            .iter()
+            .enumerate()
+            .any(|(j, &c)| j != i && c == cell)
+    }
+
+    /// The successor in `next` once the actions' rules and the derived
+    /// facts are applied, handed to `f` (none when an effect leaves a
+    /// counter's range); false when `f` asks to stop.
+    fn emit(
+        &mut self,
+        acted: &[(usize, crate::task::ActionId)],
+        cost: u32,
+        f: &mut impl FnMut(W, u32, &[(usize, crate::task::ActionId)]) -> bool,
+    ) -> bool {
+        match self.conclude(acted) {
+            Some(t) => f(t, cost, acted),
+            None => true,
+        }
+    }
+
     /// Where action `a` of mover `i` takes it from `vals`, if it may take
-    /// it.
+    /// it (for a move that goes further, where its first cell is).
     fn motion(&self, i: usize, a: crate::task::ActionId) -> Option<Move> {
         let task = self.task;
         let m = &task.movers()[i];
@@ -290,7 +424,7 @@ impl<'k, W: Word> Generic<'k, W> {
         let heading = m.heading().map_or(0, |h| self.vals[h.ix()]);
         let dir = match action.motion() {
             Motion::Stay => None,
-            Motion::Step(d) => Some(d),
+            Motion::Step(d) | Motion::Slide(d) => Some(d),
             Motion::Forward => Some(Dir::COMPASS[heading as usize]),
             Motion::Back => Some(Dir::COMPASS[heading as usize].opposite()),
             Motion::Turn(k) => {
@@ -353,6 +487,13 @@ impl<'k, W: Word> Generic<'k, W> {
                 }
             }
         }
+        self.conclude(acted)
+    }
+
+    /// The successor in `next` once the actions' rules and the derived
+    /// facts are applied; `None` if an effect leaves a counter's range.
+    fn conclude(&mut self, acted: &[(usize, crate::task::ActionId)]) -> Option<W> {
+        let task = self.task;
         for &(_, a) in acted {
             for &r in task.action(a).rules() {
                 if !fire(task, r, &mut self.next) {

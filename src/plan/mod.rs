@@ -360,8 +360,17 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>) -> (Engine, Strin
         };
         return (Engine::Astar, why.into());
     }
+    let far = "a move may slide or teleport past many cells, so distances on the grid could \
+               overestimate and A* could miss the least cost";
     match (asked, bidir_reason(task)) {
         (Strategy::Bfs, _) => (Engine::Bfs, "breadth-first search, as asked".into()),
+        (Strategy::Astar, _) if task.far_moves() => (
+            Engine::Bfs,
+            format!("A* was asked for, but {far}: breadth-first search"),
+        ),
+        (Strategy::Auto, Err(_)) if task.far_moves() => {
+            (Engine::Bfs, format!("{far}: breadth-first search"))
+        }
         (Strategy::Astar, _) => (
             Engine::Bfs,
             "A* was asked for, but the goal pins no agent's position and fixes no flag: \
@@ -399,6 +408,9 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
             format!("the generic interpreter: {why}"),
         )
     };
+    if task.far_moves() {
+        return generic("a move may slide or teleport");
+    }
     if !task.fixed_moves() {
         return generic("some action moves along a heading, turns, or fires rules");
     }
@@ -467,11 +479,16 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
 }
 
 /// The most successors one state has: the sum of the movers' actions (in
-/// turn) or their product (at once), as many as `usize` holds.
+/// turn, twice that with teleports, which may be optional) or their
+/// product (at once), as many as `usize` holds.
 pub fn fan_out(task: &Task) -> usize {
     let counts = task.movers().iter().map(|m| m.actions().len());
+    // An optional teleport makes a move two successors.
+    let through = if task.board().has_teleports() { 2 } else { 1 };
     match task.mode() {
-        Mode::InTurn => counts.fold(0, usize::saturating_add),
+        Mode::InTurn => counts
+            .fold(0, usize::saturating_add)
+            .saturating_mul(through),
         Mode::AtOnce if task.movers().is_empty() => 0,
         Mode::AtOnce => counts.fold(1, usize::saturating_mul),
     }
@@ -569,7 +586,9 @@ fn conjuncts(e: &Expr) -> &[Expr] {
 
 /// A* needs unit costs and a goal that pins a mover or fixes a flag.
 fn bound(task: &Task) -> Option<Bound> {
-    if !task.unit_costs() {
+    // Distances on the grid would overestimate a move that slides or
+    // teleports past many cells: no bound that is known to hold.
+    if !task.unit_costs() || task.far_moves() {
         return None;
     }
     // Per mover, the positions the goal allows (sorted), if it pins it.

@@ -71,6 +71,8 @@ impl Classes {
             occurrence: None,
             solid: t.solid,
             opaque: t.opaque,
+            slippery: t.slippery,
+            stops: t.stops,
         }
     }
 }
@@ -229,6 +231,7 @@ impl Grounder<'_> {
                     MoveKind::Back => Motion::Back,
                     MoveKind::TurnLeft => Motion::Turn(-1),
                     MoveKind::TurnRight => Motion::Turn(1),
+                    MoveKind::Slide(d) => Motion::Slide(Dir { dr: d.dr, dc: d.dc }),
                 };
                 actions.push(ActionId(self.actions.len() as u32));
                 self.action_kinds.push(kind);
@@ -375,6 +378,14 @@ impl Grounder<'_> {
                 if mark[t] == 1 {
                     mark[t] = 2;
                     stack.push(t as u32);
+                    // A teleport's end leads to its other end.
+                    if let Some((other, _)) = b.cell(t).and_then(|c| b.teleport(c)) {
+                        let po = b.padded(other);
+                        if mark[po] == 1 {
+                            mark[po] = 2;
+                            stack.push(po as u32);
+                        }
+                    }
                 }
             }
         }
@@ -789,7 +800,9 @@ fn agent_dirs(a: &resolve::Agent) -> Vec<Dir> {
     let mut dirs = Vec::new();
     for m in &a.moves {
         let more: Vec<Dir> = match m.kind {
-            MoveKind::Dir(d) if d.dr != 0 || d.dc != 0 => vec![Dir { dr: d.dr, dc: d.dc }],
+            MoveKind::Dir(d) | MoveKind::Slide(d) if d.dr != 0 || d.dc != 0 => {
+                vec![Dir { dr: d.dr, dc: d.dc }]
+            }
             MoveKind::Forward | MoveKind::Back => Dir::COMPASS.to_vec(),
             _ => Vec::new(),
         };
@@ -1075,7 +1088,8 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
     if !errors.is_empty() {
         return Err(errors);
     }
-    let (board, per_class) = new_board(rules, case.rows, case.cols, all_classes, class);
+    let (mut board, per_class) = new_board(rules, case.rows, case.cols, all_classes, class);
+    board.teleport = teleports(rules, case, &board)?;
     let mut tile_count = vec![0i64; rules.tiles.len()];
     for (k, n) in per_class.iter().enumerate() {
         tile_count[board.classes[k].tile.ix()] += *n as i64;
@@ -1086,6 +1100,77 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
         tile_count,
         occurrences,
     })
+}
+
+/// Each cell's teleport, if it is a teleport's end: its other end, and
+/// whether going through is the mover's choice. The cells of a teleport's
+/// tile pair by parameter value (occurrences of one tile are one pair).
+fn teleports(
+    rules: &Rules,
+    case: &RawCase,
+    board: &Board,
+) -> Result<Vec<Option<(u32, bool)>>, Vec<InputError>> {
+    if rules.teleports.is_empty() {
+        return Ok(Vec::new());
+    }
+    // (tile, value) -> its cells, in grid order.
+    type Ends = Vec<((TileId, Option<u32>), Vec<u32>)>;
+    let mut ends: Ends = Vec::new();
+    for cell in 0..board.class.len() as u32 {
+        let k = board.class_of(cell);
+        if !rules.teleports.iter().any(|t| t.tile == k.tile) {
+            continue;
+        }
+        let key = (k.tile, k.value);
+        match ends.iter_mut().find(|(e, _)| *e == key) {
+            Some((_, cells)) => cells.push(cell),
+            None => ends.push((key, vec![cell])),
+        }
+    }
+    let mut out = vec![None; board.class.len()];
+    let mut errors = Vec::new();
+    for ((tile, value), cells) in ends {
+        let t = &rules.tiles[tile.ix()];
+        let name = match (value, t.domain) {
+            (Some(v), Some(d)) => {
+                format!("{}({})", t.name, rules.domains[d.ix()].values[v as usize])
+            }
+            _ => t.name.clone(),
+        };
+        if let [a, b] = cells[..] {
+            let optional = rules.teleports.iter().any(|x| x.tile == tile && x.optional);
+            out[a as usize] = Some((b, optional));
+            out[b as usize] = Some((a, optional));
+        } else {
+            // The lone end, or the third.
+            let odd = cells[if cells.len() == 1 { 0 } else { 2 }];
+            errors.push(InputError::Rules {
+                message: format!(
+                    "case {} has {} {} cell{}: a teleport's ends come in pairs",
+                    case.number,
+                    cells.len(),
+                    name,
+                    if cells.len() == 1 { "" } else { "s" }
+                ),
+                span: case.cell_span(odd as usize),
+                label: if cells.len() == 1 {
+                    "an end with no other".into()
+                } else {
+                    "a third end".into()
+                },
+                help: format!(
+                    "give each {} exactly two cells; to pair ends by symbol, give the tile a domain \
+                     with a value per pair",
+                    t.name
+                ),
+            });
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
 }
 
 /// Each member's target cell in a layout: where its marker is.
@@ -1188,6 +1273,7 @@ fn new_board(
         open,
         present,
         cells_of: Vec::new(),
+        teleport: Vec::new(),
     };
     (board, count)
 }

@@ -289,6 +289,9 @@ pub enum Motion {
     Back,
     /// A quarter turn clockwise per unit (negative: anticlockwise).
     Turn(i8),
+    /// Cell after cell by the offset, until the next cell stops it (see
+    /// [`crate::kernel::Generic`]).
+    Slide(Dir),
 }
 
 /// One thing a mover can do in a step.
@@ -432,6 +435,10 @@ pub struct Board {
     /// Class -> its cells, in grid order, for the classes some rule fires
     /// on (empty for the others).
     cells_of: Vec<Vec<u32>>,
+    /// Grid cell -> its teleport, for a teleport's end: the other end, and
+    /// whether going through is optional (empty when the rules have no
+    /// teleport).
+    teleport: Vec<Option<(u32, bool)>>,
 }
 
 /// What the cells of a class are.
@@ -443,6 +450,10 @@ pub struct Class {
     pub occurrence: Option<u32>,
     pub solid: bool,
     pub opaque: bool,
+    /// A mover that enters it keeps going.
+    pub slippery: bool,
+    /// A slide ends on it.
+    pub stops: bool,
 }
 
 impl Board {
@@ -476,6 +487,26 @@ impl Board {
     /// Whether some cell of the map has class `k`.
     pub fn present(&self, k: ClassId) -> bool {
         self.present[k as usize]
+    }
+
+    /// The teleport of a cell that is a teleport's end: its other end, and
+    /// whether going through is optional.
+    #[inline]
+    pub fn teleport(&self, cell: u32) -> Option<(u32, bool)> {
+        self.teleport.get(cell as usize).copied().flatten()
+    }
+
+    /// Whether some cell is a teleport's end.
+    pub fn has_teleports(&self) -> bool {
+        self.teleport.iter().any(Option::is_some)
+    }
+
+    /// Whether some cell of the map is slippery.
+    pub fn has_slippery(&self) -> bool {
+        self.classes
+            .iter()
+            .enumerate()
+            .any(|(k, c)| c.slippery && self.present[k])
     }
 
     pub fn class_of(&self, cell: u32) -> &Class {
@@ -692,9 +723,21 @@ impl Task {
 
     /// Every action moves by a fixed offset (or stays), and fires no rules.
     pub fn fixed_moves(&self) -> bool {
+        !self.far_moves()
+            && self
+                .actions
+                .iter()
+                .all(|a| matches!(a.motion, Motion::Stay | Motion::Step(_)) && a.rules.is_empty())
+    }
+
+    /// Some step may take a mover further than the next cell: a slide, a
+    /// slippery cell, a teleport.
+    pub fn far_moves(&self) -> bool {
         self.actions
             .iter()
-            .all(|a| matches!(a.motion, Motion::Stay | Motion::Step(_)) && a.rules.is_empty())
+            .any(|a| matches!(a.motion, Motion::Slide(_)))
+            || self.board.has_slippery()
+            || self.board.has_teleports()
     }
 
     /// No entry condition but `solid`, no rule fires anywhere: a step
@@ -726,7 +769,7 @@ impl Task {
     /// Every step can be undone by a step of the same cost with no
     /// conditions or rules: a search from the goal is possible.
     pub fn reversible(&self) -> bool {
-        if !self.unconditional() || !self.unit_costs() {
+        if !self.unconditional() || !self.unit_costs() || self.far_moves() {
             return false;
         }
         self.movers.iter().all(|m| {
@@ -737,6 +780,7 @@ impl Task {
                 .collect();
             motions.iter().all(|mo| {
                 let undo = match *mo {
+                    Motion::Slide(_) => return false,
                     Motion::Stay => Motion::Stay,
                     Motion::Step(d) => Motion::Step(d.opposite()),
                     Motion::Forward => Motion::Back,
@@ -754,7 +798,7 @@ impl Task {
         let mut dirs = Vec::new();
         for a in &self.movers[m.ix()].actions {
             let more: &[Dir] = match self.actions[a.ix()].motion {
-                Motion::Step(d) => &[d][..],
+                Motion::Step(d) | Motion::Slide(d) => &[d][..],
                 Motion::Forward | Motion::Back => &Dir::COMPASS[..],
                 Motion::Stay | Motion::Turn(_) => &[][..],
             };

@@ -1,0 +1,110 @@
+//! Ice: one walker on a frozen lake, where ice carries it on until a rock
+//! or the edge stops it, or snow or the exit catches it. The rule file
+//! (`slippery` tiles) against an independent solver on its sample and on
+//! random lakes.
+
+mod common;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::collections::VecDeque;
+
+/// Where a move from (r, c) by (dr, dc) ends: each cell entered is ice
+/// (go on), snow or the exit (stop on it); a rock or the edge ahead stops
+/// the walker where it is. `None` when it cannot move at all.
+fn slide(g: &[Vec<u8>], (r, c): (usize, usize), (dr, dc): (i64, i64)) -> Option<(usize, usize)> {
+    let (h, w) = (g.len() as i64, g[0].len() as i64);
+    let (mut r, mut c) = (r as i64, c as i64);
+    let mut moved = false;
+    loop {
+        let (nr, nc) = (r + dr, c + dc);
+        if nr < 0 || nc < 0 || nr >= h || nc >= w || g[nr as usize][nc as usize] == b'#' {
+            break;
+        }
+        (r, c) = (nr, nc);
+        moved = true;
+        if g[r as usize][c as usize] != b'.' {
+            break;
+        }
+    }
+    moved.then_some((r as usize, c as usize))
+}
+
+/// Breadth-first search over the walker's cells.
+fn solve(g: &[Vec<u8>]) -> Option<u32> {
+    let w = g[0].len();
+    let start = common::find(g, b'S');
+    let mut dist = vec![u32::MAX; g.len() * w];
+    dist[start.0 * w + start.1] = 0;
+    let mut queue = VecDeque::from([start]);
+    while let Some((r, c)) = queue.pop_front() {
+        let d = dist[r * w + c];
+        if g[r][c] == b'E' {
+            return Some(d);
+        }
+        for dir in [(-1, 0), (0, 1), (1, 0), (0, -1)] {
+            if let Some((nr, nc)) = slide(g, (r, c), dir)
+                && dist[nr * w + nc] == u32::MAX
+            {
+                dist[nr * w + nc] = d + 1;
+                queue.push_back((nr, nc));
+            }
+        }
+    }
+    None
+}
+
+fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
+    let big = rng.gen_bool(0.05);
+    let (h, w) = if big {
+        (rng.gen_range(40..=120), rng.gen_range(40..=120))
+    } else {
+        (rng.gen_range(1..=10), rng.gen_range(2..=10))
+    };
+    let (rock, snow) = (rng.gen_range(0.0..0.3), rng.gen_range(0.0..0.2));
+    let mut g = common::random_grid(rng, h, w, |r| {
+        let x: f64 = r.r#gen();
+        if x < rock {
+            b'#'
+        } else if x < rock + snow {
+            b'_'
+        } else {
+            b'.'
+        }
+    });
+    let cells = common::all_cells(&g);
+    common::place(rng, &mut g, cells, b"SE");
+    (common::case_text(&format!("{h} {w}"), &g), solve(&g))
+}
+
+fn answer(a: &Option<u32>) -> String {
+    a.map_or("-1".into(), |n| n.to_string())
+}
+
+#[test]
+fn sample_agrees_with_independent_solver() {
+    let maps = common::sample_maps("ice", true, None, 0);
+    let want: String = maps.iter().map(|(_, g)| answer(&solve(g)) + "\n").collect();
+    common::assert_sample_is("ice", &want);
+}
+
+#[test]
+fn agrees_with_independent_solver_on_random_lakes() {
+    let rules = common::puzzle("ice").rules;
+    let mut rng = SmallRng::seed_from_u64(0x1ce);
+    let all = common::batches(
+        &rules,
+        &mut rng,
+        common::CASES,
+        12,
+        random_case,
+        common::counted,
+        common::lines(answer),
+    );
+    let reached = all.iter().filter(|a| a.is_some()).count();
+    let long = all.iter().filter(|a| a.is_some_and(|n| n >= 4)).count();
+    assert!(
+        reached > 100 && reached < all.len() && long > 20,
+        "mixed answers: {reached} reached, {long} of 4 moves or more, of {}",
+        all.len()
+    );
+}

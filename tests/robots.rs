@@ -1,0 +1,109 @@
+//! Robots: robots that slide until a wall, the edge or another robot
+//! stops them; the red one must stop on the mark. The rule file (`slide`
+//! moves, agents in turn) against an independent solver on its sample and
+//! on random boards.
+
+mod common;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::collections::{HashMap, VecDeque};
+
+/// Breadth-first search over the robots' cells (red first).
+fn solve(g: &[Vec<u8>], helpers: usize) -> Option<u32> {
+    let (h, w) = (g.len() as i64, g[0].len() as i64);
+    let mut start = vec![common::find(g, b'R')];
+    for k in 0..helpers {
+        start.push(common::find(g, b'1' + k as u8));
+    }
+    let mut dist: HashMap<Vec<(usize, usize)>, u32> = HashMap::from([(start.clone(), 0)]);
+    let mut queue = VecDeque::from([start]);
+    while let Some(s) = queue.pop_front() {
+        let d = dist[&s];
+        let (r, c) = s[0];
+        if g[r][c] == b'X' {
+            return Some(d);
+        }
+        for i in 0..s.len() {
+            for (dr, dc) in [(-1i64, 0i64), (0, 1), (1, 0), (0, -1)] {
+                let (mut r, mut c) = (s[i].0 as i64, s[i].1 as i64);
+                loop {
+                    let (nr, nc) = (r + dr, c + dc);
+                    let free = nr >= 0
+                        && nc >= 0
+                        && nr < h
+                        && nc < w
+                        && g[nr as usize][nc as usize] != b'#'
+                        && !s.contains(&(nr as usize, nc as usize));
+                    if !free {
+                        break;
+                    }
+                    (r, c) = (nr, nc);
+                }
+                let to = (r as usize, c as usize);
+                if to == s[i] {
+                    continue;
+                }
+                let mut t = s.clone();
+                t[i] = to;
+                if !dist.contains_key(&t) {
+                    dist.insert(t.clone(), d + 1);
+                    queue.push_back(t);
+                }
+            }
+        }
+    }
+    None
+}
+
+fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
+    let helpers = rng.gen_range(1..=3usize);
+    let most = if helpers == 3 { 4 } else { 6 };
+    let (h, w) = (rng.gen_range(2..=most), rng.gen_range(2..=most));
+    let wall = rng.gen_range(0.0..0.3);
+    let mut g = common::random_grid(rng, h, w, |r| if r.gen_bool(wall) { b'#' } else { b'.' });
+    let cells = common::all_cells(&g);
+    if cells.len() < helpers + 2 {
+        return random_case(rng);
+    }
+    let mut markers = vec![b'R', b'X'];
+    markers.extend((0..helpers as u8).map(|k| b'1' + k));
+    common::place(rng, &mut g, cells, &markers);
+    let answer = solve(&g, helpers);
+    (common::case_text(&format!("{h} {w} {helpers}"), &g), answer)
+}
+
+fn answer(a: &Option<u32>) -> String {
+    a.map_or("-1".into(), |n| n.to_string())
+}
+
+#[test]
+fn sample_agrees_with_independent_solver() {
+    let maps = common::sample_maps("robots", true, None, 0);
+    let want: String = maps
+        .iter()
+        .map(|(head, g)| answer(&solve(g, head[2] as usize)) + "\n")
+        .collect();
+    common::assert_sample_is("robots", &want);
+}
+
+#[test]
+fn agrees_with_independent_solver_on_random_boards() {
+    let rules = common::puzzle("robots").rules;
+    let mut rng = SmallRng::seed_from_u64(0x20b075);
+    let all = common::batches(
+        &rules,
+        &mut rng,
+        400,
+        8,
+        random_case,
+        common::counted,
+        common::lines(answer),
+    );
+    let reached = all.iter().filter(|a| a.is_some()).count();
+    let long = all.iter().filter(|a| a.is_some_and(|n| n >= 4)).count();
+    assert!(
+        reached > 50 && reached < all.len() && long > 10,
+        "mixed answers: {reached} reached, {long} of 4 moves or more, of {}",
+        all.len()
+    );
+}
