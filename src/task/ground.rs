@@ -1158,11 +1158,17 @@ fn teleports(
                 } else {
                     "a third end".into()
                 },
-                help: format!(
-                    "give each {} exactly two cells; to pair ends by symbol, give the tile a domain \
-                     with a value per pair",
-                    t.name
-                ),
+                help: match t.domain {
+                    Some(_) => format!(
+                        "each value of `{}` marks one teleport: give it exactly two cells, or none",
+                        t.name
+                    ),
+                    None => format!(
+                        "give `{}` exactly two cells; for several teleports, give the tile a \
+                         domain with a value (and a symbol) per pair",
+                        t.name
+                    ),
+                },
             });
         }
     }
