@@ -33,6 +33,13 @@ fn count(k: &Kernel<'_, u64>, s: u64) -> usize {
 
 /// The kernels that apply to a task, besides the generic one.
 fn kinds(task: &Task) -> Vec<KernelKind> {
+    if task.far_moves() {
+        return if puzzle::kernel::SlideModel::fits(task) {
+            vec![KernelKind::Slides]
+        } else {
+            Vec::new()
+        };
+    }
     let n = task.movers().len();
     let tables = task.fixed_moves() && task.unit_costs() && task.plain_rules();
     if !tables {
@@ -240,6 +247,78 @@ fn table_kernels_give_the_interpreters_successors() {
             "{kind} was never compared: {compared:?}"
         );
     }
+}
+
+/// Moves that slide or teleport: on random maps of ice, stopping tiles,
+/// walls and teleporters (forced or optional), with one mover or several
+/// taking turns, the slide kernel gives the interpreter's successors.
+#[test]
+fn the_slide_kernel_gives_the_interpreters_successors() {
+    let mut rng = SmallRng::seed_from_u64(0x511de);
+    let mut compared = 0;
+    for round in 0..300 {
+        let n = rng.gen_range(1..=3);
+        let slides = ["slide north", "slide east", "slide south", "slide west"];
+        let steps = ["north", "east", "south", "west", "northeast", "southwest"];
+        let mut moves: Vec<&str> = Vec::new();
+        for (i, s) in slides.iter().enumerate() {
+            if rng.gen_bool(0.7) {
+                moves.push(s);
+            }
+            if rng.gen_bool(0.4) {
+                moves.push(steps[i]);
+            }
+        }
+        if rng.gen_bool(0.3) {
+            moves.push(steps[4 + rng.gen_range(0..2)]);
+        }
+        if moves.is_empty() {
+            moves.push("slide east");
+        }
+        let optional = if round % 3 == 0 { " optional" } else { "" };
+        let mut rules = format!(
+            "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+             domain pair = a b\n\
+             tiles {{ floor '.'  ice '~' slippery  snow '_' stops  wall '#' solid  \
+                      portal 'a' 'b' of pair  mark 'X' }}\n\
+             agent bot[n] '1'.. on floor\n\
+             move all in turn: {}\n\
+             teleport portal{optional}\n\
+             goal any bot on mark\n",
+            moves.join(", ")
+        );
+        if n > 1 || rng.gen_bool(0.5) {
+            rules.push_str("forbid same cell\n");
+        }
+        let size = (rng.gen_range(1..=6), rng.gen_range(2..=7));
+        let pairs = if rng.gen_bool(0.6) { "aabb" } else { "" };
+        let mut tiles: Vec<u8> = b"..~~~_#X".to_vec();
+        if rng.gen_bool(0.3) {
+            tiles = b"~~~~#".to_vec();
+        }
+        let mut g = common::random_grid(&mut rng, size.0, size.1, |r| {
+            tiles[r.gen_range(0..tiles.len())]
+        });
+        // The bots and the teleporters' ends, on cells drawn at random.
+        let cells = common::all_cells(&g);
+        let marks: Vec<u8> = (0..n as u8)
+            .map(|i| b'1' + i)
+            .chain(pairs.bytes())
+            .collect();
+        if cells.len() < marks.len() {
+            continue;
+        }
+        common::place(&mut rng, &mut g, cells, &marks);
+        let input = common::case_text(&format!("{n} {} {}", size.0, size.1), &g);
+        let task = ground(&rules, &input);
+        if compare(&task, 3000, &format!("{rules}\n{input}")).contains(&KernelKind::Slides) {
+            compared += 1;
+        }
+    }
+    assert!(
+        compared > 200,
+        "the slide kernel was compared on {compared} maps"
+    );
 }
 
 /// The founding puzzles' own maps: each kernel the plan could pick agrees

@@ -9,11 +9,13 @@
 
 mod cond;
 pub mod generic;
+pub mod slides;
 pub(crate) mod tables;
 mod tables_succ;
 
 pub use cond::{Cond, Conds};
 pub use generic::Generic;
+pub use slides::{SlideModel, Slides};
 use tables::Model;
 pub use tables_succ::Tables;
 
@@ -27,6 +29,7 @@ pub struct Kernel<'t, W> {
     task: &'t Task,
     layout: &'t Layout,
     model: Option<Model<'t, W>>,
+    slides: Option<SlideModel>,
     goal_cx: Conds<W>,
     goal: Cond<W>,
     starts: Vec<W>,
@@ -39,7 +42,9 @@ impl<'t, W: Word> Kernel<'t, W> {
 
     /// The kernel of a task with a given kind (for tests comparing kinds).
     pub fn with_kind(task: &'t Task, layout: &'t Layout, kind: KernelKind) -> Self {
-        let model = (kind != KernelKind::Generic).then(|| Model::new(task, layout, kind));
+        let tables = !matches!(kind, KernelKind::Generic | KernelKind::Slides);
+        let model = tables.then(|| Model::new(task, layout, kind));
+        let slides = (kind == KernelKind::Slides).then(|| SlideModel::new(task, layout));
         let mut goal_cx = Conds::new();
         let goal = goal_cx.compile(task.goal(), task, layout);
         let starts = match &model {
@@ -59,6 +64,7 @@ impl<'t, W: Word> Kernel<'t, W> {
             task,
             layout,
             model,
+            slides,
             goal_cx,
             goal,
             starts,
@@ -91,9 +97,10 @@ impl<'t, W: Word> Kernel<'t, W> {
     /// A successor generator (one per thread).
     pub fn successors(&self) -> Successors<'_, 't, W> {
         Successors {
-            imp: match &self.model {
-                Some(m) => Imp::Tables(Tables::new(m)),
-                None => Imp::Generic(Generic::new(self.task, self.layout)),
+            imp: match (&self.model, &self.slides) {
+                (Some(m), _) => Imp::Tables(Tables::new(m)),
+                (None, Some(m)) => Imp::Slides(Slides::new(m)),
+                (None, None) => Imp::Generic(Generic::new(self.task, self.layout)),
             },
         }
     }
@@ -121,6 +128,17 @@ impl<W: Word> Gen<W> for Tables<'_, '_, W> {
     }
 }
 
+impl<W: Word> Gen<W> for Slides<'_, W> {
+    #[inline(always)]
+    fn each(&mut self, s: W, f: impl FnMut(W) -> bool) {
+        Slides::each(self, s, f)
+    }
+
+    fn rows<const R: usize>(&mut self, _: W, _: impl FnMut(W, [u64; R]) -> bool) {
+        unreachable!("rows are a table kernel's")
+    }
+}
+
 impl<W: Word> Gen<W> for Generic<'_, W> {
     #[inline(always)]
     fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
@@ -135,6 +153,7 @@ impl<W: Word> Gen<W> for Generic<'_, W> {
 /// A successor generator, as the loop it runs.
 pub enum Split<'a, 'k, 't, W> {
     Tables(&'a mut Tables<'k, 't, W>),
+    Slides(&'a mut Slides<'k, W>),
     Generic(&'a mut Generic<'k, W>),
 }
 
@@ -147,6 +166,7 @@ pub struct Successors<'k, 't, W> {
 #[allow(clippy::large_enum_variant)]
 enum Imp<'k, 't, W> {
     Tables(Tables<'k, 't, W>),
+    Slides(Slides<'k, W>),
     Generic(Generic<'k, W>),
 }
 
@@ -157,6 +177,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     pub fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
         match &mut self.imp {
             Imp::Tables(t) => t.each(s, f),
+            Imp::Slides(t) => t.each(s, f),
             Imp::Generic(g) => g.each(s, |t, _| f(t)),
         }
     }
@@ -166,6 +187,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     pub fn each_cost(&mut self, s: W, mut f: impl FnMut(W, u32) -> bool) {
         match &mut self.imp {
             Imp::Tables(t) => t.each(s, |t| f(t, 1)),
+            Imp::Slides(t) => t.each(s, |t| f(t, 1)),
             Imp::Generic(g) => g.each(s, f),
         }
     }
@@ -174,6 +196,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     pub fn split(&mut self) -> Split<'_, 'k, 't, W> {
         match &mut self.imp {
             Imp::Tables(t) => Split::Tables(t),
+            Imp::Slides(t) => Split::Slides(t),
             Imp::Generic(g) => Split::Generic(g),
         }
     }
@@ -183,7 +206,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     pub fn row_words(&self) -> usize {
         match &self.imp {
             Imp::Tables(t) => t.row_words(),
-            Imp::Generic(_) => 0,
+            Imp::Slides(_) | Imp::Generic(_) => 0,
         }
     }
 
@@ -194,7 +217,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     pub fn rows<const R: usize>(&mut self, s: W, row: impl FnMut(W, [u64; R]) -> bool) {
         match &mut self.imp {
             Imp::Tables(t) => t.rows::<R>(s, row),
-            Imp::Generic(_) => unreachable!("rows are a table kernel"),
+            Imp::Slides(_) | Imp::Generic(_) => unreachable!("rows are a table kernel"),
         }
     }
 }

@@ -90,6 +90,9 @@ pub enum KernelKind {
     Nested(u8),
     /// The last mover's moves as a bitmask of `words` words.
     Rows { words: usize },
+    /// Movers in turn whose moves slide or teleport, with no rules: where
+    /// each move ends on an empty board, per position.
+    Slides,
 }
 
 /// How the state space is searched.
@@ -409,7 +412,15 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
         )
     };
     if task.far_moves() {
-        return generic("a move may slide or teleport");
+        if crate::kernel::SlideModel::fits(task) {
+            return (
+                KernelKind::Slides,
+                "moves that slide or teleport, in turn, with no rules: where each move ends on \
+                 an empty board, per position and move, and the nearest other agent on the way"
+                    .into(),
+            );
+        }
+        return generic("a move may slide or teleport, and rules or conditions apply");
     }
     if !task.fixed_moves() {
         return generic("some action moves along a heading, turns, or fires rules");

@@ -423,6 +423,9 @@ fn run_any<W: Word, M: Mark<W>>(
             Split::Tables(t) => {
                 expand_chunk::<W, M, _, 0, true>(t, chunk, meter, next, test, store)
             }
+            Split::Slides(t) => {
+                expand_chunk::<W, M, _, 0, true>(t, chunk, meter, next, test, store)
+            }
             Split::Generic(g) => {
                 expand_chunk::<W, M, _, 0, true>(g, chunk, meter, next, test, store)
             }
@@ -435,6 +438,7 @@ fn run_any<W: Word, M: Mark<W>>(
             4 => expand_chunk::<W, M, _, 4, false>(t, chunk, meter, next, test, store),
             _ => expand_chunk::<W, M, _, 0, false>(t, chunk, meter, next, test, store),
         },
+        Split::Slides(t) => expand_chunk::<W, M, _, 0, false>(t, chunk, meter, next, test, store),
         Split::Generic(g) => expand_chunk::<W, M, _, 0, false>(g, chunk, meter, next, test, store),
     }
 }
