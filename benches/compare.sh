@@ -12,7 +12,10 @@
 # worktree under target/ and timed in the same alternation: its median time
 # and the ratio of this checkout's to it (below 1: faster than it).
 #
-# Usage: benches/compare.sh [RUNS] [BASE]  (default 5; needs g++ and GNU time)
+# Then each family of moves (slides, teleports) against a hand-written C++
+# solver of its puzzle, on inputs benches/families/gen.py makes.
+#
+# Usage: benches/compare.sh [RUNS] [BASE]  (default 5; needs g++, python3 and GNU time)
 #   e.g. benches/compare.sh 7 3a3c8e7
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -115,4 +118,34 @@ awk -v a="$c1" -v b="$c2" \
 # Peak memory of the two threads against one (the target: at most 1.25x).
 awk -v a="$m1" -v b="$m2" \
   'BEGIN {printf "peak memory (median): 1 thread %d KB, 2 threads %d KB: %.2fx\n", a, b, (a > 0 ? b / a : 0)}'
+
+# Families of moves (slides, teleports): each shipped puzzle against a
+# hand-written straightforward C++ solver of it (benches/families/*.cpp),
+# on a large input that benches/families/gen.py makes the same every time.
+echo
+echo "Families of moves: puzzle against a hand-written C++ solver (1 thread)"
+FAM=target/bench-families
+mkdir -p "$FAM"
+printf '%-10s %9s %9s %7s %7s %10s %10s %12s\n' puzzle "puzzle s" "C++ s" ratio best "puzzle KB" "C++ KB" expanded
+for p in ice robots portals; do
+  [ "$FAM/$p" -nt benches/families/$p.cpp ] || g++ -O2 -std=c++17 -o "$FAM/$p" benches/families/$p.cpp
+  [ "$FAM/$p.in" -nt benches/families/gen.py ] || python3 benches/families/gen.py "$p" >"$FAM/$p.in"
+  cmp -s <("$BIN" run "puzzles/$p.puz" "$FAM/$p.in" --threads 1) <("$FAM/$p" <"$FAM/$p.in") ||
+    { echo "$p: the answers differ" >&2; exit 1; }
+  : >/tmp/puzzle-ours.$$; : >/tmp/puzzle-theirs.$$
+  for _ in $(seq "$RUNS"); do
+    measure "$BIN" run "puzzles/$p.puz" "$FAM/$p.in" --threads 1 >>/tmp/puzzle-ours.$$
+    measure sh -c "$FAM/$p < $FAM/$p.in" >>/tmp/puzzle-theirs.$$
+  done
+  ours=$(cut -d' ' -f1 /tmp/puzzle-ours.$$ | median)
+  theirs=$(cut -d' ' -f1 /tmp/puzzle-theirs.$$ | median)
+  ours_b=$(cut -d' ' -f1 /tmp/puzzle-ours.$$ | best)
+  theirs_b=$(cut -d' ' -f1 /tmp/puzzle-theirs.$$ | best)
+  ours_kb=$(cut -d' ' -f2 /tmp/puzzle-ours.$$ | median)
+  theirs_kb=$(cut -d' ' -f2 /tmp/puzzle-theirs.$$ | median)
+  expanded=$("$BIN" run "puzzles/$p.puz" "$FAM/$p.in" --threads 1 --stats 2>&1 >/dev/null |
+    awk -F'expanded ' '{split($2, a, ","); s += a[1]} END {print s}')
+  awk -v n="$p" -v o="$ours" -v t="$theirs" -v ob="$ours_b" -v tb="$theirs_b" -v ok="$ours_kb" -v tk="$theirs_kb" -v e="$expanded" \
+    'BEGIN {printf "%-10s %9.4f %9.4f %7.2f %7.2f %10d %10d %12d\n", n, o, t, (t > 0 ? o / t : 0), (tb > 0 ? ob / tb : 0), ok, tk, e}'
+done
 rm -f /tmp/puzzle-bench.$$ /tmp/puzzle-ours.$$ /tmp/puzzle-theirs.$$ /tmp/puzzle-two.$$ /tmp/puzzle-base.$$ /tmp/puzzle-t1.$$ /tmp/puzzle-t2.$$

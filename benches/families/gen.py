@@ -32,9 +32,9 @@ def ice(rng):
 
 def robots(rng):
     maps = []
-    for i in range(6):
-        h = w = 9
-        g = grid(rng, h, w, lambda r: "#" if r.random() < 0.12 else ".")
+    for i in range(8):
+        h = w = 12
+        g = grid(rng, h, w, lambda r: "#" if r.random() < 0.1 else ".")
         place(rng, g, "RX12")
         maps.append(f"{h} {w} 2\n{show(g)}")
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
