@@ -29,7 +29,7 @@ pub struct Kernel<'t, W> {
     task: &'t Task,
     layout: &'t Layout,
     model: Option<Model<'t, W>>,
-    slides: Option<SlideModel>,
+    slides: Option<SlideModel<'t>>,
     goal_cx: Conds<W>,
     goal: Cond<W>,
     starts: Vec<W>,

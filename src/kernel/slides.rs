@@ -1,7 +1,7 @@
 //! The slide kernel: movers in turn whose moves slide or teleport, on a
 //! task with no rules and no entry conditions but `solid` (ice floors,
-//! sliding robots, teleporter mazes). Each mover has a byte per cell of a
-//! padded copy of the grid saying what a move meets there (whether it may
+//! sliding robots, teleporter mazes). Each mover has a byte per cell of the
+//! board's padded grid saying what a move meets there (whether it may
 //! enter, whether the cell carries it on, stops slides, or is a
 //! teleport's end; the border cells let no move in), and a move walks
 //! those bytes cell by cell, as a hand-written solver would, stopping
@@ -29,10 +29,10 @@ const TELEPORT: u8 = 8;
 
 /// One mover's cells and moves.
 #[derive(Debug)]
-struct Mover {
+struct Mover<'t> {
     field: Field,
-    /// Position -> padded cell.
-    padded: Vec<u32>,
+    /// Position -> padded cell (the task's own table).
+    padded: &'t [u32],
     /// Padded cell -> what a move meets there.
     kind: Vec<u8>,
     /// Padded cell -> position (`NONE` outside the domain).
@@ -48,14 +48,14 @@ struct Mover {
 
 /// A task's movers, ready to move.
 #[derive(Debug)]
-pub struct SlideModel {
-    movers: Vec<Mover>,
+pub struct SlideModel<'t> {
+    movers: Vec<Mover<'t>>,
     /// Another mover on the other end of a teleport keeps a mover on its
     /// end.
     forbid_same_cell: bool,
 }
 
-impl SlideModel {
+impl<'t> SlideModel<'t> {
     /// Whether the kernel applies: movers in turn whose moves are steps or
     /// slides, no rules, no entry condition but `solid`, steps of cost 1,
     /// and one mover or `forbid same cell`.
@@ -70,59 +70,58 @@ impl SlideModel {
                 .all(|a| matches!(a.motion(), Motion::Step(_) | Motion::Slide(_)))
     }
 
-    pub fn new(task: &Task, layout: &Layout) -> SlideModel {
+    pub fn new(task: &'t Task, layout: &Layout) -> SlideModel<'t> {
         let b = task.board();
-        let (rows, cols) = (b.rows(), b.cols());
-        // One cell of border: a move stops at the first cell it cannot
-        // enter, and a border cell is one.
-        let width = cols + 2;
-        let pad = |cell: u32| (cell as usize / cols + 1) * width + cell as usize % cols + 1;
+        // What a move meets on each class: classes are few, cells many.
+        let class_kind: Vec<u8> = b
+            .classes()
+            .iter()
+            .enumerate()
+            .map(|(k, c)| {
+                let never = matches!(task.entry(k as u32), crate::task::Expr::Const(false));
+                if c.solid || never {
+                    0
+                } else {
+                    OPEN | if c.slippery { SLIPPERY } else { 0 } | if c.stops { STOPS } else { 0 }
+                }
+            })
+            .collect();
+        // The board's padded grid: its border lets no move in.
+        let n = b.open().len();
         let movers = task
             .movers()
             .iter()
             .map(|m| {
-                let n = width * (rows + 2);
                 let mut position = vec![NONE; n];
                 let mut kind = vec![0u8; n];
-                let mut through = if b.has_teleports() {
-                    vec![(NONE, false); n]
-                } else {
-                    Vec::new()
-                };
-                let padded: Vec<u32> = m.cells().iter().map(|&c| pad(c) as u32).collect();
-                for (p, &pc) in padded.iter().enumerate() {
+                for (p, (&c, &pc)) in m.cells().iter().zip(m.padded()).enumerate() {
                     position[pc as usize] = p as u32;
+                    kind[pc as usize] = class_kind[b.class(c) as usize];
                 }
-                for (p, &c) in m.cells().iter().enumerate() {
-                    let k = b.class_of(c);
-                    let never = matches!(task.entry(b.class(c)), crate::task::Expr::Const(false));
-                    if k.solid || never {
-                        continue;
-                    }
-                    let pc = padded[p] as usize;
-                    kind[pc] = OPEN
-                        | if k.slippery { SLIPPERY } else { 0 }
-                        | if k.stops { STOPS } else { 0 };
-                    if let Some((other, optional)) = b.teleport(c) {
-                        kind[pc] |= TELEPORT;
-                        through[pc] = (position[pad(other)], optional);
+                let mut through = Vec::new();
+                if b.has_teleports() {
+                    through = vec![(NONE, false); n];
+                    for (&c, &pc) in m.cells().iter().zip(m.padded()) {
+                        if let Some((other, optional)) = b.teleport(c)
+                            && kind[pc as usize] & OPEN != 0
+                        {
+                            kind[pc as usize] |= TELEPORT;
+                            through[pc as usize] = (position[b.padded(other)], optional);
+                        }
                     }
                 }
                 let moves = m
                     .actions()
                     .iter()
-                    .map(|&a| {
-                        let (d, slide) = match task.action(a).motion() {
-                            Motion::Step(d) => (d, false),
-                            Motion::Slide(d) => (d, true),
-                            _ => unreachable!("the kernel fits steps and slides only"),
-                        };
-                        (d.dr as isize * width as isize + d.dc as isize, slide)
+                    .map(|&a| match task.action(a).motion() {
+                        Motion::Step(d) => (b.delta(d), false),
+                        Motion::Slide(d) => (b.delta(d), true),
+                        _ => unreachable!("the kernel fits steps and slides only"),
                     })
                     .collect();
                 Mover {
                     field: layout.field(m.pos()),
-                    padded,
+                    padded: m.padded(),
                     kind,
                     position,
                     through,
@@ -139,14 +138,14 @@ impl SlideModel {
 
 /// The slide kernel's buffers, one per thread.
 pub struct Slides<'k, W> {
-    m: &'k SlideModel,
+    m: &'k SlideModel<'k>,
     /// Each mover's padded cell.
     at: Vec<u32>,
     word: std::marker::PhantomData<W>,
 }
 
 impl<'k, W: Word> Slides<'k, W> {
-    pub fn new(m: &'k SlideModel) -> Self {
+    pub fn new(m: &'k SlideModel<'k>) -> Self {
         Slides {
             m,
             at: vec![0; m.movers.len()],
