@@ -34,7 +34,7 @@ fn count(k: &Kernel<'_, u64>, s: u64) -> usize {
 /// The kernels that apply to a task, besides the generic one.
 fn kinds(task: &Task) -> Vec<KernelKind> {
     if task.far_moves() {
-        return if puzzle::kernel::SlideModel::fits(task) {
+        return if puzzle::kernel::slides_fit(task) {
             vec![KernelKind::Slides]
         } else {
             Vec::new()
@@ -251,7 +251,8 @@ fn table_kernels_give_the_interpreters_successors() {
 
 /// Moves that slide or teleport: on random maps of ice, stopping tiles,
 /// walls and teleporters (forced or optional), with one mover or several
-/// taking turns, the slide kernel gives the interpreter's successors.
+/// taking turns, with and without flags set on entering and entry
+/// conditions on them, the slide kernel gives the interpreter's successors.
 #[test]
 fn the_slide_kernel_gives_the_interpreters_successors() {
     let mut rng = SmallRng::seed_from_u64(0x511de);
@@ -289,6 +290,24 @@ fn the_slide_kernel_gives_the_interpreters_successors() {
         );
         if n > 1 || rng.gen_bool(0.5) {
             rules.push_str("forbid same cell\n");
+        }
+        // Rules the kernel takes: flags set on entering, entry conditions.
+        if round % 2 == 1 {
+            rules.push_str("flag lit, key\n");
+            rules.push_str(
+                [
+                    "on enter ice: toggle lit\n",
+                    "on enter snow: set lit\non enter mark: clear lit\n",
+                    "on enter portal: toggle key\n",
+                ][rng.gen_range(0..3)],
+            );
+            rules.push_str(
+                [
+                    "enter snow only if not lit\n",
+                    "enter ice only if lit or key\n",
+                    "enter portal only if not key\n",
+                ][rng.gen_range(0..3)],
+            );
         }
         let size = (rng.gen_range(1..=6), rng.gen_range(2..=7));
         let pairs = if rng.gen_bool(0.6) { "aabb" } else { "" };

@@ -15,6 +15,7 @@ mod tables_succ;
 
 pub use cond::{Cond, Conds};
 pub use generic::Generic;
+pub use slides::fits as slides_fit;
 pub use slides::{SlideModel, Slides};
 use tables::Model;
 pub use tables_succ::Tables;
@@ -29,7 +30,7 @@ pub struct Kernel<'t, W> {
     task: &'t Task,
     layout: &'t Layout,
     model: Option<Model<'t, W>>,
-    slides: Option<SlideModel<'t>>,
+    slides: Option<SlideModel<'t, W>>,
     goal_cx: Conds<W>,
     goal: Cond<W>,
     starts: Vec<W>,

@@ -13,8 +13,10 @@
 //! position, and with one mover or `forbid same cell` another mover on the
 //! way stops the move before it, as the interpreter's `far` does.
 
+use super::tables::Effect;
+use super::{Cond, Conds};
 use crate::plan::{Field, Layout, Word};
-use crate::task::{Motion, Task};
+use crate::task::{Motion, Op, Task};
 
 const NONE: u32 = u32::MAX;
 
@@ -26,10 +28,12 @@ const OPEN: u8 = 1;
 const SLIPPERY: u8 = 2;
 const STOPS: u8 = 4;
 const TELEPORT: u8 = 8;
+/// Entering it needs a condition, or fires rules (see [`Mover::class`]).
+const RULED: u8 = 16;
 
 /// One mover's cells and moves.
 #[derive(Debug)]
-struct Mover<'t> {
+struct Mover<'t, W> {
     field: Field,
     /// Position -> padded cell (the task's own table).
     padded: &'t [u32],
@@ -44,34 +48,46 @@ struct Mover<'t> {
     /// Per move: its step in padded cells, and which cells it goes on
     /// from (slippery ones; for a slide, every one that does not stop it).
     moves: Vec<(isize, bool)>,
+    /// Padded cell -> for a [`RULED`] cell, its class (empty when no cell
+    /// is), whose entry condition and effect of the rules entering it
+    /// fires are in `rules`.
+    ruled: Vec<u32>,
+    rules: Vec<(Cond<W>, Effect<W>)>,
 }
 
 /// A task's movers, ready to move.
 #[derive(Debug)]
-pub struct SlideModel<'t> {
-    movers: Vec<Mover<'t>>,
+pub struct SlideModel<'t, W> {
+    movers: Vec<Mover<'t, W>>,
+    cx: Conds<W>,
     /// Another mover on the other end of a teleport keeps a mover on its
     /// end.
     forbid_same_cell: bool,
 }
 
-impl<'t> SlideModel<'t> {
-    /// Whether the kernel applies: movers in turn whose moves are steps or
-    /// slides, no rules, no entry condition but `solid`, steps of cost 1,
-    /// and one mover or `forbid same cell`.
-    pub fn fits(task: &Task) -> bool {
-        task.mode() == crate::task::Mode::InTurn
-            && task.unconditional()
-            && task.unit_costs()
-            && (task.movers().len() == 1 || task.forbid_same_cell())
-            && task
-                .actions()
-                .iter()
-                .all(|a| matches!(a.motion(), Motion::Step(_) | Motion::Slide(_)))
-    }
+/// Whether the kernel applies: movers in turn whose moves are steps or
+/// slides, with no rules but plain `on enter` rules (no condition, flags
+/// only) and any entry conditions, no derived facts, steps of cost 1, and
+/// one mover or `forbid same cell`.
+pub fn fits(task: &Task) -> bool {
+    task.mode() == crate::task::Mode::InTurn
+        && task.unit_costs()
+        && task.plain_rules()
+        && (task.movers().len() == 1 || task.forbid_same_cell())
+        && task.movers().iter().all(|m| m.when().is_empty())
+        && task.actions().iter().all(|a| {
+            matches!(a.motion(), Motion::Step(_) | Motion::Slide(_)) && a.rules().is_empty()
+        })
+}
 
-    pub fn new(task: &'t Task, layout: &Layout) -> SlideModel<'t> {
+impl<'t, W: Word> SlideModel<'t, W> {
+    pub fn new(task: &'t Task, layout: &Layout) -> SlideModel<'t, W> {
         let b = task.board();
+        let mut cx = Conds::new();
+        // Each class's entry condition, compiled once.
+        let entry: Vec<Cond<W>> = (0..b.classes().len() as u32)
+            .map(|k| cx.compile(task.entry(k), task, layout))
+            .collect();
         // What a move meets on each class: classes are few, cells many.
         let class_kind: Vec<u8> = b
             .classes()
@@ -97,6 +113,34 @@ impl<'t> SlideModel<'t> {
                 for (p, (&c, &pc)) in m.cells().iter().zip(m.padded()).enumerate() {
                     position[pc as usize] = p as u32;
                     kind[pc as usize] = class_kind[b.class(c) as usize];
+                }
+                // The effect of each class's rules on entering, for this
+                // mover, and the cells that have a condition or one.
+                let mover = task
+                    .movers()
+                    .iter()
+                    .position(|x| std::ptr::eq(x, m))
+                    .expect("a mover of the task");
+                let fx: Vec<Effect<W>> = (0..b.classes().len() as u32)
+                    .map(|k| enter_effect(task, layout, mover, k))
+                    .collect();
+                let mut ruled = Vec::new();
+                let rules: Vec<(Cond<W>, Effect<W>)> =
+                    entry.iter().copied().zip(fx.iter().copied()).collect();
+                // A cell no move enters (solid, closed for good) needs no rule.
+                let plain = |k: usize| {
+                    let open = !b.classes()[k].solid && entry[k] != Cond::Never;
+                    !open || (entry[k] == Cond::Always && fx[k] == Effect::default())
+                };
+                if (0..b.classes().len()).any(|k| b.present(k as u32) && !plain(k)) {
+                    ruled = vec![0; n];
+                    for (&c, &pc) in m.cells().iter().zip(m.padded()) {
+                        let k = b.class(c) as usize;
+                        if kind[pc as usize] & OPEN != 0 && !plain(k) {
+                            kind[pc as usize] |= RULED;
+                            ruled[pc as usize] = k as u32;
+                        }
+                    }
                 }
                 let mut through = Vec::new();
                 if b.has_teleports() {
@@ -126,26 +170,56 @@ impl<'t> SlideModel<'t> {
                     position,
                     through,
                     moves,
+                    ruled,
+                    rules,
                 }
             })
             .collect();
         SlideModel {
             movers,
+            cx,
             forbid_same_cell: task.forbid_same_cell(),
         }
     }
 }
 
+/// The effect of the plain rules mover `m` fires entering class `k`.
+fn enter_effect<W: Word>(task: &Task, layout: &Layout, m: usize, k: u32) -> Effect<W> {
+    let mut e = Effect::default();
+    for &r in task.on_enter(crate::task::MoverId(m as u32), k) {
+        for fx in &task.rule(r).effects {
+            let bit = layout.field(fx.var).mask::<W>();
+            let one = match fx.op {
+                Op::Set(1) => Effect {
+                    set: bit,
+                    ..Default::default()
+                },
+                Op::Set(_) => Effect {
+                    clear: bit,
+                    ..Default::default()
+                },
+                Op::Toggle => Effect {
+                    toggle: bit,
+                    ..Default::default()
+                },
+                Op::Add(_) => unreachable!("plain rules only set, clear and toggle flags"),
+            };
+            e = e.then(one);
+        }
+    }
+    e
+}
+
 /// The slide kernel's buffers, one per thread.
 pub struct Slides<'k, W> {
-    m: &'k SlideModel<'k>,
+    m: &'k SlideModel<'k, W>,
     /// Each mover's padded cell.
     at: Vec<u32>,
     word: std::marker::PhantomData<W>,
 }
 
 impl<'k, W: Word> Slides<'k, W> {
-    pub fn new(m: &'k SlideModel<'k>) -> Self {
+    pub fn new(m: &'k SlideModel<'k, W>) -> Self {
         Slides {
             m,
             at: vec![0; m.movers.len()],
@@ -170,52 +244,95 @@ impl<'k, W: Word> Slides<'k, W> {
         for (i, mv) in m.movers.iter().enumerate() {
             self.at[i] = mv.padded[mv.field.raw(s) as usize];
         }
-        let lone = m.movers.len() == 1;
         for (i, mv) in m.movers.iter().enumerate() {
-            let cleared = s & !mv.field.mask::<W>();
-            let from = self.at[i] as usize;
-            for &(step, slide) in &mv.moves {
-                let mut at = from;
-                let mut kind = 0;
-                loop {
-                    let to = at.wrapping_add_signed(step);
-                    let k = mv.kind[to];
-                    if k & OPEN == 0 || (!lone && self.taken(i, to)) {
-                        break;
-                    }
-                    at = to;
-                    kind = k;
-                    let on = k & SLIPPERY != 0 || (slide && k & STOPS == 0);
-                    if k & TELEPORT != 0 || !on {
-                        break;
-                    }
-                }
-                if at == from {
-                    continue;
-                }
-                let end = cleared | mv.field.place::<W>(mv.position[at] as u64);
-                if kind & TELEPORT == 0 {
-                    if !f(end) {
-                        return;
-                    }
-                    continue;
-                }
-                let (through, optional) = mv.through[at];
-                if through == NONE {
-                    if !f(end) {
-                        return;
-                    }
-                    continue;
-                }
-                let other = mv.padded[through as usize] as usize;
-                let taken = m.forbid_same_cell && self.taken(i, other);
-                if (taken || optional) && !f(end) {
-                    return;
-                }
-                if !taken && !f(cleared | mv.field.place::<W>(through as u64)) {
-                    return;
-                }
+            // With no cell that has a condition or rules, the state is only
+            // made at the end of a move: a loop of its own.
+            let go_on = if mv.ruled.is_empty() {
+                self.moves::<false>(i, mv, s, &mut f)
+            } else {
+                self.moves::<true>(i, mv, s, &mut f)
+            };
+            if !go_on {
+                return;
             }
         }
+    }
+
+    /// Mover `i`'s moves from `s`; false when `f` asks to stop. With
+    /// `RULED`, cells may have entry conditions and rules.
+    #[inline(always)]
+    fn moves<const RULED_CELLS: bool>(
+        &self,
+        i: usize,
+        mv: &Mover<'_, W>,
+        s: W,
+        f: &mut impl FnMut(W) -> bool,
+    ) -> bool {
+        let m = self.m;
+        let lone = m.movers.len() == 1;
+        let from = self.at[i] as usize;
+        for &(step, slide) in &mv.moves {
+            let mut at = from;
+            let mut kind = 0;
+            // The state as the move goes (with rules): the mover on the
+            // cell it has reached, the flags the cells entered have set.
+            let mut t = s;
+            loop {
+                let to = at.wrapping_add_signed(step);
+                let k = mv.kind[to];
+                if k & OPEN == 0 || (!lone && self.taken(i, to)) {
+                    break;
+                }
+                if RULED_CELLS
+                    && k & RULED != 0
+                    && !m.cx.holds(mv.rules[mv.ruled[to] as usize].0, t)
+                {
+                    break;
+                }
+                at = to;
+                kind = k;
+                if RULED_CELLS {
+                    t = (t & !mv.field.mask::<W>()) | mv.field.place::<W>(mv.position[to] as u64);
+                    if k & RULED != 0 {
+                        t = mv.rules[mv.ruled[to] as usize].1.apply(t);
+                    }
+                }
+                let on = k & SLIPPERY != 0 || (slide && k & STOPS == 0);
+                if k & TELEPORT != 0 || !on {
+                    break;
+                }
+            }
+            if at == from {
+                continue;
+            }
+            let cleared = t & !mv.field.mask::<W>();
+            let end = if RULED_CELLS {
+                t
+            } else {
+                cleared | mv.field.place::<W>(mv.position[at] as u64)
+            };
+            if kind & TELEPORT == 0 {
+                if !f(end) {
+                    return false;
+                }
+                continue;
+            }
+            let (through, optional) = mv.through[at];
+            if through == NONE {
+                if !f(end) {
+                    return false;
+                }
+                continue;
+            }
+            let other = mv.padded[through as usize] as usize;
+            let taken = m.forbid_same_cell && self.taken(i, other);
+            if (taken || optional) && !f(end) {
+                return false;
+            }
+            if !taken && !f(cleared | mv.field.place::<W>(through as u64)) {
+                return false;
+            }
+        }
+        true
     }
 }

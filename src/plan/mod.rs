@@ -412,15 +412,19 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
         )
     };
     if task.far_moves() {
-        if crate::kernel::SlideModel::fits(task) {
+        if crate::kernel::slides_fit(task) {
             return (
                 KernelKind::Slides,
-                "moves that slide or teleport, in turn, with no rules: where each move ends on \
-                 an empty board, per position and move, and the nearest other agent on the way"
+                "moves that slide or teleport, in turn: each walks a byte per cell (may it \
+                 enter, does the cell carry it on, stop it, teleport it), stopping before \
+                 another agent, with the entry conditions and the flags entering sets"
                     .into(),
             );
         }
-        return generic("a move may slide or teleport, and rules or conditions apply");
+        return generic(
+            "a move may slide or teleport, and a rule has a condition, changes a counter, \
+             belongs to a move or is a derived fact",
+        );
     }
     if !task.fixed_moves() {
         return generic("some action moves along a heading, turns, or fires rules");
