@@ -16,7 +16,7 @@
 use super::tables::Effect;
 use super::{Cond, Conds};
 use crate::plan::{Field, Layout, Word};
-use crate::task::{Motion, Op, Task};
+use crate::task::{Motion, Task};
 
 const NONE: u32 = u32::MAX;
 
@@ -185,29 +185,11 @@ impl<'t, W: Word> SlideModel<'t, W> {
 
 /// The effect of the plain rules mover `m` fires entering class `k`.
 fn enter_effect<W: Word>(task: &Task, layout: &Layout, m: usize, k: u32) -> Effect<W> {
-    let mut e = Effect::default();
-    for &r in task.on_enter(crate::task::MoverId(m as u32), k) {
-        for fx in &task.rule(r).effects {
-            let bit = layout.field(fx.var).mask::<W>();
-            let one = match fx.op {
-                Op::Set(1) => Effect {
-                    set: bit,
-                    ..Default::default()
-                },
-                Op::Set(_) => Effect {
-                    clear: bit,
-                    ..Default::default()
-                },
-                Op::Toggle => Effect {
-                    toggle: bit,
-                    ..Default::default()
-                },
-                Op::Add(_) => unreachable!("plain rules only set, clear and toggle flags"),
-            };
-            e = e.then(one);
-        }
-    }
-    e
+    task.on_enter(crate::task::MoverId(m as u32), k)
+        .iter()
+        .fold(Effect::default(), |e, &r| {
+            e.then(super::tables::effect_of(layout, &task.rule(r).effects))
+        })
 }
 
 /// The slide kernel's buffers, one per thread.

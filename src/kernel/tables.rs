@@ -346,6 +346,31 @@ impl<T: Copy + Eq + std::hash::Hash> Interner<T> {
     }
 }
 
+/// A plain rule's effects (flags set, cleared, toggled) as bit masks.
+pub(crate) fn effect_of<W: Word>(layout: &Layout, effects: &[TaskEffect]) -> Effect<W> {
+    let mut e = Effect::default();
+    for fx in effects {
+        let bit = layout.field(fx.var).mask::<W>();
+        let one = match fx.op {
+            Op::Set(1) => Effect {
+                set: bit,
+                ..Default::default()
+            },
+            Op::Set(_) => Effect {
+                clear: bit,
+                ..Default::default()
+            },
+            Op::Toggle => Effect {
+                toggle: bit,
+                ..Default::default()
+            },
+            Op::Add(_) => unreachable!("plain rules only set, clear and toggle flags"),
+        };
+        e = e.then(one);
+    }
+    e
+}
+
 /// By padded cell: bit `i` set when move `deltas[i]` lands on an open cell.
 fn exits(open: &[u8], deltas: &[isize]) -> Vec<u8> {
     assert!(deltas.len() <= 8, "moves are distinct neighbours");
@@ -381,27 +406,7 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
 
     /// A plain rule's effects as bit masks.
     fn effect(&self, effects: &[TaskEffect]) -> Effect<W> {
-        let mut e = Effect::default();
-        for fx in effects {
-            let bit = self.layout.field(fx.var).mask::<W>();
-            let one = match fx.op {
-                Op::Set(1) => Effect {
-                    set: bit,
-                    ..Default::default()
-                },
-                Op::Set(_) => Effect {
-                    clear: bit,
-                    ..Default::default()
-                },
-                Op::Toggle => Effect {
-                    toggle: bit,
-                    ..Default::default()
-                },
-                Op::Add(_) => unreachable!("plain rules only set, clear and toggle flags"),
-            };
-            e = e.then(one);
-        }
-        e
+        effect_of(self.layout, effects)
     }
 
     /// The effect of the rules fired on entering class `k`, by mover `m`.
