@@ -61,16 +61,7 @@ fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
         (rng.gen_range(1..=10), rng.gen_range(2..=10))
     };
     let (rock, snow) = (rng.gen_range(0.0..0.3), rng.gen_range(0.0..0.2));
-    let mut g = common::random_grid(rng, h, w, |r| {
-        let x: f64 = r.r#gen();
-        if x < rock {
-            b'#'
-        } else if x < rock + snow {
-            b'_'
-        } else {
-            b'.'
-        }
-    });
+    let mut g = common::mixed_grid(rng, h, w, &[(rock, b'#'), (snow, b'_')], b'.');
     let cells = common::all_cells(&g);
     common::place(rng, &mut g, cells, b"SE");
     (common::case_text(&format!("{h} {w}"), &g), solve(&g))

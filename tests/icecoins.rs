@@ -66,16 +66,7 @@ fn solve(g: &[Vec<u8>]) -> Option<u32> {
 fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
     let (h, w) = (rng.gen_range(2..=8), rng.gen_range(2..=8));
     let (rock, snow) = (rng.gen_range(0.0..0.3), rng.gen_range(0.0..0.25));
-    let mut g = common::random_grid(rng, h, w, |r| {
-        let x: f64 = r.r#gen();
-        if x < rock {
-            b'#'
-        } else if x < rock + snow {
-            b'_'
-        } else {
-            b'.'
-        }
-    });
+    let mut g = common::mixed_grid(rng, h, w, &[(rock, b'#'), (snow, b'_')], b'.');
     let cells = common::all_cells(&g);
     let coins = rng.gen_range(0..=3usize).min(cells.len() - 2);
     let mut marks = vec![b'S', b'E'];

@@ -69,16 +69,7 @@ fn random_case(rng: &mut SmallRng, optional: bool) -> (String, Option<u32>) {
         (rng.gen_range(2..=9), rng.gen_range(2..=9))
     };
     let (wall, door) = (rng.gen_range(0.0..0.45), rng.gen_range(0.0..0.1));
-    let mut g = common::random_grid(rng, h, w, |r| {
-        let x: f64 = r.r#gen();
-        if x < wall {
-            b'#'
-        } else if x < wall + door {
-            b'D'
-        } else {
-            b'.'
-        }
-    });
+    let mut g = common::mixed_grid(rng, h, w, &[(wall, b'#'), (door, b'D')], b'.');
     let cells = common::all_cells(&g);
     let pairs = rng.gen_range(0..=5usize).min((cells.len() - 3) / 2);
     let mut markers = vec![b'S', b'E', b'k'];

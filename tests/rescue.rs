@@ -60,16 +60,7 @@ fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
         (rng.gen_range(1..=12), rng.gen_range(2..=12))
     };
     let (wall, guard) = (rng.gen_range(0.0..0.4), rng.gen_range(0.0..0.3));
-    let mut g = common::random_grid(rng, h, w, |r| {
-        let x: f64 = r.r#gen();
-        if x < wall {
-            b'#'
-        } else if x < wall + guard {
-            b'x'
-        } else {
-            b'.'
-        }
-    });
+    let mut g = common::mixed_grid(rng, h, w, &[(wall, b'#'), (guard, b'x')], b'.');
     let cells = common::all_cells(&g);
     let friends = rng.gen_range(0..=4usize).min(cells.len() - 1);
     let mut markers = vec![b'a'];

@@ -153,6 +153,29 @@ pub fn random_grid<R: rand::Rng>(
         .collect()
 }
 
+/// A random `h` x `w` grid of mixed tiles: each cell draws one number in
+/// `0..1` and takes the first of `mix`'s symbols whose share, added to
+/// those before it, exceeds it, or `rest`.
+pub fn mixed_grid<R: rand::Rng>(
+    rng: &mut R,
+    h: usize,
+    w: usize,
+    mix: &[(f64, u8)],
+    rest: u8,
+) -> Vec<Vec<u8>> {
+    random_grid(rng, h, w, |r| {
+        let x: f64 = r.r#gen();
+        let mut below = 0.0;
+        for &(share, sym) in mix {
+            below += share;
+            if x < below {
+                return sym;
+            }
+        }
+        rest
+    })
+}
+
 /// Every cell of a grid.
 pub fn all_cells(g: &[Vec<u8>]) -> Vec<(usize, usize)> {
     (0..g.len())
