@@ -124,11 +124,7 @@ impl<'k, W: Word> Generic<'k, W> {
                         };
                         if task.forbid_same_cell()
                             && let Some(c) = mv.enters
-                            && self
-                                .cells
-                                .iter()
-                                .enumerate()
-                                .any(|(j, &o)| j != i && o == c)
+                            && self.taken(i, c)
                         {
                             continue;
                         }
