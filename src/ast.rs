@@ -89,6 +89,7 @@ pub enum Decl {
     On(OnDecl),
     When(WhenDecl),
     Teleport(TeleportDecl),
+    Push(PushDecl),
     Goal(Pred),
     Limit(LimitDecl),
     Output(Vec<OutputItem>),
@@ -185,14 +186,20 @@ pub enum TargetDecl {
     Layout(Ident),
 }
 
-/// `agent bot[n] 'a'.. target 'A'.. on corridor`.
+/// `agent bot[n] 'a'.. target 'A'.. on corridor`, or `object box '$' on
+/// floor, '*' on goal`.
 #[derive(Debug, Clone)]
 pub struct AgentDecl {
+    /// Declared with `object`: no moves of its own, a member on every cell
+    /// marked, pushed by agents.
+    pub object: bool,
     pub name: Ident,
     pub family: Option<IntExpr>,
     pub start: StartDecl,
     pub targets: Option<TargetDecl>,
     pub on: Ident,
+    /// `, '+' on goal`: more start markers, each with the tile under it.
+    pub also: Vec<(Symbol, Ident)>,
     pub props: Vec<Spanned<Property>>,
     /// `facing north`: a heading (0 north, 1 east, 2 south, 3 west).
     pub facing: Option<Spanned<u8>>,
@@ -299,6 +306,14 @@ impl MoveKind {
             },
         }
     }
+}
+
+/// `push box costs 2`.
+#[derive(Debug, Clone)]
+pub struct PushDecl {
+    pub object: Ident,
+    pub cost: IntExpr,
+    pub span: Span,
 }
 
 /// `teleport portal [optional]`.
@@ -461,6 +476,8 @@ pub enum Pred {
     Not(Box<Pred>, Span),
     /// `every bot on its target`.
     Every(Ident, Place, Span),
+    /// `every goal has box`.
+    EveryHas(Pattern, Ident, Span),
     /// `any bot on exit`.
     Any(Ident, Place, Span),
     /// `hero on exit`.
@@ -485,6 +502,7 @@ impl Pred {
             | Pred::And(_, s)
             | Pred::Not(_, s)
             | Pred::Every(_, _, s)
+            | Pred::EveryHas(_, _, s)
             | Pred::Any(_, _, s)
             | Pred::On(_, _, s)
             | Pred::AllFlags(_, s)

@@ -90,13 +90,14 @@ pub struct Teleport {
 pub enum Glyph {
     /// A tile, with the parameter value the symbol picks.
     Tile(TileId, Option<u32>),
-    /// The start of a member of an agent (0 for a single agent); the cell
-    /// underneath is the agent's `on` tile.
-    Start(AgentId, u32),
+    /// The start of a member of an agent (0 for a single agent), and the
+    /// tile underneath.
+    Start(AgentId, u32, TileId),
     /// The target of a member of an agent, on the agent's `on` tile.
     Target(AgentId, u32),
-    /// A cell the agent may start on (`any 'S'`), on its `on` tile.
-    AnyStart(AgentId),
+    /// A cell the agent may start on (`any 'S'`), or a cell with one of an
+    /// object's members, and the tile underneath.
+    AnyStart(AgentId, TileId),
 }
 
 /// Where an agent starts.
@@ -108,6 +109,8 @@ pub enum Start {
     Any,
     /// A row and a column, from 0.
     At(Num, Num),
+    /// An object: a member on every cell marked by one of its symbols.
+    Every,
 }
 
 /// Where an agent's members belong.
@@ -146,6 +149,12 @@ pub struct Agent {
     /// Its heading at the start, if it has one (0 north, 1 east, 2 south,
     /// 3 west).
     pub facing: Option<u8>,
+    /// Declared with `object`: no moves, pushed by agents, its members
+    /// interchangeable ([`Start::Every`]).
+    pub object: bool,
+    /// For an object, what a step that pushes it costs (else the step's
+    /// own cost).
+    pub push_cost: Option<Num>,
     pub span: Span,
 }
 
@@ -322,6 +331,13 @@ pub enum Expr {
     AnyFlag(StateId),
     /// An agent's heading.
     Facing(AgentId, u8),
+    /// On every cell of the tile (of the values selected) stands a member
+    /// of the agent.
+    Has {
+        tile: TileId,
+        value: ValueSel,
+        agent: AgentId,
+    },
     /// An agent on a row and column.
     AtCell {
         agent: AgentId,
@@ -889,10 +905,12 @@ impl Resolver {
         let mut limit: Option<(Limit, Span)> = None;
         let mut moved: HashMap<AgentId, Span> = HashMap::new();
         let mut teleports: Vec<Teleport> = Vec::new();
+        let mut pushes: HashMap<AgentId, Span> = HashMap::new();
         for d in &file.decls {
             match d {
                 D::Move(m) => self.move_decl(m, &mut mode, &mut moved),
                 D::Teleport(t) => self.teleport_decl(t, &mut teleports),
+                D::Push(p) => self.push_decl(p, &mut pushes),
                 D::Forbid(f) => match f.value {
                     Forbid::SameCell => forbid_same_cell = true,
                     Forbid::Swap => forbid_swap = true,
@@ -1028,6 +1046,7 @@ impl Resolver {
         }
 
         self.far_checks(file, mode.as_ref(), &teleports);
+        self.object_checks(file, mode.as_ref(), &teleports);
         let io = self.io(input.map(|(i, _)| i), file);
         self.legend_warnings(
             &enter_rules,
@@ -1081,6 +1100,83 @@ impl Resolver {
             goal,
             limit: limit.map(|l| l.0),
         });
+    }
+
+    /// `push OBJECT costs N`.
+    fn push_decl(&mut self, p: &ast::PushDecl, pushes: &mut HashMap<AgentId, Span>) {
+        let Some(a) = self.agent(&p.object) else {
+            return;
+        };
+        if !self.agents[a.ix()].object {
+            let name = p.object.name.clone();
+            self.invalid(
+                format!("`{name}` is an agent, not an object: it is never pushed"),
+                p.object.span,
+                "an agent",
+                format!("declare what agents push with `object {name} 'X' on TILE`"),
+            );
+            return;
+        }
+        if let Some(first) = pushes.insert(a, p.span) {
+            self.err(RuleError::Repeated {
+                what: "a push cost for one object",
+                span: p.span,
+                first,
+            });
+            return;
+        }
+        self.has_costs = true;
+        if let Some(c) = self.cost(&p.cost) {
+            self.agents[a.ix()].push_cost = Some(c);
+        }
+    }
+
+    /// Objects are pushed one cell by an agent stepping in turn: not by
+    /// agents moving at once (two could push one object), nor by slides or
+    /// through teleports.
+    fn object_checks(
+        &mut self,
+        file: &ast::File,
+        mode: Option<&ast::Spanned<Mode>>,
+        teleports: &[Teleport],
+    ) {
+        let Some(obj) = self.agents.iter().find(|a| a.object) else {
+            return;
+        };
+        let (name, obj_span) = (obj.name.clone(), obj.span);
+        if let Some(m) = mode.filter(|m| m.value == Mode::AtOnce) {
+            self.err(RuleError::Invalid {
+                message: format!("object `{name}` needs agents that move in turn"),
+                span: m.span,
+                label: "agents that move at once".into(),
+                help: "two agents moving at once could push one object two ways: write                        `in turn` instead of `at once`"
+                    .into(),
+            });
+        }
+        let slide = file.decls.iter().find_map(|d| match d {
+            ast::Decl::Move(m) => m
+                .moves
+                .iter()
+                .find(|i| matches!(i.kind.value, MoveKind::Slide(_)))
+                .map(|i| (i.kind.span, "a slide")),
+            _ => None,
+        });
+        let slippery = self
+            .tiles
+            .iter()
+            .find(|t| t.slippery)
+            .map(|t| (t.span, "a slippery tile"));
+        let teleport = teleports.first().map(|t| (t.span, "a teleport"));
+        if let Some((span, what)) = slide.or(slippery).or(teleport) {
+            self.err(RuleError::Invalid {
+                message: format!("{what} and objects that agents push cannot go together yet"),
+                span,
+                label: format!("{what}, with object `{name}` declared"),
+                help: "pushing is one step of an agent into an object; moves that go further                        than the next cell do not push: drop one of the two"
+                    .into(),
+            });
+            let _ = obj_span;
+        }
     }
 
     /// `teleport TILE [optional]`.
@@ -1379,6 +1475,7 @@ impl Resolver {
 
     fn agent_decl(&mut self, a: &ast::AgentDecl) {
         let on = self.tile(&a.on);
+        let on_tile = on.unwrap_or(TileId(0));
         let family = a
             .family
             .as_ref()
@@ -1388,23 +1485,14 @@ impl Resolver {
             return;
         }
         if let Some(t) = on {
-            let tile = &self.tiles[t.ix()];
-            if tile.solid || tile.domain.is_some() {
-                let why = if tile.solid {
-                    "it is solid"
-                } else {
-                    "it has a parameter"
-                };
-                let msg = format!(
-                    "agent `{}` cannot start on tile `{}`",
-                    a.name.name, tile.name
-                );
-                self.invalid(
-                    msg,
-                    a.on.span,
-                    why,
-                    "the tile under an agent's marker must be a plain, non-solid tile".into(),
-                );
+            self.check_under(a, t, a.on.span);
+        }
+        let kind = if a.object { "object" } else { "agent" };
+        let mut also = Vec::new();
+        for (sym, tile) in &a.also {
+            if let Some(t) = self.tile(tile) {
+                self.check_under(a, t, tile.span);
+                also.push((sym, t));
             }
         }
         let lit_size = match &family {
@@ -1443,7 +1531,7 @@ impl Resolver {
         let start = match &a.start {
             ast::StartDecl::Markers(m) => {
                 let starts = expand(m);
-                if a.family.is_none() && starts.len() != 1 {
+                if a.family.is_none() && !a.object && starts.len() != 1 {
                     let msg = format!(
                         "agent `{}` is one agent but has {} markers",
                         a.name.name,
@@ -1470,8 +1558,18 @@ impl Resolver {
                 }
                 max_members = starts.len() as u32;
                 for (i, c) in starts.iter().enumerate() {
-                    let what = format!("the start of agent `{}`", a.name.name);
-                    self.claim(c, Glyph::Start(id, i as u32), what);
+                    let (what, under) = if a.object {
+                        (
+                            format!("object `{}`", a.name.name),
+                            Glyph::AnyStart(id, on_tile),
+                        )
+                    } else {
+                        (
+                            format!("the start of agent `{}`", a.name.name),
+                            Glyph::Start(id, i as u32, on_tile),
+                        )
+                    };
+                    self.claim(c, under, what);
                 }
                 markers = starts.iter().map(|s| s.text.clone()).collect();
                 Start::Markers
@@ -1486,7 +1584,7 @@ impl Resolver {
                     );
                 }
                 let what = format!("the starts of agent `{}`", a.name.name);
-                self.claim(sym, Glyph::AnyStart(id), what);
+                self.claim(sym, Glyph::AnyStart(id, on_tile), what);
                 Start::Any
             }
             ast::StartDecl::At(r, c, sp) => {
@@ -1506,6 +1604,28 @@ impl Resolver {
                 }
             }
         };
+        if !also.is_empty() && (a.family.is_some() || matches!(start, Start::At(..))) {
+            let how = if a.family.is_some() {
+                "a family's members each have one marker"
+            } else {
+                "an agent placed by row and column has no marker"
+            };
+            self.invalid(
+                format!("`{}` cannot have markers on other tiles", a.name.name),
+                a.also[0].0.span,
+                "another marker",
+                format!("{how}; drop the `, 'X' on TILE` part"),
+            );
+        } else {
+            for (sym, t) in also {
+                let glyph = match start {
+                    Start::Markers if !a.object => Glyph::Start(id, 0, t),
+                    _ => Glyph::AnyStart(id, t),
+                };
+                self.claim(sym, glyph, format!("{kind} `{}`", a.name.name));
+            }
+        }
+        let start = if a.object { Start::Every } else { start };
         let mut targets = Targets::None;
         match &a.targets {
             None => {}
@@ -1567,8 +1687,33 @@ impl Resolver {
             opaque: a.props.iter().any(|p| p.value == Property::Opaque),
             moves: Vec::new(),
             facing: a.facing.as_ref().map(|f| f.value),
+            object: a.object,
+            push_cost: None,
             span: a.name.span,
         });
+    }
+
+    /// The tile under a marker must be one an agent or object can stand on.
+    fn check_under(&mut self, a: &ast::AgentDecl, t: TileId, span: Span) {
+        let tile = &self.tiles[t.ix()];
+        if tile.solid || tile.domain.is_some() {
+            let why = if tile.solid {
+                "it is solid"
+            } else {
+                "it has a parameter"
+            };
+            let kind = if a.object { "object" } else { "agent" };
+            let msg = format!(
+                "{kind} `{}` cannot start on tile `{}`",
+                a.name.name, tile.name
+            );
+            self.invalid(
+                msg,
+                span,
+                why,
+                format!("the tile under an {kind}'s marker must be a plain, non-solid tile"),
+            );
+        }
     }
 
     fn move_decl(
@@ -1593,9 +1738,24 @@ impl Resolver {
             }
         }
         let targets: Vec<AgentId> = match &m.mover {
-            None => (0..self.agents.len() as u32).map(AgentId).collect(),
+            None => (0..self.agents.len() as u32)
+                .map(AgentId)
+                .filter(|a| !self.agents[a.ix()].object)
+                .collect(),
             Some(id) => self.agent(id).into_iter().collect(),
         };
+        if let Some(&a) = targets.first()
+            && self.agents[a.ix()].object
+        {
+            let name = self.agents[a.ix()].name.clone();
+            self.invalid(
+                format!("`{name}` is an object: it does not move by itself"),
+                m.mover_span,
+                "an object",
+                format!("agents push `{name}` by walking into it; give the moves to an agent"),
+            );
+            return;
+        }
         let mut moves: Vec<Move> = Vec::new();
         for item in &m.moves {
             let cost = match &item.cost {
@@ -1913,23 +2073,26 @@ impl Resolver {
                 let (tile, value, scope) = self.pattern(pat)?;
                 self.warn_if_solid(tile, pat.span, "standing on this tile");
                 if scope.bind.is_some() {
-                    // A goal binds nothing: `gate(x)` with an unknown value.
-                    let d = self.tiles[tile.ix()].domain.unwrap();
-                    let dom = &self.domains[d.ix()];
-                    let arg = pat.arg.as_ref().unwrap();
-                    let help =
-                        did_you_mean(&arg.name, dom.values.iter().map(String::as_str), "values");
-                    self.err(RuleError::UnknownParameter {
-                        name: arg.name.clone(),
-                        domain: dom.name.clone(),
-                        span: arg.span,
-                        help,
-                    });
+                    self.bound_in_goal(tile, pat);
                     return None;
                 }
                 Some(PlaceRef::Tile(tile, value))
             }
         }
+    }
+
+    /// A goal binds nothing: `gate(x)` names an unknown value.
+    fn bound_in_goal(&mut self, tile: TileId, pat: &ast::Pattern) {
+        let d = self.tiles[tile.ix()].domain.unwrap();
+        let dom = &self.domains[d.ix()];
+        let arg = pat.arg.as_ref().unwrap();
+        let help = did_you_mean(&arg.name, dom.values.iter().map(String::as_str), "values");
+        self.err(RuleError::UnknownParameter {
+            name: arg.name.clone(),
+            domain: dom.name.clone(),
+            span: arg.span,
+            help,
+        });
     }
 
     fn expr(&mut self, p: &ast::Pred, scope: &Scope) -> Option<Expr> {
@@ -1954,6 +2117,16 @@ impl Resolver {
                     members,
                     place,
                 }
+            }
+            P::EveryHas(pat, who, _) => {
+                let agent = self.agent_in_pred(who)?;
+                let (tile, value, scope) = self.pattern(pat)?;
+                self.warn_if_solid(tile, pat.span, "standing on this tile");
+                if scope.bind.is_some() {
+                    self.bound_in_goal(tile, pat);
+                    return None;
+                }
+                Expr::Has { tile, value, agent }
             }
             P::At(who, r, c, _) => {
                 let agent = self.agent_in_pred(who)?;
@@ -2054,7 +2227,8 @@ impl Resolver {
     /// Which members a predicate on `who` speaks of; a family needs
     /// `every` or `any`.
     fn members(&mut self, p: &ast::Pred, who: &Ident, agent: AgentId) -> Option<Members> {
-        let family = self.agents[agent.ix()].family.is_some();
+        let a = &self.agents[agent.ix()];
+        let family = a.family.is_some() || a.object;
         Some(match p {
             ast::Pred::Every(..) => Members::Every,
             ast::Pred::Any(..) => Members::Any,
@@ -2375,7 +2549,7 @@ impl Expr {
             | Expr::Cmp { state, .. }
             | Expr::AllFlags(state)
             | Expr::AnyFlag(state) => f(*state),
-            Expr::On { .. } | Expr::Facing(..) | Expr::AtCell { .. } => {}
+            Expr::On { .. } | Expr::Facing(..) | Expr::AtCell { .. } | Expr::Has { .. } => {}
         }
     }
 }

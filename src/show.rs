@@ -100,9 +100,7 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
         .map(|cell| {
             let sym = symbol(cell);
             match rules.legend.get(&sym) {
-                Some(Glyph::Start(a, _) | Glyph::AnyStart(a)) => {
-                    tile_symbol(rules.agents[a.ix()].on)
-                }
+                Some(Glyph::Start(_, _, t) | Glyph::AnyStart(_, t)) => tile_symbol(*t),
                 _ => sym,
             }
         })
@@ -115,9 +113,9 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
         .iter()
         .map(|m| {
             let agent = &rules.agents[m.agent().ix()];
-            let any = legend
-                .iter()
-                .find(|(_, g)| matches!(g, Glyph::AnyStart(a) if *a == m.agent()));
+            let any = legend.iter().find(
+                |(_, g)| matches!(g, Glyph::AnyStart(a, t) if *a == m.agent() && *t == agent.on),
+            );
             let symbol = match (agent.markers.get(m.member() as usize), any) {
                 (Some(marker), _) => marker.clone(),
                 (None, Some((k, _))) => k.to_string(),

@@ -251,7 +251,16 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
             })
         }
         Rule::tiles_decl => Decl::Tiles(it.map(tile_def).collect()),
-        Rule::agent_decl => Decl::Agent(agent_decl(it)),
+        Rule::agent_decl => Decl::Agent(agent_decl(it, false)),
+        Rule::object_decl => Decl::Agent(agent_decl(it, true)),
+        Rule::push_decl => {
+            let object = ident(it.next().unwrap());
+            Decl::Push(PushDecl {
+                object,
+                cost: int_expr(it.next().unwrap()),
+                span: sp,
+            })
+        }
         Rule::flag_decl => Decl::Flags(
             it.map(|f| {
                 let mut fi = inner(f);
@@ -525,8 +534,9 @@ fn markers(p: Pair<'_, Rule>) -> Markers {
     m
 }
 
-fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>) -> AgentDecl {
+fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, object: bool) -> AgentDecl {
     let mut name = None;
+    let mut also = Vec::new();
     let mut family = None;
     let mut start = None;
     let mut targets = None;
@@ -538,6 +548,11 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>) -> AgentDecl {
             Rule::ident if name.is_none() => name = Some(ident(c)),
             Rule::ident => on = Some(ident(c)),
             Rule::family => family = Some(int_expr(inner(c).next().unwrap())),
+            Rule::also => {
+                let mut ai = inner(c);
+                let sym = symbol(ai.next().unwrap());
+                also.push((sym, ident(ai.next().unwrap())));
+            }
             Rule::markers => start = Some(StartDecl::Markers(markers(c))),
             Rule::any_start => start = Some(StartDecl::Any(symbol(inner(c).next().unwrap()))),
             Rule::at_start => {
@@ -565,11 +580,13 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>) -> AgentDecl {
         }
     }
     AgentDecl {
+        object,
         name: name.unwrap(),
         family,
         start: start.unwrap(),
         targets,
         on: on.unwrap(),
+        also,
         props,
         facing,
     }
@@ -719,6 +736,11 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
                 a
             }
         }
+        Rule::every_has => {
+            let mut it = inner(p);
+            let tile = pattern(it.next().unwrap());
+            Pred::EveryHas(tile, ident(it.next().unwrap()), sp)
+        }
         Rule::every_on | Rule::any_on | Rule::agent_on => {
             let rule = p.as_rule();
             let mut it = inner(p);
@@ -792,6 +814,8 @@ pub fn describe_rule(r: Rule) -> String {
         | Rule::domain_decl
         | Rule::tiles_decl
         | Rule::agent_decl
+        | Rule::object_decl
+        | Rule::push_decl
         | Rule::flag_decl
         | Rule::counter_decl
         | Rule::layout_decl
@@ -803,6 +827,8 @@ pub fn describe_rule(r: Rule) -> String {
         | Rule::goal_decl
         | Rule::limit_decl
         | Rule::output_decl => "a declaration (`tiles`, `agent`, `move`, `goal`, ...)",
+        Rule::also => "`,` and another marker with its tile (`, '+' on goal`)",
+        Rule::every_has => "`every`",
         Rule::cases_item | Rule::header_item | Rule::grid_item | Rule::fill_item => {
             "`cases`, `header`, `grid` or `fill`"
         }
@@ -890,11 +916,13 @@ fn words_of(r: Rule) -> &'static [&'static str] {
         | Rule::on_decl
         | Rule::when_decl
         | Rule::teleport_decl
+        | Rule::object_decl
+        | Rule::push_decl
         | Rule::goal_decl
         | Rule::limit_decl
         | Rule::output_decl => &[
-            "puzzle", "input", "domain", "tiles", "agent", "flag", "counter", "layout", "move",
-            "forbid", "enter", "on", "when", "teleport", "goal", "limit", "output",
+            "puzzle", "input", "domain", "tiles", "agent", "object", "flag", "counter", "layout",
+            "move", "forbid", "enter", "on", "when", "teleport", "push", "goal", "limit", "output",
         ],
         Rule::cases_item | Rule::header_item | Rule::grid_item | Rule::fill_item => {
             &["cases", "header", "grid", "fill"]

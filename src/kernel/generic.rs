@@ -41,6 +41,10 @@ pub struct Generic<'k, W> {
     /// A successor's values kept while another is built from the same
     /// step (an optional teleport).
     spare: Vec<i64>,
+    /// Some mover is an object's member: steps push.
+    objects: bool,
+    /// A buffer for putting objects' positions in order.
+    scratch: Vec<i64>,
     word: std::marker::PhantomData<W>,
 }
 
@@ -52,6 +56,9 @@ struct Move {
     /// The cell it enters, if it changes cell.
     enters: Option<u32>,
     cost: u32,
+    /// The object member it pushes: the mover, its new position, the cell
+    /// it enters.
+    push: Option<(usize, i64, u32)>,
 }
 
 impl<'k, W: Word> Generic<'k, W> {
@@ -68,6 +75,8 @@ impl<'k, W: Word> Generic<'k, W> {
             moved: vec![None; movers],
             far: task.far_moves(),
             spare: vec![0; n],
+            objects: task.has_objects(),
+            scratch: Vec::new(),
             word: std::marker::PhantomData,
         }
     }
@@ -76,9 +85,11 @@ impl<'k, W: Word> Generic<'k, W> {
     /// whose facts leave a counter's range dropped), without repeats.
     pub fn starts(task: &Task, layout: &Layout) -> Vec<W> {
         let mut out = Vec::new();
+        let mut scratch = Vec::new();
         for s in task.starts() {
             let mut vals = s.clone();
-            if settle(task, &mut vals) {
+            task.canonical(&mut vals, &mut scratch);
+            if settle(task, &mut vals) && !task.dead(&vals) {
                 let w = layout.encode(&vals);
                 if !out.contains(&w) {
                     out.push(w);
@@ -123,6 +134,7 @@ impl<'k, W: Word> Generic<'k, W> {
                             continue;
                         };
                         if task.forbid_same_cell()
+                            && mv.push.is_none()
                             && let Some(c) = mv.enters
                             && self.taken(i, c)
                         {
@@ -263,6 +275,15 @@ impl<'k, W: Word> Generic<'k, W> {
                     return Some(format!("{who} would leave the map"));
                 };
                 let class = b.class(to);
+                if self.objects
+                    && let Some(j) = self.object_on(to)
+                {
+                    return Some(format!(
+                        "{who} cannot push {} at {}: the cell beyond is blocked",
+                        task.movers()[j].name(),
+                        at(to)
+                    ));
+                }
                 return Some(if b.classes()[class as usize].solid {
                     format!("{who} would walk into a solid tile at {}", at(to))
                 } else if !task.eval(task.entry(class), &self.vals) {
@@ -274,6 +295,7 @@ impl<'k, W: Word> Generic<'k, W> {
             if task.mode() == crate::task::Mode::InTurn
                 && (task.forbid_same_cell()
                     || (self.far && matches!(task.action(a).motion(), Motion::Slide(_))))
+                && mv.push.is_none()
                 && let Some(c) = mv.enters
                 && let Some(j) = (0..self.cells.len()).find(|&j| j != i && self.cells[j] == c)
             {
@@ -429,6 +451,7 @@ impl<'k, W: Word> Generic<'k, W> {
                     heading: (heading + k as i64).rem_euclid(4),
                     enters: None,
                     cost: action.cost(),
+                    push: None,
                 });
             }
         };
@@ -438,6 +461,7 @@ impl<'k, W: Word> Generic<'k, W> {
                 heading,
                 enters: None,
                 cost: action.cost(),
+                push: None,
             });
         };
         let b = task.board();
@@ -447,12 +471,50 @@ impl<'k, W: Word> Generic<'k, W> {
             return None;
         }
         let p = m.position_of(to)?;
+        let mut cost = task.enter_cost(class).unwrap_or(action.cost());
+        let mut push = None;
+        if self.objects
+            && let Some(j) = self.object_on(to)
+        {
+            let (q, beyond) = self.push_to(j, to, dir)?;
+            cost = task.movers()[j]
+                .object()
+                .and_then(|o| o.push_cost)
+                .unwrap_or(cost);
+            push = Some((j, q, beyond));
+        }
         Some(Move {
             pos: p as i64,
             heading,
             enters: Some(to),
-            cost: task.enter_cost(class).unwrap_or(action.cost()),
+            cost,
+            push,
         })
+    }
+
+    /// The object's member standing on `cell`, if one does.
+    fn object_on(&self, cell: u32) -> Option<usize> {
+        let movers = self.task.movers();
+        (0..self.cells.len()).find(|&j| self.cells[j] == cell && movers[j].object().is_some())
+    }
+
+    /// Where object member `j` on `at` goes when pushed by `dir`: its new
+    /// position and cell, if the cell beyond is on the board, not solid,
+    /// open by its entry condition, in its domain, and free of every other
+    /// mover.
+    fn push_to(&self, j: usize, at: u32, dir: Dir) -> Option<(i64, u32)> {
+        let task = self.task;
+        let b = task.board();
+        let beyond = b.step(at, dir)?;
+        let class = b.class(beyond);
+        if b.classes()[class as usize].solid
+            || !task.eval(task.entry(class), &self.vals)
+            || self.taken(j, beyond)
+        {
+            return None;
+        }
+        let q = task.movers()[j].position_of(beyond)?;
+        Some((q as i64, beyond))
     }
 
     /// The successor once the moves in `moved` are made: the rules of the
@@ -468,9 +530,26 @@ impl<'k, W: Word> Generic<'k, W> {
                 if let Some(h) = m.heading() {
                     self.next[h.ix()] = mv.heading;
                 }
+                if let Some((j, q, _)) = mv.push {
+                    self.next[task.movers()[j].pos().ix()] = q;
+                }
             }
         }
         for (i, mv) in self.moved.iter().enumerate() {
+            // An object pushed enters its cell as the pusher enters the
+            // object's: the object's rules fire first.
+            if let Some(Move {
+                push: Some((j, _, c)),
+                ..
+            }) = mv
+            {
+                let class = task.board().class(*c);
+                for &r in task.on_enter(MoverId(*j as u32), class) {
+                    if !fire(task, r, &mut self.next) {
+                        return None;
+                    }
+                }
+            }
             if let Some(Move {
                 enters: Some(c), ..
             }) = mv
@@ -497,7 +576,10 @@ impl<'k, W: Word> Generic<'k, W> {
                 }
             }
         }
-        if !settle(task, &mut self.next) {
+        if self.objects {
+            task.canonical(&mut self.next, &mut self.scratch);
+        }
+        if !settle(task, &mut self.next) || (self.objects && task.dead(&self.next)) {
             return None;
         }
         Some(self.layout.encode(&self.next))

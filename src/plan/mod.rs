@@ -132,6 +132,10 @@ pub struct Bound {
     /// Flags the goal fixes, each with the positions where arriving or
     /// standing can give it the value wanted.
     pub flags: Vec<FlagBound>,
+    /// Objects' members the goal puts on some positions: their pushes to
+    /// them ([`crate::task::Object::pushes_to_goal`]) add up, a step
+    /// pushing one member one cell.
+    pub objects: Vec<MoverId>,
 }
 
 /// One flag the goal fixes.
@@ -263,6 +267,35 @@ impl Plan {
             plural(task.starts().len())
         );
         let _ = writeln!(s, "  rankers: none (each variable has a field of its own)");
+        let mut shown = Vec::new();
+        for m in task.movers() {
+            let Some(o) = m.object() else { continue };
+            if shown.contains(&m.agent()) {
+                continue;
+            }
+            shown.push(m.agent());
+            let name = m.name().split('[').next().unwrap_or(m.name());
+            let members = o.group.len();
+            let _ = write!(
+                s,
+                "  objects: {members} of `{name}`, interchangeable: their positions in increasing \
+                 order"
+            );
+            match &o.pushes_to_goal {
+                Some(d) => {
+                    let dead = d.iter().filter(|&&x| x == u32::MAX).count();
+                    let _ = writeln!(
+                        s,
+                        "; pruned on {dead} of {} cells (no push can bring one from there to \
+                         the goal)",
+                        d.len()
+                    );
+                }
+                None => {
+                    let _ = writeln!(s, "; no pruning (the goal does not place each one)");
+                }
+            }
+        }
         let _ = writeln!(s, "  successors: {}", self.kernel_why);
         let _ = writeln!(s, "  search: {}", self.engine_why);
         let _ = writeln!(s, "  visited store: {}", self.store_why);
@@ -354,6 +387,9 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>) -> (Engine, Strin
     if wants_astar && bound.is_some() {
         let why = if asked == Strategy::Astar {
             "A* with distances to the goal, as asked"
+        } else if bound.is_some_and(|b| !b.objects.is_empty()) {
+            "the goal puts objects on some cells: A* with the pushes each needs to get to one \
+             (on a board with nothing else on it), their sum"
         } else if bound.is_some_and(|b| !b.flags.is_empty()) {
             "the goal asks for flags that only steps onto some positions can give: \
              A* with the agents' distances to those positions"
@@ -411,6 +447,9 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
             format!("the generic interpreter: {why}"),
         )
     };
+    if task.has_objects() {
+        return generic("agents push objects");
+    }
     if task.far_moves() {
         if crate::kernel::slides_fit(task) {
             return (
@@ -611,6 +650,9 @@ fn bound(task: &Task) -> Option<Bound> {
     let mut flags = Vec::new();
     for part in conjuncts(task.goal()) {
         let (m, allowed): (usize, Vec<u32>) = match part {
+            // An object's member is pushed, not walked: its bound is its
+            // pushes.
+            Expr::At(m, _) if task.mover(*m).object().is_some() => continue,
             Expr::At(m, set) => {
                 let mut ps = Vec::new();
                 for (w, &bits) in set.iter().enumerate() {
@@ -653,13 +695,22 @@ fn bound(task: &Task) -> Option<Bound> {
             ))
         })
         .collect();
-    if pinned.is_empty() && flags.is_empty() {
+    let objects: Vec<MoverId> = (0..task.movers().len() as u32)
+        .map(MoverId)
+        .filter(|&m| {
+            task.mover(m)
+                .object()
+                .is_some_and(|o| o.pushes_to_goal.is_some())
+        })
+        .collect();
+    if pinned.is_empty() && flags.is_empty() && objects.is_empty() {
         return None;
     }
     Some(Bound {
         pinned,
         sum: task.mode() == Mode::InTurn,
         flags,
+        objects,
     })
 }
 

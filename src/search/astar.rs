@@ -84,6 +84,9 @@ pub struct Heuristic<'t> {
     /// Movers the goal pins, with their distances to the goal positions.
     tables: Vec<(Field, Vec<u32>)>,
     sum: bool,
+    /// Objects' members the goal places, with their pushes to the goal
+    /// positions: their sum is a bound of its own.
+    pushes: Vec<(Field, &'t [u32])>,
     flags: Vec<FlagTerm<'t>>,
 }
 
@@ -114,9 +117,21 @@ impl<'t> Heuristic<'t> {
                 }
             })
             .collect();
+        let pushes = bound
+            .objects
+            .iter()
+            .filter_map(|&m| {
+                let o = task.mover(m).object()?;
+                Some((
+                    layout.field(task.mover(m).pos()),
+                    o.pushes_to_goal.as_deref()?,
+                ))
+            })
+            .collect();
         Heuristic {
             tables,
             sum: bound.sum,
+            pushes,
             flags,
         }
     }
@@ -133,6 +148,17 @@ impl<'t> Heuristic<'t> {
                 return u32::MAX;
             }
             h = if self.sum { h + d } else { h.max(d) };
+        }
+        if !self.pushes.is_empty() {
+            let mut p = 0u32;
+            for (field, table) in &self.pushes {
+                let d = table[field.raw(s) as usize];
+                if d == u32::MAX {
+                    return u32::MAX;
+                }
+                p += d;
+            }
+            h = h.max(p);
         }
         for f in &mut self.flags {
             if h > bound {

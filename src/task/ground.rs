@@ -191,9 +191,20 @@ impl Grounder<'_> {
     fn movers_and_vars(&mut self) {
         let rules = self.rules;
         let lone = rules.mode == crate::ast::Mode::InTurn && self.instances.len() == 1;
+        // An object's members share one domain.
+        let mut shared: Option<(AgentId, Vec<u32>, Vec<u32>)> = None;
         for i in 0..self.instances.len() {
-            let agent = &rules.agents[self.instances[i].agent.ix()];
-            let (cells, padded) = self.domain(i, lone);
+            let id = self.instances[i].agent;
+            let agent = &rules.agents[id.ix()];
+            let (cells, padded) = match &shared {
+                Some((a, c, p)) if *a == id => (c.clone(), p.clone()),
+                _ if agent.object => {
+                    let (c, p) = self.domain(i, false);
+                    shared = Some((id, c.clone(), p.clone()));
+                    (c, p)
+                }
+                _ => self.domain(i, lone),
+            };
             let name = self.instance_name(i);
             let m = MoverId(i as u32);
             let pos = self.var(name.clone(), VarKind::Position(m), cells.len() as u64);
@@ -243,6 +254,19 @@ impl Grounder<'_> {
                     rules: Vec::new(),
                 });
             }
+            let object = agent.object.then(|| {
+                let members = self.instances.iter().filter(|x| x.agent == id).count() as u32;
+                let first = i as u32 - self.instances[i].member;
+                let push_cost = agent.push_cost.as_ref().map(|c| {
+                    let c = self.num(c, "a push's cost");
+                    c.clamp(1, u32::MAX as i64) as u32
+                });
+                Object {
+                    push_cost,
+                    group: first..first + members,
+                    pushes_to_goal: None,
+                }
+            });
             self.movers.push(Mover {
                 name,
                 agent: self.instances[i].agent,
@@ -254,6 +278,7 @@ impl Grounder<'_> {
                 opaque: agent.opaque,
                 actions,
                 when: Vec::new(),
+                object,
             });
         }
         for i in 0..self.instances.len() {
@@ -329,7 +354,17 @@ impl Grounder<'_> {
     fn domain(&self, i: usize, lone: bool) -> (Vec<u32>, Vec<u32>) {
         let inst = &self.instances[i];
         let b = &self.board;
-        let firsts: Vec<usize> = inst.starts.iter().map(|&c| b.padded(c)).collect();
+        let object = self.rules.agents[inst.agent.ix()].object;
+        // An object's domain: every member's start, spread by the moves of
+        // the agents that push it.
+        let firsts: Vec<usize> = if object {
+            (self.instances.iter())
+                .filter(|x| x.agent == inst.agent)
+                .flat_map(|x| x.starts.iter().map(|&c| b.padded(c)))
+                .collect()
+        } else {
+            inst.starts.iter().map(|&c| b.padded(c)).collect()
+        };
         let mut cells = vec![0u32; b.class.len()];
         let mut padded = vec![0u32; b.class.len()];
         let mut k = 0;
@@ -361,10 +396,12 @@ impl Grounder<'_> {
         }
         // 2: in the domain. 1: open and not reached yet.
         let mut mark = b.open.clone();
-        let deltas: Vec<isize> = agent_dirs(&self.rules.agents[inst.agent.ix()])
-            .iter()
-            .map(|&d| b.delta(d))
-            .collect();
+        let dirs = if object {
+            pusher_dirs(self.rules)
+        } else {
+            agent_dirs(&self.rules.agents[inst.agent.ix()])
+        };
+        let deltas: Vec<isize> = dirs.iter().map(|&d| b.delta(d)).collect();
         let mut stack = Vec::new();
         for &first in &firsts {
             if mark[first] != 2 {
@@ -513,6 +550,41 @@ impl Grounder<'_> {
                     Members::Any => Expr::or(parts),
                     _ => Expr::and(parts),
                 }
+            }
+            E::Has { tile, value, agent } => {
+                let hit: Vec<bool> = (self.board.classes.iter())
+                    .map(|k| self.class_matches(k, *tile, *value))
+                    .collect();
+                let goals: Vec<u32> = (0..self.board.class.len() as u32)
+                    .filter(|&c| hit[self.board.class[c as usize] as usize])
+                    .collect();
+                let members: Vec<usize> = (0..self.instances.len())
+                    .filter(|&i| self.instances[i].agent == *agent)
+                    .collect();
+                // Members of an object never share a cell: as many cells
+                // as members is every member on one of them, more is never.
+                if self.rules.agents[agent.ix()].object && goals.len() >= members.len() {
+                    if goals.len() > members.len() {
+                        return Expr::Const(false);
+                    }
+                    let parts = members
+                        .iter()
+                        .map(|&i| self.at(i, PlaceRef::Tile(*tile, *value)))
+                        .collect();
+                    return Expr::and(parts);
+                }
+                let parts = goals
+                    .iter()
+                    .map(|&g| {
+                        let any = members.iter().map(|&i| {
+                            let set: Vec<bool> =
+                                self.movers[i].cells.iter().map(|&x| x == g).collect();
+                            Expr::at(MoverId(i as u32), &set)
+                        });
+                        Expr::or(any.collect())
+                    })
+                    .collect();
+                Expr::and(parts)
             }
             E::AtCell { agent, row, col } => {
                 let (r, c) = (self.num(row, "a row"), self.num(col, "a column"));
@@ -712,6 +784,7 @@ impl Grounder<'_> {
                 max: max.max(0) as u64,
             }
         });
+        self.pushes_to_goal(&goal);
         let starts = self.starts();
         let task = Task {
             board: self.board,
@@ -733,6 +806,66 @@ impl Grounder<'_> {
             limit,
         };
         (task, self.errors)
+    }
+
+    /// For each object's member the goal puts on some positions (a
+    /// conjunct of the goal), the fewest pushes from each position to one
+    /// of them: a search backwards from them over pushes (the object from
+    /// `y` to `y + d` with a pusher on `y - d`, each cell not solid), which
+    /// ignores everything else on the board and every entry condition, so
+    /// it never counts more pushes than are needed.
+    fn pushes_to_goal(&mut self, goal: &Expr) {
+        let parts = match goal {
+            Expr::And(ps) => ps.as_slice(),
+            e => std::slice::from_ref(e),
+        };
+        let dirs = pusher_dirs(self.rules);
+        for part in parts {
+            let Expr::At(m, set) = part else { continue };
+            let mover = &self.movers[m.ix()];
+            if mover.object.is_none() {
+                continue;
+            }
+            let b = &self.board;
+            let n = mover.cells.len();
+            let mut dist = vec![u32::MAX; n];
+            let mut queue = Vec::with_capacity(n);
+            for (p, d) in dist.iter_mut().enumerate() {
+                if set[p / 64] >> (p % 64) & 1 == 1 {
+                    *d = 0;
+                    queue.push(p);
+                }
+            }
+            let open = |pc: usize| b.open[pc] == 1;
+            let mut head = 0;
+            while head < queue.len() {
+                let p = queue[head];
+                head += 1;
+                let x = mover.padded[p] as usize;
+                for &d in &dirs {
+                    let delta = b.delta(d);
+                    let y = x.wrapping_add_signed(-delta);
+                    let z = y.wrapping_add_signed(-delta);
+                    if !open(y) || !open(z) {
+                        continue;
+                    }
+                    let Some(q) = b.cell(y).and_then(|c| mover.position_of(c)) else {
+                        continue;
+                    };
+                    if dist[q as usize] == u32::MAX {
+                        dist[q as usize] = dist[p] + 1;
+                        queue.push(q as usize);
+                    }
+                }
+            }
+            if let Some(o) = &mut self.movers[m.ix()].object {
+                o.pushes_to_goal = Some(match o.pushes_to_goal.take() {
+                    // Two conjuncts: the more pushes of the two.
+                    Some(old) => old.iter().zip(&dist).map(|(a, b)| *a.max(b)).collect(),
+                    None => dist,
+                });
+            }
+        }
     }
 
     /// Every start state: each mover on one of its start cells (several
@@ -807,6 +940,19 @@ fn agent_dirs(a: &resolve::Agent) -> Vec<Dir> {
             _ => Vec::new(),
         };
         for d in more {
+            if !dirs.contains(&d) {
+                dirs.push(d);
+            }
+        }
+    }
+    dirs
+}
+
+/// The directions in which agents push objects: every agent's.
+fn pusher_dirs(rules: &Rules) -> Vec<Dir> {
+    let mut dirs = Vec::new();
+    for a in rules.agents.iter().filter(|a| !a.object) {
+        for d in agent_dirs(a) {
             if !dirs.contains(&d) {
                 dirs.push(d);
             }
@@ -898,12 +1044,16 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
         match rules.legend.get(sym) {
             None => unknown.push((cell, sym.to_string())),
             Some(Glyph::Tile(t, v)) => class[cell] = classes.of(*t, *v),
-            Some(Glyph::AnyStart(a)) => {
-                class[cell] = classes.of(rules.agents[a.ix()].on, None);
+            Some(Glyph::AnyStart(a, under)) => {
+                class[cell] = classes.of(*under, None);
                 any[a.ix()].push(cell as u32);
             }
-            Some(g @ (Glyph::Start(a, m) | Glyph::Target(a, m))) => {
-                class[cell] = classes.of(rules.agents[a.ix()].on, None);
+            Some(g @ (Glyph::Start(a, m, _) | Glyph::Target(a, m))) => {
+                let under = match g {
+                    Glyph::Start(_, _, t) => *t,
+                    _ => rules.agents[a.ix()].on,
+                };
+                class[cell] = classes.of(under, None);
                 let list = if matches!(g, Glyph::Start(..)) {
                     &mut starts
                 } else {
@@ -990,6 +1140,17 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
     for (a, agent) in rules.agents.iter().enumerate() {
         let id = AgentId(a as u32);
         match &agent.start {
+            Start::Every => {
+                for (k, &cell) in any[a].iter().enumerate() {
+                    instances.push(Instance {
+                        agent: id,
+                        member: k as u32,
+                        starts: vec![cell],
+                        target: None,
+                    });
+                }
+                continue;
+            }
             Start::Any => {
                 instances.push(Instance {
                     agent: id,

@@ -348,6 +348,25 @@ pub struct Mover {
     /// Rules of facts derived about it after every step, in the order they
     /// fire: its `on` facts, then its `sees` facts.
     when: Vec<When>,
+    /// For a member of an object (no actions; pushed), what it is.
+    object: Option<Object>,
+}
+
+/// What a mover that is a member of an object has: agents push it, its
+/// fellow members are interchangeable (they share one domain, and a state
+/// holds their positions in increasing order).
+#[derive(Debug, Clone)]
+pub struct Object {
+    /// What a step that pushes it costs, if not its move's cost.
+    pub push_cost: Option<u32>,
+    /// The movers of its object, itself among them: consecutive ids.
+    pub group: std::ops::Range<u32>,
+    /// When the goal puts it on some positions: per position, the fewest
+    /// pushes that bring it to one of them on a board with nothing else on
+    /// it and every cell that is not solid open (`u32::MAX`: none can, the
+    /// position is dead). Never more than the pushes, hence the steps,
+    /// needed.
+    pub pushes_to_goal: Option<Vec<u32>>,
 }
 
 impl Mover {
@@ -389,6 +408,11 @@ impl Mover {
 
     pub fn when(&self) -> &[When] {
         &self.when
+    }
+
+    /// What it is if it is a member of an object.
+    pub fn object(&self) -> Option<&Object> {
+        self.object.as_ref()
     }
 
     /// The position of grid cell `cell`, if it is in the domain.
@@ -702,28 +726,82 @@ impl Task {
         }
     }
 
-    /// Every step costs 1: no action or cell has a cost of its own.
+    /// Every step costs 1: no action, cell or push has a cost of its own.
     pub fn unit_costs(&self) -> bool {
-        self.actions.iter().all(|a| a.cost == 1) && self.enter_cost.iter().all(|c| c.is_none())
+        self.actions.iter().all(|a| a.cost == 1)
+            && self.enter_cost.iter().all(|c| c.is_none())
+            && self.push_costs().next().is_none()
+    }
+
+    /// The costs objects give the steps that push them.
+    fn push_costs(&self) -> impl Iterator<Item = u32> + '_ {
+        self.movers
+            .iter()
+            .filter_map(|m| m.object.as_ref()?.push_cost)
     }
 
     /// The largest cost a step can have.
     pub fn max_cost(&self) -> u32 {
         let acts = self.actions.iter().map(|a| a.cost);
         let cells = self.enter_cost.iter().flatten().copied();
-        acts.chain(cells).max().unwrap_or(1)
+        acts.chain(cells)
+            .chain(self.push_costs())
+            .max()
+            .unwrap_or(1)
     }
 
     /// The smallest cost a step can have.
     pub fn min_cost(&self) -> u32 {
         let acts = self.actions.iter().map(|a| a.cost);
         let cells = self.enter_cost.iter().flatten().copied();
-        acts.chain(cells).min().unwrap_or(1)
+        acts.chain(cells)
+            .chain(self.push_costs())
+            .min()
+            .unwrap_or(1)
     }
 
-    /// Every action moves by a fixed offset (or stays), and fires no rules.
+    /// Some mover is a member of an object: agents push it.
+    pub fn has_objects(&self) -> bool {
+        self.movers.iter().any(|m| m.object.is_some())
+    }
+
+    /// Puts the positions of each object's members in increasing order:
+    /// members are interchangeable, so a state is the set of their
+    /// positions, held in one canonical order. `scratch` is a buffer.
+    pub fn canonical(&self, vals: &mut [i64], scratch: &mut Vec<i64>) {
+        let mut i = 0;
+        while i < self.movers.len() {
+            let Some(o) = &self.movers[i].object else {
+                i += 1;
+                continue;
+            };
+            let group = &self.movers[o.group.start as usize..o.group.end as usize];
+            scratch.clear();
+            scratch.extend(group.iter().map(|m| vals[m.pos.ix()]));
+            scratch.sort_unstable();
+            for (m, &p) in group.iter().zip(scratch.iter()) {
+                vals[m.pos.ix()] = p;
+            }
+            i = o.group.end as usize;
+        }
+    }
+
+    /// Whether some object's member stands on a dead position (see
+    /// [`Object::pushes_to_goal`]): no goal state is reachable.
+    pub fn dead(&self, vals: &[i64]) -> bool {
+        self.movers.iter().any(|m| {
+            m.object
+                .as_ref()
+                .and_then(|o| o.pushes_to_goal.as_ref())
+                .is_some_and(|d| d[vals[m.pos.ix()] as usize] == u32::MAX)
+        })
+    }
+
+    /// Every action moves by a fixed offset (or stays), and fires no rules;
+    /// no object is pushed.
     pub fn fixed_moves(&self) -> bool {
         !self.far_moves()
+            && !self.has_objects()
             && self
                 .actions
                 .iter()
@@ -769,7 +847,7 @@ impl Task {
     /// Every step can be undone by a step of the same cost with no
     /// conditions or rules: a search from the goal is possible.
     pub fn reversible(&self) -> bool {
-        if !self.unconditional() || !self.unit_costs() || self.far_moves() {
+        if !self.unconditional() || !self.unit_costs() || self.far_moves() || self.has_objects() {
             return false;
         }
         self.movers.iter().all(|m| {
