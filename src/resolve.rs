@@ -1143,13 +1143,14 @@ impl Resolver {
         let Some(obj) = self.agents.iter().find(|a| a.object) else {
             return;
         };
-        let (name, obj_span) = (obj.name.clone(), obj.span);
+        let name = obj.name.clone();
         if let Some(m) = mode.filter(|m| m.value == Mode::AtOnce) {
             self.err(RuleError::Invalid {
                 message: format!("object `{name}` needs agents that move in turn"),
                 span: m.span,
                 label: "agents that move at once".into(),
-                help: "two agents moving at once could push one object two ways: write                        `in turn` instead of `at once`"
+                help: "two agents moving at once could push one object two ways: write `in turn` \
+                       instead of `at once`"
                     .into(),
             });
         }
@@ -1172,10 +1173,10 @@ impl Resolver {
                 message: format!("{what} and objects that agents push cannot go together yet"),
                 span,
                 label: format!("{what}, with object `{name}` declared"),
-                help: "pushing is one step of an agent into an object; moves that go further                        than the next cell do not push: drop one of the two"
+                help: "pushing is one step of an agent into an object; moves that go further \
+                       than the next cell do not push: drop one of the two"
                     .into(),
             });
-            let _ = obj_span;
         }
     }
 
@@ -2229,14 +2230,22 @@ impl Resolver {
     fn members(&mut self, p: &ast::Pred, who: &Ident, agent: AgentId) -> Option<Members> {
         let a = &self.agents[agent.ix()];
         let family = a.family.is_some() || a.object;
+        let (what, label) = if a.object {
+            (
+                "an object, one member on every cell marked",
+                "an object, not one agent",
+            )
+        } else {
+            ("a family of agents", "a family, not one agent")
+        };
         Some(match p {
             ast::Pred::Every(..) => Members::Every,
             ast::Pred::Any(..) => Members::Any,
             _ if family => {
                 self.err(RuleError::WrongKind {
-                    message: format!("`{}` is a family of agents; say which members", who.name),
+                    message: format!("`{}` is {what}; say which members", who.name),
                     span: who.span,
-                    label: "a family, not one agent".into(),
+                    label: label.into(),
                     help: format!("write `every {0} on ...` or `any {0} on ...`", who.name),
                 });
                 return None;
