@@ -194,3 +194,116 @@ fn agrees_with_independent_solver_on_random_warehouses() {
         all.len()
     );
 }
+
+/// The Sokoban rules with a plate that toggles gates when a box is pushed
+/// onto it, and an exit the keeper must reach.
+const PLATES: &str = r#"
+puzzle "Plates"
+input { cases until 0 0  header rows cols  grid rows x cols }
+tiles {
+  floor '.'
+  wall  '#' solid
+  plate '^'
+  gate  'G'
+  exit  'E'
+}
+flag open
+agent keeper '@' on floor
+object box '$' on floor, '*' on plate
+move keeper: north east south west
+on box enter plate: toggle open
+enter gate only if open
+goal keeper on exit
+output { solved "{steps}" unsolved "-1" }
+"#;
+
+/// Fewest moves for the keeper to reach the exit, where a box pushed onto
+/// a plate toggles whether the gates are open (boxes, too, pass gates only
+/// when open).
+fn solve_plates(g: &[Vec<u8>]) -> Option<u32> {
+    let (h, w) = (g.len(), g[0].len());
+    let mut boxes = BTreeSet::new();
+    for (r, c) in common::all_cells(g) {
+        if matches!(g[r][c], b'$' | b'*') {
+            boxes.insert((r, c));
+        }
+    }
+    let start = (common::find(g, b'@'), boxes, false);
+    let enter = |r: i64, c: i64, open: bool| {
+        if r < 0 || c < 0 || r >= h as i64 || c >= w as i64 {
+            return None;
+        }
+        let ch = g[r as usize][c as usize];
+        (ch != b'#' && (ch != b'G' || open)).then_some((r as usize, c as usize))
+    };
+    let mut seen = HashSet::from([start.clone()]);
+    let mut queue = VecDeque::from([(start, 0)]);
+    while let Some(((k, b, open), d)) = queue.pop_front() {
+        if g[k.0][k.1] == b'E' {
+            return Some(d);
+        }
+        for (dr, dc) in [(-1i64, 0i64), (0, 1), (1, 0), (0, -1)] {
+            let Some(n) = enter(k.0 as i64 + dr, k.1 as i64 + dc, open) else {
+                continue;
+            };
+            let (mut nb, mut now) = (b.clone(), open);
+            if b.contains(&n) {
+                let Some(m) = enter(n.0 as i64 + dr, n.1 as i64 + dc, open) else {
+                    continue;
+                };
+                if b.contains(&m) {
+                    continue;
+                }
+                nb.remove(&n);
+                nb.insert(m);
+                now ^= matches!(g[m.0][m.1], b'^' | b'*');
+            }
+            let s = (n, nb, now);
+            if seen.insert(s.clone()) {
+                queue.push_back((s, d + 1));
+            }
+        }
+    }
+    None
+}
+
+fn random_plates(rng: &mut SmallRng) -> (String, Option<u32>) {
+    let (h, w) = (rng.gen_range(2..=7), rng.gen_range(2..=7));
+    let mix = [
+        (rng.gen_range(0.0..0.25), b'#'),
+        (rng.gen_range(0.0..0.2), b'G'),
+    ];
+    let mut g = common::mixed_grid(rng, h, w, &mix, b'.');
+    let cells = common::all_cells(&g);
+    let mut marks = vec![b'@', b'E'];
+    let extra = (cells.len() - 2).min(4);
+    for _ in 0..rng.gen_range(0..=extra) {
+        marks.push([b'$', b'^', b'*'][rng.gen_range(0..3)]);
+    }
+    common::place(rng, &mut g, cells, &marks);
+    let answer = solve_plates(&g);
+    (common::case_text(&format!("{h} {w}"), &g), answer)
+}
+
+#[test]
+fn pushing_onto_a_plate_toggles_the_gates() {
+    let rules = puzzle::load("plates.puz", PLATES)
+        .unwrap_or_else(|e| panic!("{:?}", miette::Report::new(e)))
+        .rules;
+    let mut rng = SmallRng::seed_from_u64(0x91a7e);
+    let all = common::batches(
+        &rules,
+        &mut rng,
+        400,
+        10,
+        random_plates,
+        common::until("0 0"),
+        common::lines(|a: &Option<u32>| a.map_or("-1".into(), |n| n.to_string())),
+    );
+    let solved = all.iter().filter(|a| a.is_some()).count();
+    assert!(
+        solved > 100 && solved < all.len() - 50,
+        "mixed answers: {solved} of {} solved",
+        all.len()
+    );
+}
