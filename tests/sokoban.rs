@@ -8,12 +8,15 @@
 mod common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, HashMap, HashSet, VecDeque};
 
 type Cell = (usize, usize);
 
-/// Fewest moves until a box stands on every spot, or `None`.
-fn solve(rows: &[Vec<u8>]) -> Option<u32> {
+/// Least cost until a box stands on every spot, or `None`: a move costs 1,
+/// a move that pushes `push` (Dijkstra's algorithm; breadth-first when
+/// `push` is 1).
+fn solve(rows: &[Vec<u8>], push: u32) -> Option<u32> {
     let h = rows.len();
     let w = rows.iter().map(Vec::len).max().unwrap_or(0);
     let at = |r: usize, c: usize| rows[r].get(c).copied().unwrap_or(b' ');
@@ -51,9 +54,12 @@ fn solve(rows: &[Vec<u8>]) -> Option<u32> {
             && at(r as usize, c as usize) != b'#'
     };
     let start = (keeper, boxes);
-    let mut seen: HashSet<(Cell, BTreeSet<Cell>)> = HashSet::from([start.clone()]);
-    let mut queue = VecDeque::from([(start, 0)]);
-    while let Some(((k, b), d)) = queue.pop_front() {
+    let mut best: HashMap<(Cell, BTreeSet<Cell>), u32> = HashMap::from([(start.clone(), 0)]);
+    let mut queue = BinaryHeap::from([Reverse((0, start))]);
+    while let Some(Reverse((d, (k, b)))) = queue.pop() {
+        if best[&(k, b.clone())] < d {
+            continue;
+        }
         if done(&b) {
             return Some(d);
         }
@@ -64,6 +70,7 @@ fn solve(rows: &[Vec<u8>]) -> Option<u32> {
             }
             let n = (nr as usize, nc as usize);
             let mut nb = b.clone();
+            let mut cost = 1;
             if b.contains(&n) {
                 let (br, bc) = (nr + dr, nc + dc);
                 if !free(br, bc) || b.contains(&(br as usize, bc as usize)) {
@@ -71,10 +78,12 @@ fn solve(rows: &[Vec<u8>]) -> Option<u32> {
                 }
                 nb.remove(&n);
                 nb.insert((br as usize, bc as usize));
+                cost = push;
             }
             let s = (n, nb);
-            if seen.insert(s.clone()) {
-                queue.push_back((s, d + 1));
+            if best.get(&s).is_none_or(|&old| d + cost < old) {
+                best.insert(s.clone(), d + cost);
+                queue.push(Reverse((d + cost, s)));
             }
         }
     }
@@ -85,7 +94,7 @@ fn solve(rows: &[Vec<u8>]) -> Option<u32> {
 /// not, 1 to 3 boxes, as many spots or one more or one fewer, some boxes
 /// and the keeper drawn on spots, floor written three ways, rows
 /// sometimes cut short (filled with floor).
-fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
+fn random_case(rng: &mut SmallRng, push: u32) -> (String, Option<u32>) {
     let (h, w) = (rng.gen_range(3..=8), rng.gen_range(3..=8));
     let border = rng.gen_bool(0.5);
     let wall = rng.gen_range(0.0..0.2);
@@ -148,7 +157,7 @@ fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
             *ch = [b' ', b' ', b'-', b'_'][rng.gen_range(0..4)];
         }
     }
-    let answer = solve(&g);
+    let answer = solve(&g, push);
     // Trailing floor may be left off a row (not the first: blank lines
     // before a grid separate cases).
     for row in g.iter_mut().skip(1) {
@@ -168,7 +177,10 @@ fn answer(a: &Option<u32>) -> String {
 #[test]
 fn sample_agrees_with_independent_solver() {
     let maps = common::sample_maps("sokoban", false, Some(&[0, 0]), 0);
-    let want: String = maps.iter().map(|(_, g)| answer(&solve(g)) + "\n").collect();
+    let want: String = maps
+        .iter()
+        .map(|(_, g)| answer(&solve(g, 1)) + "\n")
+        .collect();
     common::assert_sample_is("sokoban", &want);
 }
 
@@ -181,7 +193,7 @@ fn agrees_with_independent_solver_on_random_warehouses() {
         &mut rng,
         600,
         10,
-        random_case,
+        |r| random_case(r, 1),
         common::until("0 0"),
         common::lines(answer),
     );
@@ -193,6 +205,27 @@ fn agrees_with_independent_solver_on_random_warehouses() {
         "mixed answers: {solved} of {} solved, {far} in 8 moves or more",
         all.len()
     );
+}
+
+#[test]
+fn pushes_weighed_apart_from_moves() {
+    let text = common::read(&common::root().join("puzzles/sokoban.puz"));
+    let text = text.replace("move keeper:", "push box costs 3\nmove keeper:");
+    let rules = puzzle::load("sokoban.puz", &text)
+        .unwrap_or_else(|e| panic!("{:?}", miette::Report::new(e)))
+        .rules;
+    let mut rng = SmallRng::seed_from_u64(0x9054);
+    let all = common::batches(
+        &rules,
+        &mut rng,
+        200,
+        10,
+        |r| random_case(r, 3),
+        common::until("0 0"),
+        common::lines(answer),
+    );
+    let solved = all.iter().filter(|a| a.is_some()).count();
+    assert!(solved > 40, "{solved} of {} solved", all.len());
 }
 
 /// The Sokoban rules with a plate that toggles gates when a box is pushed

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Benchmark inputs for the families of moves (slides, teleports), made
-the same on every run: `gen.py ice|robots|portals > FILE`."""
+"""Benchmark inputs for the families of moves (slides, teleports, pushes),
+made the same on every run: `gen.py ice|robots|portals|sokoban > FILE`."""
 import random
 import sys
 
@@ -50,6 +50,44 @@ def portals(rng):
     return "\n".join(maps) + "\n0 0\n"
 
 
+def sokoban(rng):
+    """Warehouses walled round, a few walls inside, as many spots as boxes,
+    no box where no push could bring it to a spot; some solvable, some not
+    (those exhaust their states)."""
+    maps = []
+    for boxes in [3, 3, 3, 4, 4, 4]:
+        h = w = 10
+        while True:
+            g = grid(rng, h, w, lambda r: "#" if r.random() < 0.12 else " ")
+            for r in range(h):
+                for c in range(w):
+                    if r in (0, h - 1) or c in (0, w - 1):
+                        g[r][c] = "#"
+            free = [(r, c) for r in range(h) for c in range(w) if g[r][c] == " "]
+            cells = rng.sample(free, 1 + 2 * boxes)
+            spots = cells[1 + boxes:]
+            if all(c in live_cells(g, spots) for c in cells[1:1 + boxes]):
+                break
+        for m, (r, c) in zip("@" + "$" * boxes + "." * boxes, cells):
+            g[r][c] = m
+        maps.append(f"{h} {w}\n{show(g)}")
+    return "\n".join(maps) + "\n0 0\n"
+
+
+def live_cells(g, spots):
+    """Cells from which pushes can bring a box to a spot, walls aside."""
+    live, todo = set(spots), list(spots)
+    while todo:
+        r, c = todo.pop()
+        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            y, z = (r - dr, c - dc), (r - 2 * dr, c - 2 * dc)
+            if all(0 <= a < len(g) and 0 <= b < len(g[0]) and g[a][b] != "#" for a, b in (y, z)):
+                if y not in live:
+                    live.add(y)
+                    todo.append(y)
+    return live
+
+
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "robots": robots, "portals": portals}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "robots": robots, "portals": portals, "sokoban": sokoban}[kind](random.Random(2026)))
