@@ -193,6 +193,9 @@ pub struct AgentDecl {
     /// Declared with `object`: no moves of its own, a member on every cell
     /// marked, pushed by agents.
     pub object: bool,
+    /// Declared with `piece`: each member made of the cells of its marker;
+    /// `Some(true)` with `lengthwise`.
+    pub piece: Option<bool>,
     pub name: Ident,
     pub family: Option<IntExpr>,
     pub start: StartDecl,

@@ -111,6 +111,8 @@ pub enum Start {
     At(Num, Num),
     /// An object: a member on every cell marked by one of its symbols.
     Every,
+    /// Pieces: a member for each marker on the map, made of its cells.
+    Pieces,
 }
 
 /// Where an agent's members belong.
@@ -155,6 +157,8 @@ pub struct Agent {
     /// For an object, what a step that pushes it costs (else the step's
     /// own cost).
     pub push_cost: Option<Num>,
+    /// Declared with `piece`: `Some(lengthwise)`.
+    pub piece: Option<bool>,
     pub span: Span,
 }
 
@@ -1047,6 +1051,7 @@ impl Resolver {
 
         self.far_checks(file, mode.as_ref(), &teleports);
         self.object_checks(file, mode.as_ref(), &teleports);
+        self.piece_checks(mode.as_ref(), &teleports);
         let io = self.io(input.map(|(i, _)| i), file);
         self.legend_warnings(
             &enter_rules,
@@ -1176,6 +1181,44 @@ impl Resolver {
                 help: "pushing is one step of an agent into an object; moves that go further \
                        than the next cell do not push: drop one of the two"
                     .into(),
+            });
+        }
+    }
+
+    /// Pieces move in turn, one cell or by slides; slippery tiles, teleports
+    /// and objects do not go with them yet.
+    fn piece_checks(&mut self, mode: Option<&ast::Spanned<Mode>>, teleports: &[Teleport]) {
+        let Some(piece) = self.agents.iter().find(|a| a.piece.is_some()) else {
+            return;
+        };
+        let name = piece.name.clone();
+        if let Some(m) = mode.filter(|m| m.value == Mode::AtOnce) {
+            self.err(RuleError::Invalid {
+                message: format!("piece `{name}` needs agents that move in turn"),
+                span: m.span,
+                label: "agents that move at once".into(),
+                help: "pieces of several cells moving together could cross each other: write \
+                       `in turn` instead of `at once`"
+                    .into(),
+            });
+        }
+        let slippery = self
+            .tiles
+            .iter()
+            .find(|t| t.slippery)
+            .map(|t| (t.span, "a slippery tile"));
+        let teleport = teleports.first().map(|t| (t.span, "a teleport"));
+        let object = self
+            .agents
+            .iter()
+            .find(|a| a.object)
+            .map(|a| (a.span, "an object"));
+        if let Some((span, what)) = slippery.or(teleport).or(object) {
+            self.err(RuleError::Invalid {
+                message: format!("{what} and pieces larger than a cell cannot go together yet"),
+                span,
+                label: format!("{what}, with piece `{name}` declared"),
+                help: "pieces move one cell at a time or slide: drop one of the two".into(),
             });
         }
     }
@@ -1532,7 +1575,7 @@ impl Resolver {
         let start = match &a.start {
             ast::StartDecl::Markers(m) => {
                 let starts = expand(m);
-                if a.family.is_none() && !a.object && starts.len() != 1 {
+                if a.family.is_none() && !a.object && a.piece.is_none() && starts.len() != 1 {
                     let msg = format!(
                         "agent `{}` is one agent but has {} markers",
                         a.name.name,
@@ -1626,7 +1669,13 @@ impl Resolver {
                 self.claim(sym, glyph, format!("{kind} `{}`", a.name.name));
             }
         }
-        let start = if a.object { Start::Every } else { start };
+        let start = if a.object {
+            Start::Every
+        } else if a.piece.is_some() {
+            Start::Pieces
+        } else {
+            start
+        };
         let mut targets = Targets::None;
         match &a.targets {
             None => {}
@@ -1690,6 +1739,7 @@ impl Resolver {
             facing: a.facing.as_ref().map(|f| f.value),
             object: a.object,
             push_cost: None,
+            piece: a.piece,
             span: a.name.span,
         });
     }

@@ -253,6 +253,11 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
         Rule::tiles_decl => Decl::Tiles(it.map(tile_def).collect()),
         Rule::agent_decl => Decl::Agent(agent_decl(it, false)),
         Rule::object_decl => Decl::Agent(agent_decl(it, true)),
+        Rule::piece_decl => {
+            let mut d = agent_decl(it, false);
+            d.piece = Some(d.piece.is_some());
+            Decl::Agent(d)
+        }
         Rule::push_decl => {
             let object = ident(it.next().unwrap());
             Decl::Push(PushDecl {
@@ -537,6 +542,7 @@ fn markers(p: Pair<'_, Rule>) -> Markers {
 fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, object: bool) -> AgentDecl {
     let mut name = None;
     let mut also = Vec::new();
+    let mut lengthwise = None;
     let mut family = None;
     let mut start = None;
     let mut targets = None;
@@ -548,6 +554,7 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, object: bool) -> Age
             Rule::ident if name.is_none() => name = Some(ident(c)),
             Rule::ident => on = Some(ident(c)),
             Rule::family => family = Some(int_expr(inner(c).next().unwrap())),
+            Rule::lengthwise => lengthwise = Some(true),
             Rule::also => {
                 let mut ai = inner(c);
                 let sym = symbol(ai.next().unwrap());
@@ -581,6 +588,7 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, object: bool) -> Age
     }
     AgentDecl {
         object,
+        piece: lengthwise,
         name: name.unwrap(),
         family,
         start: start.unwrap(),
@@ -815,6 +823,7 @@ pub fn describe_rule(r: Rule) -> String {
         | Rule::tiles_decl
         | Rule::agent_decl
         | Rule::object_decl
+        | Rule::piece_decl
         | Rule::push_decl
         | Rule::flag_decl
         | Rule::counter_decl
@@ -827,6 +836,7 @@ pub fn describe_rule(r: Rule) -> String {
         | Rule::goal_decl
         | Rule::limit_decl
         | Rule::output_decl => "a declaration (`tiles`, `agent`, `move`, `goal`, ...)",
+        Rule::lengthwise => "`lengthwise`",
         Rule::also => "`,` and another marker with its tile (`, '+' on goal`)",
         Rule::every_has => "`every`",
         Rule::cases_item | Rule::header_item | Rule::grid_item | Rule::fill_item => {
@@ -917,12 +927,14 @@ fn words_of(r: Rule) -> &'static [&'static str] {
         | Rule::when_decl
         | Rule::teleport_decl
         | Rule::object_decl
+        | Rule::piece_decl
         | Rule::push_decl
         | Rule::goal_decl
         | Rule::limit_decl
         | Rule::output_decl => &[
-            "puzzle", "input", "domain", "tiles", "agent", "object", "flag", "counter", "layout",
-            "move", "forbid", "enter", "on", "when", "teleport", "push", "goal", "limit", "output",
+            "puzzle", "input", "domain", "tiles", "agent", "object", "piece", "flag", "counter",
+            "layout", "move", "forbid", "enter", "on", "when", "teleport", "push", "goal", "limit",
+            "output",
         ],
         Rule::cases_item | Rule::header_item | Rule::grid_item | Rule::fill_item => {
             &["cases", "header", "grid", "fill"]

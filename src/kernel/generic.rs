@@ -43,7 +43,14 @@ pub struct Generic<'k, W> {
     spare: Vec<i64>,
     /// Some mover is an object's member: steps push.
     objects: bool,
-    /// A buffer for putting objects' positions in order.
+    /// Some mover is a piece of several cells: which mover covers each
+    /// grid cell (its index + 1; 0 for none), and the cells marked.
+    pieces: bool,
+    occ: Vec<u32>,
+    marked: Vec<u32>,
+    /// Some movers are interchangeable: their positions are put in order.
+    twins: bool,
+    /// A buffer for putting twins' positions in order.
     scratch: Vec<i64>,
     word: std::marker::PhantomData<W>,
 }
@@ -76,6 +83,14 @@ impl<'k, W: Word> Generic<'k, W> {
             far: task.far_moves(),
             spare: vec![0; n],
             objects: task.has_objects(),
+            pieces: task.has_pieces(),
+            occ: if task.has_pieces() {
+                vec![0; task.board().rows() * task.board().cols()]
+            } else {
+                Vec::new()
+            },
+            marked: Vec::new(),
+            twins: task.has_twins(),
             scratch: Vec::new(),
             word: std::marker::PhantomData,
         }
@@ -115,9 +130,7 @@ impl<'k, W: Word> Generic<'k, W> {
     ) {
         let task = self.task;
         self.layout.decode(s, &mut self.vals);
-        for (i, m) in task.movers().iter().enumerate() {
-            self.cells[i] = m.cells()[self.vals[m.pos().ix()] as usize];
-        }
+        self.locate();
         match task.mode() {
             crate::task::Mode::InTurn => {
                 for (i, m) in task.movers().iter().enumerate() {
@@ -242,9 +255,7 @@ impl<'k, W: Word> Generic<'k, W> {
     pub fn refusal(&mut self, s: W, step: &[(usize, crate::task::ActionId)]) -> Option<String> {
         let task = self.task;
         self.layout.decode(s, &mut self.vals);
-        for (i, m) in task.movers().iter().enumerate() {
-            self.cells[i] = m.cells()[self.vals[m.pos().ix()] as usize];
-        }
+        self.locate();
         let b = task.board();
         let at = |c: u32| {
             format!(
@@ -354,6 +365,9 @@ impl<'k, W: Word> Generic<'k, W> {
         let m = &task.movers()[i];
         let action = task.action(a);
         self.next.copy_from_slice(&self.vals);
+        if !m.shape().is_empty() {
+            return self.far_piece(i, a, dir, slide, f);
+        }
         let mut at = self.cells[i];
         let mut entered = false;
         let mut cost = action.cost();
@@ -409,12 +423,151 @@ impl<'k, W: Word> Generic<'k, W> {
         }
     }
 
-    /// Whether a mover other than `i` stands on `cell`.
+    /// [`Self::far`] for a piece: it shifts cell by cell while every cell
+    /// it would cover is free (see [`Self::piece_to`], the conditions on
+    /// the state as it is then), the rules of the cells newly covered
+    /// firing each time; a slide ends once it covers a cell that stops
+    /// slides.
+    fn far_piece(
+        &mut self,
+        i: usize,
+        a: crate::task::ActionId,
+        dir: Dir,
+        slide: bool,
+        f: &mut impl FnMut(W, u32, &[(usize, crate::task::ActionId)]) -> bool,
+    ) -> bool {
+        let task = self.task;
+        let b = task.board();
+        let m = &task.movers()[i];
+        let base = task.action(a).cost();
+        let (mut at, mut cost, mut entered) = (self.cells[i], base, false);
+        loop {
+            let state = std::mem::take(&mut self.next);
+            let to = self.piece_to(i, at, dir, &state, base);
+            self.next = state;
+            let Some((p, c)) = to else { break };
+            let Some(next) = b.step(at, dir) else { break };
+            self.next[m.pos().ix()] = p;
+            if !self.piece_enters(i, at, next) {
+                return true;
+            }
+            let stops = m
+                .shape()
+                .iter()
+                .filter_map(|&o| offset(b, next, o))
+                .any(|c| b.class_of(c).stops);
+            (at, cost, entered) = (next, c, true);
+            if !slide || stops {
+                break;
+            }
+        }
+        if !entered {
+            return true;
+        }
+        self.emit(&[(i, a)], cost, f)
+    }
+
+    /// Each mover's grid cell in `vals`, and with pieces which mover
+    /// covers each cell.
+    fn locate(&mut self) {
+        let task = self.task;
+        for (i, m) in task.movers().iter().enumerate() {
+            self.cells[i] = m.cells()[self.vals[m.pos().ix()] as usize];
+        }
+        if self.pieces {
+            for &c in &self.marked {
+                self.occ[c as usize] = 0;
+            }
+            self.marked.clear();
+            let b = task.board();
+            for (i, m) in task.movers().iter().enumerate() {
+                let at = self.cells[i];
+                if m.shape().is_empty() {
+                    self.occ[at as usize] = i as u32 + 1;
+                    self.marked.push(at);
+                }
+                for &off in m.shape() {
+                    if let Some(c) = offset(b, at, off) {
+                        self.occ[c as usize] = i as u32 + 1;
+                        self.marked.push(c);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a mover other than `i` stands on `cell` (with pieces, covers
+    /// it).
     fn taken(&self, i: usize, cell: u32) -> bool {
+        if self.pieces {
+            let o = self.occ[cell as usize];
+            return o != 0 && o != i as u32 + 1;
+        }
         self.cells
             .iter()
             .enumerate()
             .any(|(j, &c)| j != i && c == cell)
+    }
+
+    /// Where piece `i` goes moving by `dir` from where it is in `vals`:
+    /// every cell it would cover on the board, not solid, open by its
+    /// entry condition on `state`, and covered by no other mover. Its new
+    /// position and the cost: the largest of the cells newly covered that
+    /// have a cost, else `cost`.
+    fn piece_to(
+        &self,
+        i: usize,
+        at: u32,
+        dir: Dir,
+        state: &[i64],
+        cost: u32,
+    ) -> Option<(i64, u32)> {
+        let task = self.task;
+        let b = task.board();
+        let m = &task.movers()[i];
+        let mut worst: Option<u32> = None;
+        for &off in m.shape() {
+            let from = offset(b, at, off)?;
+            let to = b.step(from, dir)?;
+            let class = b.class(to);
+            if b.classes()[class as usize].solid
+                || !task.eval(task.entry(class), state)
+                || self.taken(i, to)
+            {
+                return None;
+            }
+            if self.occ[to as usize] == 0
+                && let Some(c) = task.enter_cost(class)
+            {
+                worst = Some(worst.map_or(c, |w| w.max(c)));
+            }
+        }
+        let p = m.position_of(b.step(at, dir)?)?;
+        Some((p as i64, worst.unwrap_or(cost)))
+    }
+
+    /// Fires the `on enter` rules of the cells piece `i` covers at `to` and
+    /// did not at `from`, in the order of its shape; false if an effect
+    /// leaves a counter's range.
+    fn piece_enters(&mut self, i: usize, from: u32, to: u32) -> bool {
+        let task = self.task;
+        let b = task.board();
+        let m = &task.movers()[i];
+        for &off in m.shape() {
+            let Some(c) = offset(b, to, off) else {
+                continue;
+            };
+            let before = m.shape().iter().any(|&o| offset(b, from, o) == Some(c));
+            if before {
+                continue;
+            }
+            for &r in task.on_enter(MoverId(i as u32), b.class(c)) {
+                if !fire(task, r, &mut self.next) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// The successor in `next` once the actions' rules and the derived
@@ -465,9 +618,23 @@ impl<'k, W: Word> Generic<'k, W> {
             });
         };
         let b = task.board();
+        if !m.shape().is_empty() {
+            let at = self.cells[i];
+            let (p, cost) = self.piece_to(i, at, dir, &self.vals, action.cost())?;
+            return Some(Move {
+                pos: p,
+                heading,
+                enters: b.step(at, dir),
+                cost,
+                push: None,
+            });
+        }
         let to = b.step(self.cells[i], dir)?;
         let class = b.class(to);
-        if b.classes()[class as usize].solid || !task.eval(task.entry(class), &self.vals) {
+        if b.classes()[class as usize].solid
+            || !task.eval(task.entry(class), &self.vals)
+            || (self.pieces && self.taken(i, to))
+        {
             return None;
         }
         let p = m.position_of(to)?;
@@ -535,7 +702,8 @@ impl<'k, W: Word> Generic<'k, W> {
                 }
             }
         }
-        for (i, mv) in self.moved.iter().enumerate() {
+        for i in 0..self.moved.len() {
+            let mv = &self.moved[i].clone();
             // An object pushed enters its cell as the pusher enters the
             // object's: the object's rules fire first.
             if let Some(Move {
@@ -549,6 +717,17 @@ impl<'k, W: Word> Generic<'k, W> {
                         return None;
                     }
                 }
+            }
+            if let Some(Move {
+                enters: Some(c), ..
+            }) = mv
+                && !task.movers()[i].shape().is_empty()
+            {
+                let from = self.cells[i];
+                if !self.piece_enters(i, from, *c) {
+                    return None;
+                }
+                continue;
             }
             if let Some(Move {
                 enters: Some(c), ..
@@ -576,7 +755,7 @@ impl<'k, W: Word> Generic<'k, W> {
                 }
             }
         }
-        if self.objects {
+        if self.twins {
             task.canonical(&mut self.next, &mut self.scratch);
         }
         if !settle(task, &mut self.next) || (self.objects && task.dead(&self.next)) {
@@ -584,6 +763,16 @@ impl<'k, W: Word> Generic<'k, W> {
         }
         Some(self.layout.encode(&self.next))
     }
+}
+
+/// The grid cell `off` (rows, columns) away from `cell`, if on the board.
+fn offset(b: &crate::task::Board, cell: u32, off: (i32, i32)) -> Option<u32> {
+    let (r, c) = (
+        (cell as usize / b.cols()) as i64 + off.0 as i64,
+        (cell as usize % b.cols()) as i64 + off.1 as i64,
+    );
+    ((0..b.rows() as i64).contains(&r) && (0..b.cols() as i64).contains(&c))
+        .then(|| (r * b.cols() as i64 + c) as u32)
 }
 
 /// Fires rule `r` on `vals`: its effects if its condition holds. False if

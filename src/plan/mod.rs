@@ -267,22 +267,26 @@ impl Plan {
             plural(task.starts().len())
         );
         let _ = writeln!(s, "  rankers: none (each variable has a field of its own)");
-        let mut shown = Vec::new();
-        for m in task.movers() {
-            let Some(o) = m.object() else { continue };
-            if shown.contains(&m.agent()) {
+        for (i, m) in task.movers().iter().enumerate() {
+            let twins = m.twins();
+            if twins.start != i as u32 {
                 continue;
             }
-            shown.push(m.agent());
             let name = m.name().split('[').next().unwrap_or(m.name());
-            let members = o.group.len();
+            let kind = if m.object().is_some() {
+                "of object"
+            } else if twins.len() > 1 {
+                "alike of"
+            } else {
+                continue;
+            };
             let _ = write!(
                 s,
-                "  objects: {members} of `{name}`, interchangeable: their positions in increasing \
-                 order"
+                "  twins: {} {kind} `{name}`, interchangeable: their positions in increasing order",
+                twins.len()
             );
-            match &o.pushes_to_goal {
-                Some(d) => {
+            match m.object().map(|o| &o.pushes_to_goal) {
+                Some(Some(d)) => {
                     let dead = d.iter().filter(|&&x| x == u32::MAX).count();
                     let _ = writeln!(
                         s,
@@ -291,8 +295,11 @@ impl Plan {
                         d.len()
                     );
                 }
-                None => {
+                Some(None) => {
                     let _ = writeln!(s, "; no pruning (the goal does not place each one)");
+                }
+                None => {
+                    let _ = writeln!(s);
                 }
             }
         }
@@ -449,6 +456,12 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
     };
     if task.has_objects() {
         return generic("agents push objects");
+    }
+    if task.has_pieces() {
+        return generic("pieces cover several cells");
+    }
+    if task.has_twins() {
+        return generic("some movers are interchangeable");
     }
     if task.far_moves() {
         if crate::kernel::slides_fit(task) {

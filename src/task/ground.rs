@@ -31,6 +31,8 @@ struct Instance {
     /// The cells it may start on: one, or any number for `any 'S'`.
     starts: Vec<u32>,
     target: Option<u32>,
+    /// A piece's cells as offsets from its start (see [`Mover::shape`]).
+    shape: Vec<(i32, i32)>,
 }
 
 /// Numbers the (tile, value) pairs of a rule set: one class per tile
@@ -182,6 +184,10 @@ impl Grounder<'_> {
         let a = &self.rules.agents[agent.ix()];
         match a.family {
             Some(_) => format!("{}[{}]", a.name, member + 1),
+            None if a.piece.is_some() && a.max_members > 1 => {
+                format!("{}[{}]", a.name, a.markers[member as usize])
+            }
+            None if a.object => format!("{}[{}]", a.name, member + 1),
             None => a.name.clone(),
         }
     }
@@ -191,20 +197,23 @@ impl Grounder<'_> {
     fn movers_and_vars(&mut self) {
         let rules = self.rules;
         let lone = rules.mode == crate::ast::Mode::InTurn && self.instances.len() == 1;
-        // An object's members share one domain.
-        let mut shared: Option<(AgentId, Vec<u32>, Vec<u32>)> = None;
+        // Twins share one domain: the last one found, by its first twin.
+        let mut shared: Option<(u32, Vec<u32>, Vec<u32>)> = None;
         for i in 0..self.instances.len() {
             let id = self.instances[i].agent;
             let agent = &rules.agents[id.ix()];
+            let twins = self.twins(i);
             let (cells, padded) = match &shared {
-                Some((a, c, p)) if *a == id => (c.clone(), p.clone()),
-                _ if agent.object => {
-                    let (c, p) = self.domain(i, false);
-                    shared = Some((id, c.clone(), p.clone()));
+                Some((t, c, p)) if *t == twins.start => (c.clone(), p.clone()),
+                _ if agent.object || agent.piece.is_some() => {
+                    let (c, p) = self.domain_of(twins.clone());
+                    shared = Some((twins.start, c.clone(), p.clone()));
                     (c, p)
                 }
                 _ => self.domain(i, lone),
             };
+            let shape = self.instances[i].shape.clone();
+            let along = |d: crate::ast::Dir| lengthwise(agent, &shape, d.dr as i32, d.dc as i32);
             let name = self.instance_name(i);
             let m = MoverId(i as u32);
             let pos = self.var(name.clone(), VarKind::Position(m), cells.len() as u64);
@@ -212,6 +221,11 @@ impl Grounder<'_> {
             // In turn, standing still is no step at all.
             let mut moves: Vec<(MoveKind, u32)> = Vec::new();
             for mv in &agent.moves {
+                if let MoveKind::Dir(d) | MoveKind::Slide(d) = mv.kind
+                    && !along(d)
+                {
+                    continue;
+                }
                 let cost = self.num(&mv.cost, "a move's cost");
                 if cost < 1 {
                     let e = case_error(
@@ -255,15 +269,12 @@ impl Grounder<'_> {
                 });
             }
             let object = agent.object.then(|| {
-                let members = self.instances.iter().filter(|x| x.agent == id).count() as u32;
-                let first = i as u32 - self.instances[i].member;
                 let push_cost = agent.push_cost.as_ref().map(|c| {
                     let c = self.num(c, "a push's cost");
                     c.clamp(1, u32::MAX as i64) as u32
                 });
                 Object {
                     push_cost,
-                    group: first..first + members,
                     pushes_to_goal: None,
                 }
             });
@@ -279,6 +290,12 @@ impl Grounder<'_> {
                 actions,
                 when: Vec::new(),
                 object,
+                twins,
+                shape: if self.instances[i].shape.len() > 1 {
+                    self.instances[i].shape.clone()
+                } else {
+                    Vec::new()
+                },
             });
         }
         for i in 0..self.instances.len() {
@@ -343,6 +360,93 @@ impl Grounder<'_> {
                 }
             }
         }
+    }
+
+    /// The instances interchangeable with instance `i`, itself among them:
+    /// the members of its object, or the pieces of its declaration with its
+    /// shape (instances of one declaration are consecutive, pieces of one
+    /// shape among them too).
+    fn twins(&self, i: usize) -> std::ops::Range<u32> {
+        let inst = &self.instances[i];
+        let agent = &self.rules.agents[inst.agent.ix()];
+        if !agent.object && agent.piece.is_none() {
+            return i as u32..i as u32 + 1;
+        }
+        let same = |j: usize| {
+            let o = &self.instances[j];
+            o.agent == inst.agent && o.shape == inst.shape
+        };
+        let mut lo = i;
+        while lo > 0 && same(lo - 1) {
+            lo -= 1;
+        }
+        let mut hi = i + 1;
+        while hi < self.instances.len() && same(hi) {
+            hi += 1;
+        }
+        lo as u32..hi as u32
+    }
+
+    /// The domain the twins `twins` share: for an object's members, the
+    /// cells the pushers' moves spread from all of their starts; for
+    /// pieces, the cells their first cell can move to from all of their
+    /// starts, by their moves, with every cell of the piece on the board
+    /// and not solid.
+    fn domain_of(&self, twins: std::ops::Range<u32>) -> (Vec<u32>, Vec<u32>) {
+        let i = twins.start as usize;
+        let agent = &self.rules.agents[self.instances[i].agent.ix()];
+        if agent.object {
+            return self.domain(i, false);
+        }
+        let b = &self.board;
+        let shape = &self.instances[i].shape;
+        let (rows, cols) = (b.rows as i32, b.cols as i32);
+        let fits = |cell: u32, dr: i32, dc: i32| -> Option<u32> {
+            let (r, c) = (
+                (cell as usize / b.cols) as i32 + dr,
+                (cell as usize % b.cols) as i32 + dc,
+            );
+            let inside = (0..rows).contains(&r) && (0..cols).contains(&c);
+            let to = inside.then(|| (r * cols + c) as u32)?;
+            shape
+                .iter()
+                .all(|&(or, oc)| {
+                    let (pr, pc) = (r + or, c + oc);
+                    (0..rows).contains(&pr)
+                        && (0..cols).contains(&pc)
+                        && !b.class_of((pr * cols + pc) as u32).solid
+                })
+                .then_some(to)
+        };
+        let dirs: Vec<(i32, i32)> = agent_dirs(agent)
+            .iter()
+            .map(|d| (d.dr as i32, d.dc as i32))
+            .filter(|&(dr, dc)| lengthwise(agent, shape, dr, dc))
+            .collect();
+        let mut seen = vec![false; b.class.len()];
+        let mut stack: Vec<u32> = Vec::new();
+        for j in twins {
+            let s = self.instances[j as usize].starts[0];
+            if !seen[s as usize] {
+                seen[s as usize] = true;
+                stack.push(s);
+            }
+        }
+        while let Some(c) = stack.pop() {
+            for &(dr, dc) in &dirs {
+                if let Some(t) = fits(c, dr, dc)
+                    && !seen[t as usize]
+                {
+                    seen[t as usize] = true;
+                    stack.push(t);
+                }
+            }
+        }
+        let cells: Vec<u32> = (0..b.class.len() as u32)
+            .filter(|&c| seen[c as usize])
+            .collect();
+        let padded = cells.iter().map(|&c| b.padded(c) as u32).collect();
+        (cells, padded)
     }
 
     /// The cells instance `i` can ever stand on, in grid order, as grid
@@ -948,6 +1052,47 @@ fn agent_dirs(a: &resolve::Agent) -> Vec<Dir> {
     dirs
 }
 
+/// Whether a piece of `shape` may move by (dr, dc): always, unless it is
+/// `lengthwise` and longer one way than the other, when only that way.
+fn lengthwise(agent: &resolve::Agent, shape: &[(i32, i32)], dr: i32, dc: i32) -> bool {
+    if agent.piece != Some(true) || shape.is_empty() {
+        return true;
+    }
+    let span = |f: fn(&(i32, i32)) -> i32| {
+        let (lo, hi) = (shape.iter().map(f).min(), shape.iter().map(f).max());
+        hi.unwrap_or(0) - lo.unwrap_or(0)
+    };
+    let (tall, wide) = (span(|o| o.0), span(|o| o.1));
+    match tall.cmp(&wide) {
+        std::cmp::Ordering::Greater => dc == 0,
+        std::cmp::Ordering::Less => dr == 0,
+        std::cmp::Ordering::Equal => true,
+    }
+}
+
+/// A cell of `cells` (in grid order) not joined side by side to the
+/// first, if there is one.
+fn disconnected(cells: &[u32], cols: usize) -> Option<u32> {
+    let mut reached = vec![false; cells.len()];
+    reached[0] = true;
+    let mut stack = vec![0usize];
+    while let Some(i) = stack.pop() {
+        let c = cells[i] as usize;
+        let left = (!c.is_multiple_of(cols)).then(|| c - 1);
+        let right = (c % cols + 1 < cols).then_some(c + 1);
+        let near = [c.checked_sub(cols), Some(c + cols), left, right];
+        for o in near.into_iter().flatten() {
+            if let Ok(j) = cells.binary_search(&(o as u32))
+                && !reached[j]
+            {
+                reached[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    reached.iter().position(|&r| !r).map(|i| cells[i])
+}
+
 /// The directions in which agents push objects: every agent's.
 fn pusher_dirs(rules: &Rules) -> Vec<Dir> {
     let mut dirs = Vec::new();
@@ -986,6 +1131,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
     let mut sizes = Vec::with_capacity(rules.agents.len());
     for agent in &rules.agents {
         let size: i64 = match &agent.family {
+            None if agent.piece.is_some() => agent.max_members as i64,
             None => 1,
             Some(n) => n.eval(&env).unwrap_or(0),
         };
@@ -1144,6 +1290,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                 for (k, &cell) in any[a].iter().enumerate() {
                     instances.push(Instance {
                         agent: id,
+                        shape: Vec::new(),
                         member: k as u32,
                         starts: vec![cell],
                         target: None,
@@ -1154,6 +1301,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
             Start::Any => {
                 instances.push(Instance {
                     agent: id,
+                    shape: Vec::new(),
                     member: 0,
                     starts: std::mem::take(&mut any[a]),
                     target: None,
@@ -1187,10 +1335,57 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                 }
                 instances.push(Instance {
                     agent: id,
+                    shape: Vec::new(),
                     member: 0,
                     starts: vec![cell],
                     target: None,
                 });
+                continue;
+            }
+            Start::Pieces => {
+                let first = instances.len();
+                for (m, cells) in starts[a].iter().enumerate() {
+                    let Some(&anchor) = cells.first() else {
+                        continue;
+                    };
+                    if let Some(apart) = disconnected(cells, case.cols) {
+                        errors.push(InputError::MarkerRepeated {
+                            message: format!(
+                                "case {}: the cells of `{}`'s marker {:?} are not one piece",
+                                case.number, agent.name, agent.markers[m]
+                            ),
+                            span: case.cell_span(apart as usize),
+                            label: "apart from the first".into(),
+                            help: "a piece is a run of cells joined side by side; give \
+                                   pieces apart markers of their own"
+                                .into(),
+                        });
+                        continue;
+                    }
+                    let (ar, ac) = (
+                        (anchor as usize / case.cols) as i32,
+                        (anchor as usize % case.cols) as i32,
+                    );
+                    let shape = cells
+                        .iter()
+                        .map(|&c| {
+                            (
+                                (c as usize / case.cols) as i32 - ar,
+                                (c as usize % case.cols) as i32 - ac,
+                            )
+                        })
+                        .collect();
+                    instances.push(Instance {
+                        agent: id,
+                        member: m as u32,
+                        starts: vec![anchor],
+                        target: None,
+                        shape,
+                    });
+                }
+                // Pieces of one shape side by side: they are interchangeable.
+                instances[first..]
+                    .sort_by(|x, y| x.shape.cmp(&y.shape).then(x.member.cmp(&y.member)));
                 continue;
             }
             Start::Markers => {}
@@ -1239,6 +1434,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
             if ok {
                 instances.push(Instance {
                     agent: id,
+                    shape: Vec::new(),
                     member: m as u32,
                     starts: vec![starts[a][m][0]],
                     target,

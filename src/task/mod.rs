@@ -350,17 +350,23 @@ pub struct Mover {
     when: Vec<When>,
     /// For a member of an object (no actions; pushed), what it is.
     object: Option<Object>,
+    /// The movers interchangeable with it, itself among them (consecutive
+    /// ids; only itself, for most): members of one object, or pieces of
+    /// one shape in one declaration. They share one domain, and a state
+    /// holds their positions in increasing order.
+    twins: std::ops::Range<u32>,
+    /// For a piece: each of its cells as a (row, column) offset from its
+    /// position's cell (the first of them in grid order, so `(0, 0)`
+    /// first); empty for a mover of one cell.
+    shape: Vec<(i32, i32)>,
 }
 
-/// What a mover that is a member of an object has: agents push it, its
-/// fellow members are interchangeable (they share one domain, and a state
-/// holds their positions in increasing order).
+/// What a mover that is a member of an object has: agents push it; its
+/// fellow members are its twins.
 #[derive(Debug, Clone)]
 pub struct Object {
     /// What a step that pushes it costs, if not its move's cost.
     pub push_cost: Option<u32>,
-    /// The movers of its object, itself among them: consecutive ids.
-    pub group: std::ops::Range<u32>,
     /// When the goal puts it on some positions: per position, the fewest
     /// pushes that bring it to one of them on a board with nothing else on
     /// it and every cell that is not solid open (`u32::MAX`: none can, the
@@ -413,6 +419,17 @@ impl Mover {
     /// What it is if it is a member of an object.
     pub fn object(&self) -> Option<&Object> {
         self.object.as_ref()
+    }
+
+    /// The movers interchangeable with it (see the field).
+    pub fn twins(&self) -> std::ops::Range<u32> {
+        self.twins.clone()
+    }
+
+    /// A piece's cells as offsets from its position's cell; empty for one
+    /// cell.
+    pub fn shape(&self) -> &[(i32, i32)] {
+        &self.shape
     }
 
     /// The position of grid cell `cell`, if it is in the domain.
@@ -765,24 +782,35 @@ impl Task {
         self.movers.iter().any(|m| m.object.is_some())
     }
 
-    /// Puts the positions of each object's members in increasing order:
-    /// members are interchangeable, so a state is the set of their
-    /// positions, held in one canonical order. `scratch` is a buffer.
+    /// Some mover is a piece of several cells.
+    pub fn has_pieces(&self) -> bool {
+        self.movers.iter().any(|m| !m.shape.is_empty())
+    }
+
+    /// Some movers are interchangeable (see [`Mover::twins`]).
+    pub fn has_twins(&self) -> bool {
+        self.movers.iter().any(|m| m.twins.len() > 1)
+    }
+
+    /// Puts the positions of each set of twins in increasing order: they
+    /// are interchangeable, so a state is the set of their positions, held
+    /// in one canonical order. `scratch` is a buffer.
     pub fn canonical(&self, vals: &mut [i64], scratch: &mut Vec<i64>) {
         let mut i = 0;
         while i < self.movers.len() {
-            let Some(o) = &self.movers[i].object else {
+            let twins = self.movers[i].twins.clone();
+            if twins.len() < 2 {
                 i += 1;
                 continue;
-            };
-            let group = &self.movers[o.group.start as usize..o.group.end as usize];
+            }
+            let group = &self.movers[twins.start as usize..twins.end as usize];
             scratch.clear();
             scratch.extend(group.iter().map(|m| vals[m.pos.ix()]));
             scratch.sort_unstable();
             for (m, &p) in group.iter().zip(scratch.iter()) {
                 vals[m.pos.ix()] = p;
             }
-            i = o.group.end as usize;
+            i = twins.end as usize;
         }
     }
 
@@ -798,10 +826,13 @@ impl Task {
     }
 
     /// Every action moves by a fixed offset (or stays), and fires no rules;
-    /// no object is pushed.
+    /// no object is pushed, no piece is larger than a cell, no movers are
+    /// interchangeable.
     pub fn fixed_moves(&self) -> bool {
         !self.far_moves()
             && !self.has_objects()
+            && !self.has_pieces()
+            && !self.has_twins()
             && self
                 .actions
                 .iter()
@@ -847,7 +878,12 @@ impl Task {
     /// Every step can be undone by a step of the same cost with no
     /// conditions or rules: a search from the goal is possible.
     pub fn reversible(&self) -> bool {
-        if !self.unconditional() || !self.unit_costs() || self.far_moves() || self.has_objects() {
+        if !self.unconditional()
+            || !self.unit_costs()
+            || self.far_moves()
+            || self.has_objects()
+            || self.has_twins()
+        {
             return false;
         }
         self.movers.iter().all(|m| {
