@@ -2279,12 +2279,14 @@ impl Resolver {
     /// `every` or `any`.
     fn members(&mut self, p: &ast::Pred, who: &Ident, agent: AgentId) -> Option<Members> {
         let a = &self.agents[agent.ix()];
-        let family = a.family.is_some() || a.object;
+        let family = a.family.is_some() || a.object || (a.piece.is_some() && a.max_members > 1);
         let (what, label) = if a.object {
             (
                 "an object, one member on every cell marked",
                 "an object, not one agent",
             )
+        } else if a.piece.is_some() {
+            ("a set of pieces, one per marker", "pieces, not one piece")
         } else {
             ("a family of agents", "a family, not one agent")
         };

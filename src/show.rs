@@ -40,6 +40,10 @@ pub struct Figure {
     /// The symbol it is drawn with: its start marker, or its name's first
     /// letter.
     pub symbol: String,
+    /// For a piece, its cells as `[rows, columns]` offsets from where it
+    /// stands (the first of its cells); empty for one cell.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shape: Vec<[i32; 2]>,
 }
 
 /// One state of the way.
@@ -128,6 +132,7 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
             Figure {
                 name: m.name().to_string(),
                 symbol,
+                shape: m.shape().iter().map(|&(r, c)| [r, c]).collect(),
             }
         })
         .collect();
@@ -191,13 +196,22 @@ impl Walk {
         let mut cells = self.ground.clone();
         let mut count = vec![0u32; cells.len()];
         for (m, &[r, c]) in frame.at.iter().enumerate() {
-            let cell = r * self.cols + c;
-            count[cell] += 1;
-            cells[cell] = if count[cell] > 1 {
-                "*".to_string()
-            } else {
-                self.movers[m].symbol.clone()
-            };
+            let shape = &self.movers[m].shape;
+            let one = [[0, 0]];
+            let offsets: &[[i32; 2]] = if shape.is_empty() { &one } else { shape };
+            for &[dr, dc] in offsets {
+                let (r, c) = (r as i64 + dr as i64, c as i64 + dc as i64);
+                if r < 0 || c < 0 || r as usize >= self.rows || c as usize >= self.cols {
+                    continue;
+                }
+                let cell = r as usize * self.cols + c as usize;
+                count[cell] += 1;
+                cells[cell] = if count[cell] > 1 {
+                    "*".to_string()
+                } else {
+                    self.movers[m].symbol.clone()
+                };
+            }
         }
         let width = cells.iter().map(|s| s.chars().count()).max().unwrap_or(1);
         let mut out = String::new();

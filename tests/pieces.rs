@@ -21,6 +21,7 @@ const COMPASS: [(i32, i32); 4] = [(-1, 0), (0, 1), (1, 0), (0, -1)];
 /// first cell at `target`, on an `h` x `w` board with walls `wall`. Pieces
 /// of one shape that move alike are alike: a state lists their positions
 /// sorted (the goal's piece is the only one of its shape).
+#[allow(clippy::too_many_arguments)] // one search, every part of its problem
 fn solve(
     h: i32,
     w: i32,
@@ -29,6 +30,7 @@ fn solve(
     start: Vec<(i32, i32)>,
     goal: usize,
     target: (i32, i32),
+    slide: bool,
 ) -> Option<u32> {
     let covers = |p: usize, at: (i32, i32)| {
         pieces[p]
@@ -77,9 +79,13 @@ fn solve(
         };
         for p in 0..pieces.len() {
             for &(dr, dc) in &pieces[p].dirs {
-                let at = (s[p].0 + dr, s[p].1 + dc);
+                let mut at = (s[p].0 + dr, s[p].1 + dc);
                 if covers(p, at).any(|c| busy(c, p)) {
                     continue;
+                }
+                // A slide goes on while the piece fits.
+                while slide && !covers(p, (at.0 + dr, at.1 + dc)).any(|c| busy(c, p)) {
+                    at = (at.0 + dr, at.1 + dc);
                 }
                 let mut t = s.clone();
                 t[p] = at;
@@ -105,8 +111,30 @@ struct Board {
 impl Board {
     /// The fewest moves until the piece drawn `letter` is at `target`.
     fn solve(self, h: i32, w: i32, letter: u8, target: (i32, i32)) -> Option<u32> {
+        self.solve_with(h, w, letter, target, false)
+    }
+
+    /// [`Self::solve`], with each move sliding as far as the piece fits
+    /// when `slide`.
+    fn solve_with(
+        self,
+        h: i32,
+        w: i32,
+        letter: u8,
+        target: (i32, i32),
+        slide: bool,
+    ) -> Option<u32> {
         let goal = self.letters.iter().position(|&l| l == letter).unwrap();
-        solve(h, w, &self.wall, &self.pieces, self.start, goal, target)
+        solve(
+            h,
+            w,
+            &self.wall,
+            &self.pieces,
+            self.start,
+            goal,
+            target,
+            slide,
+        )
     }
 }
 
@@ -182,7 +210,7 @@ fn put(rng: &mut SmallRng, g: &mut [Vec<u8>], tall: usize, wide: usize, ch: u8) 
 /// Klotski as shipped reads 4 x 5 boards; the random boards keep its
 /// shapes (the large square `B`, tall, wide and small pieces) on boards of
 /// that size with fewer pieces, so that their state spaces stay small.
-fn random_klotski(rng: &mut SmallRng) -> (String, Option<u32>) {
+fn random_klotski(rng: &mut SmallRng, slide: bool) -> (String, Option<u32>) {
     let (h, w) = (5, 4);
     let mut g = vec![vec![b'.'; w]; h];
     put(rng, &mut g, 2, 2, b'B');
@@ -194,7 +222,7 @@ fn random_klotski(rng: &mut SmallRng) -> (String, Option<u32>) {
             next += 1;
         }
     }
-    let answer = read(&g, false).solve(h as i32, w as i32, b'B', (3, 1));
+    let answer = read(&g, false).solve_with(h as i32, w as i32, b'B', (3, 1), slide);
     (common::case_text("", &g).trim_start().to_string(), answer)
 }
 
@@ -269,7 +297,7 @@ fn klotski_agrees_with_independent_solver_on_random_boards() {
         &mut rng,
         200,
         10,
-        random_klotski,
+        |r| random_klotski(r, false),
         common::counted,
         common::lines(answer("unsolvable")),
     );
@@ -302,4 +330,28 @@ fn rushhour_agrees_with_independent_solver_on_random_lots() {
         "mixed answers: {solved} of {} solved, {far} in 8 moves or more",
         all.len()
     );
+}
+
+#[test]
+fn sliding_pieces_agree_with_independent_solver() {
+    let text = common::read(&common::root().join("puzzles/klotski.puz"));
+    let text = text.replace(
+        "move all: north east south west",
+        "move all: slide north, slide east, slide south, slide west",
+    );
+    let rules = puzzle::load("klotski.puz", &text)
+        .unwrap_or_else(|e| panic!("{:?}", miette::Report::new(e)))
+        .rules;
+    let mut rng = SmallRng::seed_from_u64(0x511de);
+    let all = common::batches(
+        &rules,
+        &mut rng,
+        200,
+        10,
+        |r| random_klotski(r, true),
+        common::counted,
+        common::lines(answer("unsolvable")),
+    );
+    let solved = all.iter().filter(|a| a.is_some()).count();
+    assert!(solved > 100, "{solved} of {} solved", all.len());
 }
