@@ -127,7 +127,7 @@ echo "Families of moves: puzzle against a hand-written C++ solver (1 thread)"
 FAM=target/bench-families
 mkdir -p "$FAM"
 printf '%-10s %9s %9s %7s %7s %10s %10s %12s\n' puzzle "puzzle s" "C++ s" ratio best "puzzle KB" "C++ KB" expanded
-for p in ice robots portals sokoban; do
+for p in ice robots portals sokoban klotski; do
   [ "$FAM/$p" -nt benches/families/$p.cpp ] || g++ -O2 -std=c++17 -o "$FAM/$p" benches/families/$p.cpp
   [ "$FAM/$p.in" -nt benches/families/gen.py ] || python3 benches/families/gen.py "$p" >"$FAM/$p.in"
   cmp -s <("$BIN" run "puzzles/$p.puz" "$FAM/$p.in" --threads 1) <("$FAM/$p" <"$FAM/$p.in") ||

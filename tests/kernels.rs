@@ -33,6 +33,13 @@ fn count(k: &Kernel<'_, u64>, s: u64) -> usize {
 
 /// The kernels that apply to a task, besides the generic one.
 fn kinds(task: &Task) -> Vec<KernelKind> {
+    if task.has_pieces() {
+        return if puzzle::kernel::bodies_fit(task) {
+            vec![KernelKind::Bodies]
+        } else {
+            Vec::new()
+        };
+    }
     if task.far_moves() {
         return if puzzle::kernel::slides_fit(task) {
             vec![KernelKind::Slides]
@@ -337,6 +344,87 @@ fn the_slide_kernel_gives_the_interpreters_successors() {
     assert!(
         compared > 200,
         "the slide kernel was compared on {compared} maps"
+    );
+}
+
+#[test]
+fn the_bodies_kernel_gives_the_interpreters_successors() {
+    let mut rng = SmallRng::seed_from_u64(0xb0d1e5);
+    let mut compared = 0;
+    let mut twins = 0;
+    for _ in 0..300 {
+        let all = [
+            "north",
+            "east",
+            "south",
+            "west",
+            "northeast",
+            "southwest",
+            "slide north",
+            "slide east",
+            "slide south",
+            "slide west",
+        ];
+        let mut moves: Vec<&str> = all.iter().copied().filter(|_| rng.gen_bool(0.4)).collect();
+        if moves.is_empty() {
+            moves.push("east");
+        }
+        let lengthwise = if rng.gen_bool(0.5) { " lengthwise" } else { "" };
+        let hero = rng.gen_bool(0.3);
+        let mut rules = format!(
+            "input {{ cases until eof  header rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  snow '_' stops  wall '#' solid }}\n\
+             piece block 'A' 'B' 'C' 'D' 'E' on floor{lengthwise}\n\
+             move all: {}\n\
+             goal any block on snow\n",
+            moves.join(", ")
+        );
+        if hero {
+            rules.push_str("agent hero '@' on floor\n");
+        }
+        let (h, w) = (rng.gen_range(2..=7), rng.gen_range(2..=7));
+        let mut g = common::mixed_grid(&mut rng, h, w, &[(0.1, b'#'), (0.1, b'_')], b'.');
+        // Rectangles of letters on free cells: pieces, some of one shape.
+        for &ch in b"ABCDE" {
+            let (th, tw) = [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3)][rng.gen_range(0..5)];
+            if th > h || tw > w {
+                continue;
+            }
+            let (r, c) = (rng.gen_range(0..=h - th), rng.gen_range(0..=w - tw));
+            let free = (r..r + th).all(|y| (c..c + tw).all(|x| g[y][x] == b'.'));
+            if free && rng.gen_bool(0.8) {
+                for row in g.iter_mut().skip(r).take(th) {
+                    for cell in row.iter_mut().skip(c).take(tw) {
+                        *cell = ch;
+                    }
+                }
+            }
+        }
+        if !g.iter().flatten().any(|ch| ch.is_ascii_uppercase()) {
+            continue;
+        }
+        if hero {
+            let free: Vec<(usize, usize)> = common::all_cells(&g)
+                .into_iter()
+                .filter(|&(r, c)| g[r][c] == b'.')
+                .collect();
+            let Some(&(r, c)) = free.first() else {
+                continue;
+            };
+            g[r][c] = b'@';
+        }
+        let input = common::case_text(&format!("{h} {w}"), &g);
+        let task = ground(&rules, &input);
+        if task.has_twins() {
+            twins += 1;
+        }
+        if compare(&task, 3000, &format!("{rules}\n{input}")).contains(&KernelKind::Bodies) {
+            compared += 1;
+        }
+    }
+    assert!(
+        compared > 200 && twins > 30,
+        "the bodies kernel was compared on {compared} maps, {twins} with twins"
     );
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Benchmark inputs for the families of moves (slides, teleports, pushes),
-made the same on every run: `gen.py ice|robots|portals|sokoban > FILE`."""
+"""Benchmark inputs for the families of moves (slides, teleports, pushes,
+pieces), made the same on every run:
+`gen.py ice|robots|portals|sokoban|klotski > FILE`."""
 import random
 import sys
 
@@ -74,6 +75,29 @@ def sokoban(rng):
     return "\n".join(maps) + "\n0 0\n"
 
 
+def klotski(rng):
+    """Boxes of 4 x 5 with Klotski's ten pieces (the large square `B`, four
+    tall, one wide, four small) put down at random, two cells left empty."""
+    boards = []
+    while len(boards) < 40:
+        g = [["."] * 4 for _ in range(5)]
+        shapes = [(2, 2)] + [(2, 1)] * 4 + [(1, 2)] + [(1, 1)] * 4
+        ok = True
+        for letter, (h, w) in zip("BACDEFGHIJ", shapes):
+            spots = [(r, c) for r in range(6 - h) for c in range(5 - w)
+                     if all(g[r + y][c + x] == "." for y in range(h) for x in range(w))]
+            if not spots:
+                ok = False
+                break
+            r, c = rng.choice(spots)
+            for y in range(h):
+                for x in range(w):
+                    g[r + y][c + x] = letter
+        if ok and g[3][1] != "B":
+            boards.append(show(g))
+    return f"{len(boards)}\n" + "\n".join(boards) + "\n"
+
+
 def live_cells(g, spots):
     """Cells from which pushes can bring a box to a spot, walls aside."""
     live, todo = set(spots), list(spots)
@@ -90,4 +114,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "robots": robots, "portals": portals, "sokoban": sokoban}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "robots": robots, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))

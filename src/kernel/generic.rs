@@ -50,9 +50,20 @@ pub struct Generic<'k, W> {
     marked: Vec<u32>,
     /// Some movers are interchangeable: their positions are put in order.
     twins: bool,
+    /// Class -> whether its cells may be entered: never, always, or when
+    /// its entry condition holds.
+    entry: Vec<Entry>,
     /// A buffer for putting twins' positions in order.
     scratch: Vec<i64>,
     word: std::marker::PhantomData<W>,
+}
+
+/// Whether a class's cells may be entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    Never,
+    Always,
+    If,
 }
 
 /// Where a mover's action takes it.
@@ -91,6 +102,13 @@ impl<'k, W: Word> Generic<'k, W> {
             },
             marked: Vec::new(),
             twins: task.has_twins(),
+            entry: (0..task.board().classes().len() as u32)
+                .map(|k| match task.entry(k) {
+                    crate::task::Expr::Const(false) => Entry::Never,
+                    crate::task::Expr::Const(true) => Entry::Always,
+                    _ => Entry::If,
+                })
+                .collect(),
             scratch: Vec::new(),
             word: std::marker::PhantomData,
         }
@@ -379,7 +397,7 @@ impl<'k, W: Word> Generic<'k, W> {
                 break;
             }
             let taken = self.taken(i, to);
-            if taken && (entered || slide || task.forbid_same_cell()) {
+            if taken && (entered || slide || task.forbid_same_cell() || self.pieces) {
                 break;
             }
             let Some(p) = m.position_of(to) else { break };
@@ -509,11 +527,11 @@ impl<'k, W: Word> Generic<'k, W> {
             .any(|(j, &c)| j != i && c == cell)
     }
 
-    /// Where piece `i` goes moving by `dir` from where it is in `vals`:
-    /// every cell it would cover on the board, not solid, open by its
-    /// entry condition on `state`, and covered by no other mover. Its new
-    /// position and the cost: the largest of the cells newly covered that
-    /// have a cost, else `cost`.
+    /// Where piece `i` goes moving by `dir` from its cell `at`: every
+    /// cell it enters (covers, and did not) on the board, open by its
+    /// entry condition on `state` (never when solid), and covered by no
+    /// other mover. Its new position and the cost: the largest of the
+    /// cells entered that have a cost, else `cost`.
     fn piece_to(
         &self,
         i: usize,
@@ -525,24 +543,38 @@ impl<'k, W: Word> Generic<'k, W> {
         let task = self.task;
         let b = task.board();
         let m = &task.movers()[i];
+        let (rows, cols) = (b.rows() as i32, b.cols() as i32);
+        let (tr, tc) = (
+            at as i32 / cols + dir.dr as i32,
+            at as i32 % cols + dir.dc as i32,
+        );
+        let me = i as u32 + 1;
         let mut worst: Option<u32> = None;
-        for &off in m.shape() {
-            let from = offset(b, at, off)?;
-            let to = b.step(from, dir)?;
-            let class = b.class(to);
-            if b.classes()[class as usize].solid
-                || !task.eval(task.entry(class), state)
-                || self.taken(i, to)
-            {
+        for &(or, oc) in m.shape() {
+            let (r, c) = (tr + or, tc + oc);
+            if r < 0 || c < 0 || r >= rows || c >= cols {
                 return None;
             }
-            if self.occ[to as usize] == 0
-                && let Some(c) = task.enter_cost(class)
-            {
+            let to = (r * cols + c) as u32;
+            match self.occ[to as usize] {
+                0 => {}
+                o if o == me => continue,
+                _ => return None,
+            }
+            let class = b.class(to);
+            let open = match self.entry[class as usize] {
+                Entry::Never => false,
+                Entry::Always => true,
+                Entry::If => task.eval(task.entry(class), state),
+            };
+            if !open {
+                return None;
+            }
+            if let Some(c) = task.enter_cost(class) {
                 worst = Some(worst.map_or(c, |w| w.max(c)));
             }
         }
-        let p = m.position_of(b.step(at, dir)?)?;
+        let p = m.position_of((tr * cols + tc) as u32)?;
         Some((p as i64, worst.unwrap_or(cost)))
     }
 

@@ -7,12 +7,15 @@
 //! mover, two or three at once, and the last mover's moves as a bitmask.
 //! Each is tested against the generic interpreter for identical successors.
 
+pub mod bodies;
 mod cond;
 pub mod generic;
 pub mod slides;
 pub(crate) mod tables;
 mod tables_succ;
 
+pub use bodies::fits as bodies_fit;
+pub use bodies::{Bodies, BodyModel};
 pub use cond::{Cond, Conds};
 pub use generic::Generic;
 pub use slides::fits as slides_fit;
@@ -31,6 +34,7 @@ pub struct Kernel<'t, W> {
     layout: &'t Layout,
     model: Option<Model<'t, W>>,
     slides: Option<SlideModel<'t, W>>,
+    bodies: Option<BodyModel>,
     goal_cx: Conds<W>,
     goal: Cond<W>,
     starts: Vec<W>,
@@ -43,9 +47,13 @@ impl<'t, W: Word> Kernel<'t, W> {
 
     /// The kernel of a task with a given kind (for tests comparing kinds).
     pub fn with_kind(task: &'t Task, layout: &'t Layout, kind: KernelKind) -> Self {
-        let tables = !matches!(kind, KernelKind::Generic | KernelKind::Slides);
+        let tables = !matches!(
+            kind,
+            KernelKind::Generic | KernelKind::Slides | KernelKind::Bodies
+        );
         let model = tables.then(|| Model::new(task, layout, kind));
         let slides = (kind == KernelKind::Slides).then(|| SlideModel::new(task, layout));
+        let bodies = (kind == KernelKind::Bodies).then(|| BodyModel::new(task, layout));
         let mut goal_cx = Conds::new();
         let goal = goal_cx.compile(task.goal(), task, layout);
         let starts = match &model {
@@ -66,6 +74,7 @@ impl<'t, W: Word> Kernel<'t, W> {
             layout,
             model,
             slides,
+            bodies,
             goal_cx,
             goal,
             starts,
@@ -98,10 +107,11 @@ impl<'t, W: Word> Kernel<'t, W> {
     /// A successor generator (one per thread).
     pub fn successors(&self) -> Successors<'_, 't, W> {
         Successors {
-            imp: match (&self.model, &self.slides) {
-                (Some(m), _) => Imp::Tables(Tables::new(m)),
-                (None, Some(m)) => Imp::Slides(Slides::new(m)),
-                (None, None) => Imp::Generic(Generic::new(self.task, self.layout)),
+            imp: match (&self.model, &self.slides, &self.bodies) {
+                (Some(m), _, _) => Imp::Tables(Tables::new(m)),
+                (None, Some(m), _) => Imp::Slides(Slides::new(m)),
+                (None, None, Some(m)) => Imp::Bodies(Bodies::new(m)),
+                (None, None, None) => Imp::Generic(Generic::new(self.task, self.layout)),
             },
         }
     }
@@ -140,6 +150,17 @@ impl<W: Word> Gen<W> for Slides<'_, W> {
     }
 }
 
+impl<W: Word> Gen<W> for Bodies<'_, W> {
+    #[inline(always)]
+    fn each(&mut self, s: W, f: impl FnMut(W) -> bool) {
+        Bodies::each(self, s, f)
+    }
+
+    fn rows<const R: usize>(&mut self, _: W, _: impl FnMut(W, [u64; R]) -> bool) {
+        unreachable!("rows are a table kernel's")
+    }
+}
+
 impl<W: Word> Gen<W> for Generic<'_, W> {
     #[inline(always)]
     fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
@@ -155,6 +176,7 @@ impl<W: Word> Gen<W> for Generic<'_, W> {
 pub enum Split<'a, 'k, 't, W> {
     Tables(&'a mut Tables<'k, 't, W>),
     Slides(&'a mut Slides<'k, W>),
+    Bodies(&'a mut Bodies<'k, W>),
     Generic(&'a mut Generic<'k, W>),
 }
 
@@ -168,6 +190,7 @@ pub struct Successors<'k, 't, W> {
 enum Imp<'k, 't, W> {
     Tables(Tables<'k, 't, W>),
     Slides(Slides<'k, W>),
+    Bodies(Bodies<'k, W>),
     Generic(Generic<'k, W>),
 }
 
@@ -179,6 +202,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
         match &mut self.imp {
             Imp::Tables(t) => t.each(s, f),
             Imp::Slides(t) => t.each(s, f),
+            Imp::Bodies(t) => t.each(s, f),
             Imp::Generic(g) => g.each(s, |t, _| f(t)),
         }
     }
@@ -189,6 +213,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
         match &mut self.imp {
             Imp::Tables(t) => t.each(s, |t| f(t, 1)),
             Imp::Slides(t) => t.each(s, |t| f(t, 1)),
+            Imp::Bodies(t) => t.each(s, |t| f(t, 1)),
             Imp::Generic(g) => g.each(s, f),
         }
     }
@@ -198,6 +223,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
         match &mut self.imp {
             Imp::Tables(t) => Split::Tables(t),
             Imp::Slides(t) => Split::Slides(t),
+            Imp::Bodies(t) => Split::Bodies(t),
             Imp::Generic(g) => Split::Generic(g),
         }
     }
@@ -207,7 +233,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     pub fn row_words(&self) -> usize {
         match &self.imp {
             Imp::Tables(t) => t.row_words(),
-            Imp::Slides(_) | Imp::Generic(_) => 0,
+            Imp::Slides(_) | Imp::Bodies(_) | Imp::Generic(_) => 0,
         }
     }
 
@@ -218,7 +244,9 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     pub fn rows<const R: usize>(&mut self, s: W, row: impl FnMut(W, [u64; R]) -> bool) {
         match &mut self.imp {
             Imp::Tables(t) => t.rows::<R>(s, row),
-            Imp::Slides(_) | Imp::Generic(_) => unreachable!("rows are a table kernel"),
+            Imp::Slides(_) | Imp::Bodies(_) | Imp::Generic(_) => {
+                unreachable!("rows are a table kernel")
+            }
         }
     }
 }

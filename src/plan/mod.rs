@@ -93,6 +93,9 @@ pub enum KernelKind {
     /// Movers in turn whose moves slide or teleport, with no rules: where
     /// each move ends on an empty board, per position.
     Slides,
+    /// Pieces of several cells in turn, with no rules: a mask of the cells
+    /// each covers, per position.
+    Bodies,
 }
 
 /// How the state space is searched.
@@ -458,7 +461,16 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
         return generic("agents push objects");
     }
     if task.has_pieces() {
-        return generic("pieces cover several cells");
+        if crate::kernel::bodies_fit(task) {
+            return (
+                KernelKind::Bodies,
+                "pieces of several cells in turn, on a board of at most 128 cells: a mask of \
+                 the cells each covers per position, a move allowed when the cells it enters \
+                 are clear of the others' masks"
+                    .into(),
+            );
+        }
+        return generic("pieces cover several cells, and a rule or a condition applies");
     }
     if task.has_twins() {
         return generic("some movers are interchangeable");

@@ -426,6 +426,9 @@ fn run_any<W: Word, M: Mark<W>>(
             Split::Slides(t) => {
                 expand_chunk::<W, M, _, 0, true>(t, chunk, meter, next, test, store)
             }
+            Split::Bodies(t) => {
+                expand_chunk::<W, M, _, 0, true>(t, chunk, meter, next, test, store)
+            }
             Split::Generic(g) => {
                 expand_chunk::<W, M, _, 0, true>(g, chunk, meter, next, test, store)
             }
@@ -439,6 +442,7 @@ fn run_any<W: Word, M: Mark<W>>(
             _ => expand_chunk::<W, M, _, 0, false>(t, chunk, meter, next, test, store),
         },
         Split::Slides(t) => expand_chunk::<W, M, _, 0, false>(t, chunk, meter, next, test, store),
+        Split::Bodies(t) => expand_chunk::<W, M, _, 0, false>(t, chunk, meter, next, test, store),
         Split::Generic(g) => expand_chunk::<W, M, _, 0, false>(g, chunk, meter, next, test, store),
     }
 }

@@ -1,0 +1,221 @@
+//! The bodies kernel: pieces of several cells (and movers of one) moving
+//! in turn on a board of at most [`MAX_CELLS`] cells, with no rules and no
+//! entry conditions but `solid` (Klotski, Rush Hour, sliding blocks). Each
+//! mover has, per position, the mask of the cells it covers, and per move
+//! the position it would reach on an empty board; a move is allowed when
+//! the cells it would cover that it does not already are clear of the
+//! others' masks, as a hand-written solver tests a bitboard.
+//!
+//! Invariant: it gives exactly the successors of [`super::Generic`], in
+//! the same order, on every state (tested in `tests/kernels.rs` on random
+//! tasks): with no rules a move changes nothing but its mover's position,
+//! and twins' positions are put back in increasing order as the
+//! interpreter's [`crate::task::Task::canonical`] does.
+
+use crate::plan::{Field, Layout, Word};
+use crate::task::{Expr, Motion, Task};
+
+/// The most cells a board may have: a mask is a `u128`.
+pub const MAX_CELLS: usize = 128;
+
+const NONE: u32 = u32::MAX;
+
+/// One mover's cells and moves.
+#[derive(Debug)]
+struct Mover {
+    field: Field,
+    /// Position -> the cells it covers there.
+    mask: Vec<u128>,
+    /// Per move, position -> the position one step takes it to on an empty
+    /// board (`NONE`: off the board, onto a solid cell, out of its
+    /// domain), and whether the move slides on.
+    moves: Vec<(Vec<u32>, bool)>,
+    /// Position -> it covers a cell that stops slides.
+    stops: Vec<bool>,
+    /// Its twins (consecutive movers), itself among them.
+    twins: std::ops::Range<usize>,
+}
+
+/// A task's movers, ready to move.
+#[derive(Debug)]
+pub struct BodyModel {
+    movers: Vec<Mover>,
+}
+
+/// Whether the kernel applies: movers in turn whose moves are steps or
+/// slides, on a board of at most [`MAX_CELLS`] cells, with no rules, no
+/// entry conditions but `solid`, no objects, no slippery cells or
+/// teleports, and steps of cost 1.
+pub fn fits(task: &Task) -> bool {
+    let b = task.board();
+    task.mode() == crate::task::Mode::InTurn
+        && b.rows() * b.cols() <= MAX_CELLS
+        && task.unit_costs()
+        && task.rules().is_empty()
+        && task.unconditional()
+        && !task.has_objects()
+        && !b.has_slippery()
+        && !b.has_teleports()
+        && task.movers().iter().all(|m| m.when().is_empty())
+        && task
+            .actions()
+            .iter()
+            .all(|a| matches!(a.motion(), Motion::Step(_) | Motion::Slide(_)))
+}
+
+impl BodyModel {
+    pub fn new(task: &Task, layout: &Layout) -> BodyModel {
+        let b = task.board();
+        let (rows, cols) = (b.rows() as i32, b.cols() as i32);
+        let open = |r: i32, c: i32| {
+            (0..rows).contains(&r)
+                && (0..cols).contains(&c)
+                && task.entry(b.class((r * cols + c) as u32)) != &Expr::Const(false)
+        };
+        let movers = task
+            .movers()
+            .iter()
+            .map(|m| {
+                let one = [(0, 0)];
+                let shape: &[(i32, i32)] = if m.shape().is_empty() {
+                    &one
+                } else {
+                    m.shape()
+                };
+                let at = |p: usize| {
+                    let c = m.cells()[p] as i32;
+                    (c / cols, c % cols)
+                };
+                let mask = (0..m.cells().len())
+                    .map(|p| {
+                        let (r, c) = at(p);
+                        shape
+                            .iter()
+                            .filter(|o| open(r + o.0, c + o.1))
+                            .fold(0u128, |k, o| k | 1 << ((r + o.0) * cols + c + o.1))
+                    })
+                    .collect();
+                let moves = m
+                    .actions()
+                    .iter()
+                    .map(|&a| {
+                        let (d, slide) = match task.action(a).motion() {
+                            Motion::Step(d) => (d, false),
+                            Motion::Slide(d) => (d, true),
+                            _ => unreachable!("the kernel fits steps and slides only"),
+                        };
+                        let next = (0..m.cells().len())
+                            .map(|p| {
+                                let (r, c) = at(p);
+                                let (r, c) = (r + d.dr as i32, c + d.dc as i32);
+                                let fits = shape.iter().all(|o| open(r + o.0, c + o.1));
+                                match fits {
+                                    true => m.position_of((r * cols + c) as u32).unwrap_or(NONE),
+                                    false => NONE,
+                                }
+                            })
+                            .collect();
+                        (next, slide)
+                    })
+                    .collect();
+                let stops = (0..m.cells().len())
+                    .map(|p| {
+                        let (r, c) = at(p);
+                        shape.iter().any(|o| {
+                            open(r + o.0, c + o.1)
+                                && b.class_of(((r + o.0) * cols + c + o.1) as u32).stops
+                        })
+                    })
+                    .collect();
+                let t = m.twins();
+                Mover {
+                    field: layout.field(m.pos()),
+                    mask,
+                    moves,
+                    stops,
+                    twins: t.start as usize..t.end as usize,
+                }
+            })
+            .collect();
+        BodyModel { movers }
+    }
+}
+
+/// The bodies kernel's buffers, one per thread.
+pub struct Bodies<'k, W> {
+    m: &'k BodyModel,
+    /// Each mover's position.
+    at: Vec<u32>,
+    word: std::marker::PhantomData<W>,
+}
+
+impl<'k, W: Word> Bodies<'k, W> {
+    pub fn new(m: &'k BodyModel) -> Self {
+        Bodies {
+            m,
+            at: vec![0; m.movers.len()],
+            word: std::marker::PhantomData,
+        }
+    }
+
+    /// Calls `f` on every successor of `s`; stops early when `f` returns
+    /// false.
+    #[inline(always)]
+    pub fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
+        let m = self.m;
+        let mut all = 0u128;
+        for (i, mv) in m.movers.iter().enumerate() {
+            let p = mv.field.raw(s) as u32;
+            self.at[i] = p;
+            all |= mv.mask[p as usize];
+        }
+        for (i, mv) in m.movers.iter().enumerate() {
+            let p = self.at[i];
+            let mine = mv.mask[p as usize];
+            let others = all & !mine;
+            for (next, slide) in &mv.moves {
+                let mut q = next[p as usize];
+                if q == NONE || mv.mask[q as usize] & others != 0 {
+                    continue;
+                }
+                while *slide && !mv.stops[q as usize] {
+                    let r = next[q as usize];
+                    if r == NONE || mv.mask[r as usize] & others != 0 {
+                        break;
+                    }
+                    q = r;
+                }
+                if !f(self.placed(s, i, q)) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// `s` with mover `i` at position `q`, its twins' positions back in
+    /// increasing order.
+    #[inline(always)]
+    fn placed(&self, s: W, i: usize, q: u32) -> W {
+        let m = self.m;
+        let mv = &m.movers[i];
+        let set = |t: W, j: usize, v: u32| {
+            let f = m.movers[j].field;
+            (t & !f.mask::<W>()) | f.place::<W>(v as u64)
+        };
+        let mut t = set(s, i, q);
+        if mv.twins.len() < 2 {
+            return t;
+        }
+        // Only mover `i` changed: move its value to its place in order.
+        let mut j = i;
+        while j > mv.twins.start && self.at[j - 1] > q {
+            t = set(t, j, self.at[j - 1]);
+            j -= 1;
+        }
+        while j + 1 < mv.twins.end && self.at[j + 1] < q {
+            t = set(t, j, self.at[j + 1]);
+            j += 1;
+        }
+        set(t, j, q)
+    }
+}
