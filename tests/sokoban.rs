@@ -340,3 +340,86 @@ fn pushing_onto_a_plate_toggles_the_gates() {
         all.len()
     );
 }
+
+/// The cells of a warehouse from which no push can bring a box to a spot,
+/// walls aside: a search pulling a box back from the spots.
+fn dead_cells(g: &[Vec<u8>]) -> BTreeSet<Cell> {
+    let h = g.len() as i64;
+    let w = g.iter().map(Vec::len).max().unwrap_or(0) as i64;
+    let open = |r: i64, c: i64| {
+        r >= 0 && c >= 0 && r < h && c < w && {
+            let row = &g[r as usize];
+            row.get(c as usize).copied().unwrap_or(b' ') != b'#'
+        }
+    };
+    let mut live: BTreeSet<(i64, i64)> = BTreeSet::new();
+    let mut todo = Vec::new();
+    for r in 0..h {
+        for c in 0..w {
+            if open(r, c) && matches!(g[r as usize].get(c as usize), Some(b'.' | b'*' | b'+')) {
+                live.insert((r, c));
+                todo.push((r, c));
+            }
+        }
+    }
+    while let Some((r, c)) = todo.pop() {
+        for (dr, dc) in [(-1, 0), (0, 1), (1, 0), (0, -1)] {
+            let (y, z) = ((r - dr, c - dc), (r - 2 * dr, c - 2 * dc));
+            if open(y.0, y.1) && open(z.0, z.1) && live.insert(y) {
+                todo.push(y);
+            }
+        }
+    }
+    let mut dead = BTreeSet::new();
+    for r in 0..h {
+        for c in 0..w {
+            if open(r, c) && !live.contains(&(r, c)) {
+                dead.insert((r as usize, c as usize));
+            }
+        }
+    }
+    dead
+}
+
+#[test]
+fn dead_cells_are_those_no_push_leads_from() {
+    let rules = common::puzzle("sokoban").rules;
+    let mut rng = SmallRng::seed_from_u64(0xdead);
+    let mut with_dead = 0;
+    for _ in 0..300 {
+        let (text, _) = random_case(&mut rng, 1);
+        let input = format!("{text}0 0\n");
+        let spaces = puzzle::run::space_is_cell(&rules);
+        let case = puzzle::input::Reader::new(&rules.io, &input, spaces, None)
+            .next_case()
+            .expect("a case")
+            .expect("the case reads");
+        let task = puzzle::task::ground(&rules, &case).expect("the case grounds");
+        let rows: Vec<Vec<u8>> = text
+            .lines()
+            .skip(1)
+            .map(|l| l.as_bytes().to_vec())
+            .collect();
+        let cols = task.board().cols();
+        for m in task.movers() {
+            let Some(o) = m.object() else { continue };
+            // The goal places each box when there are as many spots as
+            // boxes or more; otherwise nothing is pruned.
+            let Some(d) = &o.pushes_to_goal else { continue };
+            let got: BTreeSet<Cell> = m
+                .cells()
+                .iter()
+                .zip(d)
+                .filter(|(_, d)| **d == u32::MAX)
+                .map(|(&c, _)| (c as usize / cols, c as usize % cols))
+                .collect();
+            let want: BTreeSet<Cell> = dead_cells(&rows)
+                .into_iter()
+                .filter(|&(r, c)| m.position_of((r * cols + c) as u32).is_some())
+                .collect();
+            assert_eq!(got, want, "dead cells of\n{text}");
+            with_dead += usize::from(!got.is_empty());
+        }
+    }
+    assert!(with_dead > 100, "{with_dead} boxes had dead cells");
+}
