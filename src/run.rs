@@ -887,12 +887,26 @@ fn header_from(rules: &Rules, given: &[(String, i64)]) -> Result<Vec<Option<i64>
 
 /// The error for a state that does not fit the widest word.
 pub fn too_wide(case: &RawCase, task: &Task, layout: &Layout) -> InputError {
-    let parts: Vec<String> = layout
-        .order()
+    // Members of a family or an object, one after another with the same
+    // width, are one part: `box (157 of them) 10 bits each`.
+    let mut runs: Vec<(&str, &str, u32, usize)> = Vec::new();
+    for &v in layout.order() {
+        let (name, bits) = (task.var(v).name(), layout.field(v).bits);
+        if bits == 0 {
+            continue;
+        }
+        let base = name.split('[').next().unwrap_or(name);
+        match runs.last_mut() {
+            Some((b, _, w, n)) if *b == base && *w == bits && base != name => *n += 1,
+            _ => runs.push((base, name, bits, 1)),
+        }
+    }
+    let parts: Vec<String> = runs
         .iter()
-        .map(|&v| (task.var(v).name(), layout.field(v).bits))
-        .filter(|(_, bits)| *bits > 0)
-        .map(|(name, bits)| format!("{name} {bits} bits"))
+        .map(|&(base, name, bits, n)| match n {
+            1 => format!("{name} {bits} bits"),
+            _ => format!("{base} ({n} of them) {bits} bits each"),
+        })
         .collect();
     InputError::TooWide {
         message: format!(
