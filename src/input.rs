@@ -23,7 +23,7 @@ pub struct RawCase {
     pub rows: usize,
     pub cols: usize,
     /// `rows * cols` characters, row by row (a grid of characters).
-    pub cells: Vec<char>,
+    pub cells: Cells,
     /// `rows * cols` tokens, row by row, each with its byte offset and
     /// length in the input (a grid of tokens; empty otherwise).
     pub tokens: Vec<(String, usize, usize)>,
@@ -31,6 +31,80 @@ pub struct RawCase {
     pub row_offsets: Vec<usize>,
     /// Where the case starts in the input.
     pub offset: usize,
+}
+
+/// A grid's characters, row by row: bytes while every one is ASCII (a
+/// quarter of the memory of `char`s, on maps of millions of cells), else
+/// `char`s.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cells {
+    Ascii(Vec<u8>),
+    Wide(Vec<char>),
+}
+
+impl Default for Cells {
+    fn default() -> Self {
+        Cells::Ascii(Vec::new())
+    }
+}
+
+impl Cells {
+    pub fn with_capacity(n: usize) -> Self {
+        Cells::Ascii(Vec::with_capacity(n))
+    }
+
+    /// The character of cell `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> char {
+        match self {
+            Cells::Ascii(b) => char::from(b[i]),
+            Cells::Wide(c) => c[i],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Cells::Ascii(b) => b.len(),
+            Cells::Wide(c) => c.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes in UTF-8 of cells `range`.
+    fn utf8_len(&self, range: std::ops::Range<usize>) -> usize {
+        match self {
+            Cells::Ascii(_) => range.len(),
+            Cells::Wide(c) => c[range].iter().map(|ch| ch.len_utf8()).sum(),
+        }
+    }
+
+    /// Appends ASCII bytes.
+    fn extend_ascii(&mut self, bytes: &[u8]) {
+        match self {
+            Cells::Ascii(b) => b.extend_from_slice(bytes),
+            Cells::Wide(c) => c.extend(bytes.iter().map(|&x| char::from(x))),
+        }
+    }
+
+    /// Appends characters, widening the grid at the first that is not
+    /// ASCII.
+    fn extend(&mut self, chars: impl IntoIterator<Item = char>) {
+        for ch in chars {
+            match self {
+                Cells::Ascii(b) if ch.is_ascii() => b.push(ch as u8),
+                Cells::Ascii(b) => {
+                    let mut wide: Vec<char> = Vec::with_capacity(b.capacity());
+                    wide.extend(b.iter().map(|&x| char::from(x)));
+                    wide.push(ch);
+                    *self = Cells::Wide(wide);
+                }
+                Cells::Wide(c) => c.push(ch),
+            }
+        }
+    }
 }
 
 impl RawCase {
@@ -41,11 +115,8 @@ impl RawCase {
         }
         let r = cell / self.cols;
         // The row's characters before it are the cells before it.
-        let before: usize = self.cells[r * self.cols..cell]
-            .iter()
-            .map(|ch| ch.len_utf8())
-            .sum();
-        (self.row_offsets[r] + before, self.cells[cell].len_utf8()).into()
+        let before = self.cells.utf8_len(r * self.cols..cell);
+        (self.row_offsets[r] + before, self.cells.get(cell).len_utf8()).into()
     }
 
     /// The number of cells.
@@ -419,7 +490,7 @@ impl<'a> Reader<'a> {
             None => self.trimmed(lines[0].text).chars().count(),
         };
         let fill = self.io.fill.as_ref().and_then(|f| f.chars().next());
-        let mut cells = Vec::with_capacity(lines.len() * cols);
+        let mut cells = Cells::with_capacity(lines.len() * cols);
         let mut row_offsets = Vec::with_capacity(lines.len());
         for (i, l) in lines.iter().enumerate() {
             // An ASCII row (the usual) is counted and copied by bytes.
@@ -469,7 +540,7 @@ impl<'a> Reader<'a> {
                 });
             }
             if ascii {
-                cells.extend(l.text.bytes().take(cols).map(char::from));
+                cells.extend_ascii(&l.text.as_bytes()[..cols]);
             } else {
                 cells.extend(l.text.chars().take(cols));
             }
@@ -497,7 +568,7 @@ impl<'a> Reader<'a> {
         start: usize,
         rows: usize,
         cols: usize,
-        cells: Vec<char>,
+        cells: Cells,
         tokens: Vec<(String, usize, usize)>,
         row_offsets: Vec<usize>,
     ) -> RawCase {
@@ -583,7 +654,7 @@ impl<'a> Reader<'a> {
             start,
             rows,
             cols,
-            Vec::new(),
+            Cells::default(),
             tokens,
             row_offsets,
         ))
@@ -634,7 +705,7 @@ impl<'a> Reader<'a> {
             start,
             rows,
             cols,
-            Vec::new(),
+            Cells::default(),
             tokens,
             row_offsets,
         ))

@@ -85,7 +85,7 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
     let ncells = case.rows * case.cols;
     let symbol = |cell: usize| -> String {
         if case.tokens.is_empty() {
-            case.cells[cell].to_string()
+            case.cells.get(cell).to_string()
         } else {
             case.tokens[cell].0.clone()
         }

@@ -1176,7 +1176,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
     #[allow(clippy::needless_range_loop)] // `cell` also names the cell in reports
     for cell in 0..ncells {
         let sym: &str = if chars {
-            let ch = case.cells[cell];
+            let ch = case.cells.get(cell);
             if let Some(&k) = ascii.get(ch as usize)
                 && k != NONE
             {
