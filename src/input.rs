@@ -116,7 +116,11 @@ impl RawCase {
         let r = cell / self.cols;
         // The row's characters before it are the cells before it.
         let before = self.cells.utf8_len(r * self.cols..cell);
-        (self.row_offsets[r] + before, self.cells.get(cell).len_utf8()).into()
+        (
+            self.row_offsets[r] + before,
+            self.cells.get(cell).len_utf8(),
+        )
+            .into()
     }
 
     /// The number of cells.

@@ -1051,7 +1051,7 @@ impl Resolver {
 
         self.far_checks(file, mode.as_ref(), &teleports);
         self.object_checks(file, mode.as_ref(), &teleports);
-        self.piece_checks(mode.as_ref(), &teleports);
+        self.piece_checks(file, mode.as_ref(), &teleports);
         let io = self.io(input.map(|(i, _)| i), file);
         self.legend_warnings(
             &enter_rules,
@@ -1159,21 +1159,7 @@ impl Resolver {
                     .into(),
             });
         }
-        let slide = file.decls.iter().find_map(|d| match d {
-            ast::Decl::Move(m) => m
-                .moves
-                .iter()
-                .find(|i| matches!(i.kind.value, MoveKind::Slide(_)))
-                .map(|i| (i.kind.span, "a slide")),
-            _ => None,
-        });
-        let slippery = self
-            .tiles
-            .iter()
-            .find(|t| t.slippery)
-            .map(|t| (t.span, "a slippery tile"));
-        let teleport = teleports.first().map(|t| (t.span, "a teleport"));
-        if let Some((span, what)) = slide.or(slippery).or(teleport) {
+        if let Some((span, what)) = self.far_construct(file, teleports, true) {
             self.err(RuleError::Invalid {
                 message: format!("{what} and objects that agents push cannot go together yet"),
                 span,
@@ -1187,7 +1173,12 @@ impl Resolver {
 
     /// Pieces move in turn, one cell or by slides; slippery tiles, teleports
     /// and objects do not go with them yet.
-    fn piece_checks(&mut self, mode: Option<&ast::Spanned<Mode>>, teleports: &[Teleport]) {
+    fn piece_checks(
+        &mut self,
+        file: &ast::File,
+        mode: Option<&ast::Spanned<Mode>>,
+        teleports: &[Teleport],
+    ) {
         let Some(piece) = self.agents.iter().find(|a| a.piece.is_some()) else {
             return;
         };
@@ -1202,18 +1193,12 @@ impl Resolver {
                     .into(),
             });
         }
-        let slippery = self
-            .tiles
-            .iter()
-            .find(|t| t.slippery)
-            .map(|t| (t.span, "a slippery tile"));
-        let teleport = teleports.first().map(|t| (t.span, "a teleport"));
         let object = self
             .agents
             .iter()
             .find(|a| a.object)
             .map(|a| (a.span, "an object"));
-        if let Some((span, what)) = slippery.or(teleport).or(object) {
+        if let Some((span, what)) = self.far_construct(file, teleports, false).or(object) {
             self.err(RuleError::Invalid {
                 message: format!("{what} and pieces larger than a cell cannot go together yet"),
                 span,
@@ -1256,20 +1241,17 @@ impl Resolver {
         });
     }
 
-    /// Slides, slippery tiles and teleports need agents that move in turn:
-    /// at once, where each of several sliding agents stops would depend on
-    /// the order they are taken in.
-    fn far_checks(
-        &mut self,
+    /// The first construct that moves an agent further than the next cell:
+    /// a slide (when `slides`), a slippery tile, a teleport; its span and
+    /// what it is.
+    fn far_construct(
+        &self,
         file: &ast::File,
-        mode: Option<&ast::Spanned<Mode>>,
         teleports: &[Teleport],
-    ) {
-        if mode.is_none_or(|m| m.value != Mode::AtOnce) {
-            return;
-        }
+        slides: bool,
+    ) -> Option<(Span, &'static str)> {
         let slide = file.decls.iter().find_map(|d| match d {
-            ast::Decl::Move(m) => m
+            ast::Decl::Move(m) if slides => m
                 .moves
                 .iter()
                 .find(|i| matches!(i.kind.value, MoveKind::Slide(_)))
@@ -1282,7 +1264,22 @@ impl Resolver {
             .find(|t| t.slippery)
             .map(|t| (t.span, "a slippery tile"));
         let teleport = teleports.first().map(|t| (t.span, "a teleport"));
-        if let Some((span, what)) = slide.or(slippery).or(teleport) {
+        slide.or(slippery).or(teleport)
+    }
+
+    /// Slides, slippery tiles and teleports need agents that move in turn:
+    /// at once, where each of several sliding agents stops would depend on
+    /// the order they are taken in.
+    fn far_checks(
+        &mut self,
+        file: &ast::File,
+        mode: Option<&ast::Spanned<Mode>>,
+        teleports: &[Teleport],
+    ) {
+        if mode.is_none_or(|m| m.value != Mode::AtOnce) {
+            return;
+        }
+        if let Some((span, what)) = self.far_construct(file, teleports, true) {
             self.err(RuleError::Invalid {
                 message: format!("{what} needs agents that move in turn"),
                 span,
