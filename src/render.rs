@@ -137,8 +137,24 @@ impl Walk {
                     steps.join(",")
                 );
             }
+            // A piece: its cells where it ends, in its colour.
+            let end = *at.last().expect("a frame");
+            for &[dr, dc] in &mover.shape {
+                let (r, c) = (end[0] as i64 + dr as i64, end[1] as i64 + dc as i64);
+                if r < 0 || c < 0 || r as usize >= self.rows || c as usize >= self.cols {
+                    continue;
+                }
+                let _ = write!(
+                    out,
+                    r#"<rect class="body" x="{}" y="{}" width="{}" height="{}" rx="4" fill="{colour}" fill-opacity="0.35"/>"#,
+                    c as usize * CELL + 2,
+                    r as usize * CELL + 2,
+                    CELL - 4,
+                    CELL - 4
+                );
+            }
             let (x0, y0) = centre(at[0]);
-            let (x1, y1) = centre(*at.last().expect("a frame"));
+            let (x1, y1) = centre(end);
             let _ = write!(
                 out,
                 r#"<circle cx="{x0}" cy="{y0}" r="9" fill="none" stroke="{colour}" stroke-width="3"/><circle cx="{x1}" cy="{y1}" r="10" fill="{colour}"/><text x="{x1}" y="{y1}" class="sym">{}</text></g>"#,
@@ -226,7 +242,7 @@ const el = (name, attrs) => {
   for (const k in attrs) e.setAttribute(k, attrs[k]);
   return e;
 };
-const trails = [], discs = [], labels = [];
+const trails = [], discs = [], labels = [], bodies = [];
 walk.movers.forEach((m, i) => {
   const colour = COLOURS[i % COLOURS.length];
   const t = el("polyline", { fill: "none", stroke: colour, "stroke-width": 3, "stroke-opacity": 0.6, "stroke-linejoin": "round" });
@@ -237,14 +253,24 @@ walk.movers.forEach((m, i) => {
   const title = el("title", {});
   title.textContent = m.name;
   d.appendChild(title);
+  // A piece: a square on each of its cells, moved with it.
+  const body = (m.shape || []).map(() => {
+    const r = el("rect", { class: "body", width: CELL - 4, height: CELL - 4, rx: 4, fill: colour, "fill-opacity": 0.35 });
+    document.getElementById("trails").appendChild(r);
+    return r;
+  });
   document.getElementById("movers").append(d, s);
-  trails.push(t); discs.push(d); labels.push(s);
+  trails.push(t); discs.push(d); labels.push(s); bodies.push(body);
 });
 function show(i) {
   now = Math.max(0, Math.min(last, i));
   const f = walk.frames[now];
   walk.movers.forEach((m, k) => {
     const [x, y] = centre(f.at[k]);
+    (m.shape || []).forEach(([dr, dc], j) => {
+      bodies[k][j].setAttribute("x", (f.at[k][1] + dc) * CELL + 2);
+      bodies[k][j].setAttribute("y", (f.at[k][0] + dr) * CELL + 2);
+    });
     discs[k].setAttribute("cx", x); discs[k].setAttribute("cy", y);
     labels[k].setAttribute("x", x); labels[k].setAttribute("y", y);
     const pts = walk.frames.slice(0, now + 1).map(g => centre(g.at[k]).join(","));
