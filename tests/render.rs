@@ -106,6 +106,34 @@ fn the_svg_draws_each_movers_path_through_every_cell_of_its_way() {
 }
 
 #[test]
+fn the_svg_draws_every_cell_of_a_piece_where_it_ends() {
+    // The classic Klotski board: pieces of 1, 2 and 4 cells.
+    let way = way("klotski", 1);
+    let svg = std::fs::read_to_string(render("klotski", 1, "--svg")).unwrap();
+    let last = way["frames"].as_array().unwrap().len() - 1;
+    let cell = puzzle::render::CELL as i64;
+    let mut want = std::collections::BTreeSet::new();
+    for (m, mover) in way["movers"].as_array().unwrap().iter().enumerate() {
+        let at = &way["frames"][last]["at"][m];
+        let (r, c) = (at[0].as_i64().unwrap(), at[1].as_i64().unwrap());
+        for off in mover["shape"].as_array().into_iter().flatten() {
+            let (dr, dc) = (off[0].as_i64().unwrap(), off[1].as_i64().unwrap());
+            want.insert(((c + dc) * cell + 2, (r + dr) * cell + 2));
+        }
+    }
+    let got: std::collections::BTreeSet<(i64, i64)> = tags(&svg, "rect", "body")
+        .iter()
+        .map(|t| {
+            let n = |k| attr(t, k).unwrap().parse::<i64>().unwrap();
+            (n("x"), n("y"))
+        })
+        .collect();
+    // A large square, four tall pieces and a wide one: 4 + 8 + 2 cells.
+    assert_eq!(want.len(), 14, "{way}");
+    assert_eq!(got, want);
+}
+
+#[test]
 fn render_says_why_there_is_nothing_to_draw() {
     let says = |case: &str| {
         let out = puzzle()
