@@ -742,8 +742,17 @@ impl Grounder<'_> {
                 let hit: Vec<bool> = (self.board.classes.iter())
                     .map(|k| self.class_matches(k, t, sel))
                     .collect();
+                // Sixty-four positions a word: maps of millions of cells.
                 let class = &self.board.class;
-                Expr::at_each(m, cells.iter().map(|&c| hit[class[c as usize] as usize]))
+                let words = cells
+                    .chunks(64)
+                    .map(|chunk| {
+                        chunk.iter().enumerate().fold(0u64, |w, (i, &c)| {
+                            w | u64::from(hit[class[c as usize] as usize]) << i
+                        })
+                    })
+                    .collect();
+                Expr::at_words(m, words, cells.len())
             }
         }
     }

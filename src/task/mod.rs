@@ -223,6 +223,17 @@ impl Expr {
         Expr::at_each(mover, set.iter().copied())
     }
 
+    /// The mover at the positions whose bits `words` set (bit `p % 64` of
+    /// word `p / 64`, for `len` positions), folded when none or all are.
+    pub fn at_words(mover: MoverId, words: Vec<u64>, len: usize) -> Expr {
+        let n: usize = words.iter().map(|w| w.count_ones() as usize).sum();
+        match n {
+            0 => Expr::Const(false),
+            _ if n == len => Expr::Const(true),
+            _ => Expr::At(mover, words),
+        }
+    }
+
     /// The mover at the positions where `set` yields true (one item per
     /// position), folded when none or all are.
     pub fn at_each(mover: MoverId, set: impl ExactSizeIterator<Item = bool>) -> Expr {
