@@ -276,18 +276,21 @@ impl Plan {
                 continue;
             }
             let name = m.name().split('[').next().unwrap_or(m.name());
-            let kind = if m.object().is_some() {
-                "of object"
-            } else if twins.len() > 1 {
-                "alike of"
+            let n = twins.len();
+            let _ = if m.object().is_some() {
+                write!(
+                    s,
+                    "  objects: {n} of `{name}`, alike: their positions kept in increasing order"
+                )
+            } else if n > 1 {
+                write!(
+                    s,
+                    "  alike: {n} pieces of `{name}` of one shape: their positions kept in \
+                     increasing order"
+                )
             } else {
                 continue;
             };
-            let _ = write!(
-                s,
-                "  twins: {} {kind} `{name}`, interchangeable: their positions in increasing order",
-                twins.len()
-            );
             match m.object().map(|o| &o.pushes_to_goal) {
                 Some(Some(d)) => {
                     let dead = d.iter().filter(|&&x| x == u32::MAX).count();
