@@ -66,12 +66,8 @@ pub fn fits(task: &Task) -> bool {
 impl BodyModel {
     pub fn new(task: &Task, layout: &Layout) -> BodyModel {
         let b = task.board();
-        let (rows, cols) = (b.rows() as i32, b.cols() as i32);
-        let open = |r: i32, c: i32| {
-            (0..rows).contains(&r)
-                && (0..cols).contains(&c)
-                && task.entry(b.class((r * cols + c) as u32)) != &Expr::Const(false)
-        };
+        // The cells a mover may cover: on the board, not closed for good.
+        let open = |c: u32| task.entry(b.class(c)) != &Expr::Const(false);
         let movers = task
             .movers()
             .iter()
@@ -82,17 +78,17 @@ impl BodyModel {
                 } else {
                     m.shape()
                 };
-                let at = |p: usize| {
-                    let c = m.cells()[p] as i32;
-                    (c / cols, c % cols)
-                };
-                let mask = (0..m.cells().len())
-                    .map(|p| {
-                        let (r, c) = at(p);
-                        shape
-                            .iter()
-                            .filter(|o| open(r + o.0, c + o.1))
-                            .fold(0u128, |k, o| k | 1 << ((r + o.0) * cols + c + o.1))
+                // The cells it covers with its first cell on `at`, while
+                // each is on the board.
+                let covers = |at: u32| shape.iter().map(move |&o| b.shifted(at, o));
+                let mask = m
+                    .cells()
+                    .iter()
+                    .map(|&at| {
+                        covers(at)
+                            .flatten()
+                            .filter(|&c| open(c))
+                            .fold(0u128, |k, c| k | 1 << c)
                     })
                     .collect();
                 let moves = m
@@ -104,28 +100,23 @@ impl BodyModel {
                             Motion::Slide(d) => (d, true),
                             _ => unreachable!("the kernel fits steps and slides only"),
                         };
-                        let next = (0..m.cells().len())
-                            .map(|p| {
-                                let (r, c) = at(p);
-                                let (r, c) = (r + d.dr as i32, c + d.dc as i32);
-                                let fits = shape.iter().all(|o| open(r + o.0, c + o.1));
-                                match fits {
-                                    true => m.position_of((r * cols + c) as u32).unwrap_or(NONE),
-                                    false => NONE,
-                                }
+                        let next = m
+                            .cells()
+                            .iter()
+                            .map(|&at| {
+                                let to = b
+                                    .step(at, d)
+                                    .filter(|&to| covers(to).all(|c| c.is_some_and(&open)));
+                                to.and_then(|to| m.position_of(to)).unwrap_or(NONE)
                             })
                             .collect();
                         (next, slide)
                     })
                     .collect();
-                let stops = (0..m.cells().len())
-                    .map(|p| {
-                        let (r, c) = at(p);
-                        shape.iter().any(|o| {
-                            open(r + o.0, c + o.1)
-                                && b.class_of(((r + o.0) * cols + c + o.1) as u32).stops
-                        })
-                    })
+                let stops = m
+                    .cells()
+                    .iter()
+                    .map(|&at| covers(at).flatten().any(|c| open(c) && b.class_of(c).stops))
                     .collect();
                 let t = m.twins();
                 Mover {

@@ -459,11 +459,7 @@ impl<'k, W: Word> Generic<'k, W> {
         let m = &task.movers()[i];
         let base = task.action(a).cost();
         let (mut at, mut cost, mut entered) = (self.cells[i], base, false);
-        loop {
-            let state = std::mem::take(&mut self.next);
-            let to = self.piece_to(i, at, dir, &state, base);
-            self.next = state;
-            let Some((p, c)) = to else { break };
+        while let Some((p, c)) = self.piece_to(i, at, dir, &self.next, base) {
             let Some(next) = b.step(at, dir) else { break };
             self.next[m.pos().ix()] = p;
             if !self.piece_enters(i, at, next) {
@@ -472,7 +468,7 @@ impl<'k, W: Word> Generic<'k, W> {
             let stops = m
                 .shape()
                 .iter()
-                .filter_map(|&o| offset(b, next, o))
+                .filter_map(|&o| b.shifted(next, o))
                 .any(|c| b.class_of(c).stops);
             (at, cost, entered) = (next, c, true);
             if !slide || stops {
@@ -505,7 +501,7 @@ impl<'k, W: Word> Generic<'k, W> {
                     self.marked.push(at);
                 }
                 for &off in m.shape() {
-                    if let Some(c) = offset(b, at, off) {
+                    if let Some(c) = b.shifted(at, off) {
                         self.occ[c as usize] = i as u32 + 1;
                         self.marked.push(c);
                     }
@@ -543,19 +539,11 @@ impl<'k, W: Word> Generic<'k, W> {
         let task = self.task;
         let b = task.board();
         let m = &task.movers()[i];
-        let (rows, cols) = (b.rows() as i32, b.cols() as i32);
-        let (tr, tc) = (
-            at as i32 / cols + dir.dr as i32,
-            at as i32 % cols + dir.dc as i32,
-        );
+        let anchor = b.step(at, dir)?;
         let me = i as u32 + 1;
         let mut worst: Option<u32> = None;
-        for &(or, oc) in m.shape() {
-            let (r, c) = (tr + or, tc + oc);
-            if r < 0 || c < 0 || r >= rows || c >= cols {
-                return None;
-            }
-            let to = (r * cols + c) as u32;
+        for &off in m.shape() {
+            let to = b.shifted(anchor, off)?;
             match self.occ[to as usize] {
                 0 => {}
                 o if o == me => continue,
@@ -574,7 +562,7 @@ impl<'k, W: Word> Generic<'k, W> {
                 worst = Some(worst.map_or(c, |w| w.max(c)));
             }
         }
-        let p = m.position_of((tr * cols + tc) as u32)?;
+        let p = m.position_of(anchor)?;
         Some((p as i64, worst.unwrap_or(cost)))
     }
 
@@ -586,10 +574,10 @@ impl<'k, W: Word> Generic<'k, W> {
         let b = task.board();
         let m = &task.movers()[i];
         for &off in m.shape() {
-            let Some(c) = offset(b, to, off) else {
+            let Some(c) = b.shifted(to, off) else {
                 continue;
             };
-            let before = m.shape().iter().any(|&o| offset(b, from, o) == Some(c));
+            let before = m.shape().iter().any(|&o| b.shifted(from, o) == Some(c));
             if before {
                 continue;
             }
@@ -795,16 +783,6 @@ impl<'k, W: Word> Generic<'k, W> {
         }
         Some(self.layout.encode(&self.next))
     }
-}
-
-/// The grid cell `off` (rows, columns) away from `cell`, if on the board.
-fn offset(b: &crate::task::Board, cell: u32, off: (i32, i32)) -> Option<u32> {
-    let (r, c) = (
-        (cell as usize / b.cols()) as i64 + off.0 as i64,
-        (cell as usize % b.cols()) as i64 + off.1 as i64,
-    );
-    ((0..b.rows() as i64).contains(&r) && (0..b.cols() as i64).contains(&c))
-        .then(|| (r * b.cols() as i64 + c) as u32)
 }
 
 /// Fires rule `r` on `vals`: its effects if its condition holds. False if

@@ -400,22 +400,13 @@ impl Grounder<'_> {
         }
         let b = &self.board;
         let shape = &self.instances[i].shape;
-        let (rows, cols) = (b.rows as i32, b.cols as i32);
+        // Where the piece's first cell goes by (dr, dc), if every cell of
+        // it lands on the board and not on a solid cell.
         let fits = |cell: u32, dr: i32, dc: i32| -> Option<u32> {
-            let (r, c) = (
-                (cell as usize / b.cols) as i32 + dr,
-                (cell as usize % b.cols) as i32 + dc,
-            );
-            let inside = (0..rows).contains(&r) && (0..cols).contains(&c);
-            let to = inside.then(|| (r * cols + c) as u32)?;
+            let to = b.shifted(cell, (dr, dc))?;
             shape
                 .iter()
-                .all(|&(or, oc)| {
-                    let (pr, pc) = (r + or, c + oc);
-                    (0..rows).contains(&pr)
-                        && (0..cols).contains(&pc)
-                        && !b.class_of((pr * cols + pc) as u32).solid
-                })
+                .all(|&off| b.shifted(to, off).is_some_and(|c| !b.class_of(c).solid))
                 .then_some(to)
         };
         let dirs: Vec<(i32, i32)> = agent_dirs(agent)

@@ -590,9 +590,15 @@ impl Board {
 
     /// The cell one move by `d` from `cell`, if it is on the board.
     pub fn step(&self, cell: u32, d: Dir) -> Option<u32> {
+        self.shifted(cell, (d.dr as i32, d.dc as i32))
+    }
+
+    /// The cell `off` (rows, columns) away from `cell`, if it is on the
+    /// board: a piece's cell from its position's.
+    pub fn shifted(&self, cell: u32, off: (i32, i32)) -> Option<u32> {
         let (r, c) = (cell as usize / self.cols, cell as usize % self.cols);
-        let r = r.checked_add_signed(d.dr as isize)?;
-        let c = c.checked_add_signed(d.dc as isize)?;
+        let r = r.checked_add_signed(off.0 as isize)?;
+        let c = c.checked_add_signed(off.1 as isize)?;
         (r < self.rows && c < self.cols).then_some((r * self.cols + c) as u32)
     }
 
