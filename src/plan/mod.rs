@@ -475,6 +475,8 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
         }
         return generic("pieces cover several cells, and a rule or a condition applies");
     }
+    // Pieces of one cell each, alike: no piece is larger than a cell, but
+    // the table kernels would not keep their positions in order.
     if task.has_twins() {
         return generic("some movers are interchangeable");
     }
