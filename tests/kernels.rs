@@ -387,17 +387,8 @@ fn the_bodies_kernel_gives_the_interpreters_successors() {
         // Rectangles of letters on free cells: pieces, some of one shape.
         for &ch in b"ABCDE" {
             let (th, tw) = [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3)][rng.gen_range(0..5)];
-            if th > h || tw > w {
-                continue;
-            }
-            let (r, c) = (rng.gen_range(0..=h - th), rng.gen_range(0..=w - tw));
-            let free = (r..r + th).all(|y| (c..c + tw).all(|x| g[y][x] == b'.'));
-            if free && rng.gen_bool(0.8) {
-                for row in g.iter_mut().skip(r).take(th) {
-                    for cell in row.iter_mut().skip(c).take(tw) {
-                        *cell = ch;
-                    }
-                }
+            if rng.gen_bool(0.8) {
+                common::put_piece(&mut rng, &mut g, th, tw, ch, 1);
             }
         }
         if !g.iter().flatten().any(|ch| ch.is_ascii_uppercase()) {

@@ -185,40 +185,18 @@ fn read(g: &[Vec<u8>], lengthwise: bool) -> Board {
     }
 }
 
-/// Places a piece of `tall` x `wide` cells drawn `ch` at a random free
-/// spot, if one of a few tries finds one.
-fn put(rng: &mut SmallRng, g: &mut [Vec<u8>], tall: usize, wide: usize, ch: u8) -> bool {
-    let (h, w) = (g.len(), g[0].len());
-    if tall > h || wide > w {
-        return false;
-    }
-    for _ in 0..20 {
-        let (r, c) = (rng.gen_range(0..=h - tall), rng.gen_range(0..=w - wide));
-        let free = (r..r + tall).all(|y| (c..c + wide).all(|x| g[y][x] == b'.'));
-        if free {
-            for row in g.iter_mut().skip(r).take(tall) {
-                for cell in row.iter_mut().skip(c).take(wide) {
-                    *cell = ch;
-                }
-            }
-            return true;
-        }
-    }
-    false
-}
-
 /// Klotski as shipped reads 4 x 5 boards; the random boards keep its
 /// shapes (the large square `B`, tall, wide and small pieces) on boards of
 /// that size with fewer pieces, so that their state spaces stay small.
 fn random_klotski(rng: &mut SmallRng, slide: bool) -> (String, Option<u32>) {
     let (h, w) = (5, 4);
     let mut g = vec![vec![b'.'; w]; h];
-    put(rng, &mut g, 2, 2, b'B');
+    common::put_piece(rng, &mut g, 2, 2, b'B', 20);
     let letters = b"ACDEFGHIJKLM";
     let mut next = 0;
     for _ in 0..rng.gen_range(0..=8) {
         let (tall, wide) = [(2, 1), (1, 2), (1, 1), (1, 1)][rng.gen_range(0..4)];
-        if put(rng, &mut g, tall, wide, letters[next]) {
+        if common::put_piece(rng, &mut g, tall, wide, letters[next], 20) {
             next += 1;
         }
     }
@@ -248,7 +226,7 @@ fn random_lot(rng: &mut SmallRng) -> (String, Option<u32>) {
         } else {
             (1, len)
         };
-        if put(rng, &mut g, tall, wide, letters[next]) {
+        if common::put_piece(rng, &mut g, tall, wide, letters[next], 20) {
             next += 1;
         }
     }

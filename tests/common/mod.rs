@@ -352,3 +352,32 @@ pub fn assert_sample_is(name: &str, want: &str) {
     assert_eq!(read(&dir.join(format!("{name}.out"))), want, "{name}.out");
     assert_sample(name);
 }
+
+/// Draws a piece of `tall` x `wide` cells with `ch` at a random place
+/// where every cell is `.`, trying at most `tries` places; whether it did.
+pub fn put_piece(
+    rng: &mut impl rand::Rng,
+    g: &mut [Vec<u8>],
+    tall: usize,
+    wide: usize,
+    ch: u8,
+    tries: usize,
+) -> bool {
+    let (h, w) = (g.len(), g[0].len());
+    if tall > h || wide > w {
+        return false;
+    }
+    for _ in 0..tries {
+        let (r, c) = (rng.gen_range(0..=h - tall), rng.gen_range(0..=w - wide));
+        let free = (r..r + tall).all(|y| (c..c + wide).all(|x| g[y][x] == b'.'));
+        if free {
+            for row in g.iter_mut().skip(r).take(tall) {
+                for cell in row.iter_mut().skip(c).take(wide) {
+                    *cell = ch;
+                }
+            }
+            return true;
+        }
+    }
+    false
+}
