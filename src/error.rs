@@ -381,7 +381,9 @@ pub enum InputError {
 #[derive(Debug, Clone)]
 pub struct Source {
     name: String,
-    text: Arc<str>,
+    /// A `String` behind the `Arc` (not a `str`): an input's text is
+    /// shared without a copy of it (an input file of 9 MB was held twice).
+    text: Arc<String>,
 }
 
 /// The longest stretch of a source a report shows.
@@ -392,9 +394,14 @@ pub const MAX_REPORTS: usize = 20;
 
 impl Source {
     pub fn new(name: &str, text: &str) -> Self {
+        Source::owning(name, text.to_string())
+    }
+
+    /// A source of `text` as it is, not copied.
+    pub fn owning(name: &str, text: String) -> Self {
         Source {
             name: name.to_string(),
-            text: text.into(),
+            text: Arc::new(text),
         }
     }
 
@@ -414,7 +421,7 @@ impl SourceCode for Source {
         before: usize,
         after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let text: &'a str = &self.text;
+        let text: &'a str = self.text.as_str();
         let whole = text.read_span(span, before, after)?;
         if whole.data().len() <= MAX_SHOWN {
             return Ok(Box::new(MietteSpanContents::new_named(

@@ -445,7 +445,7 @@ fn load_with(
         Err(o) => return Ok(Err(o)),
     };
     let (name, bytes) = read(input)?;
-    Ok(Ok((loaded, puzzle::run::Input::from_bytes(&name, &bytes))))
+    Ok(Ok((loaded, puzzle::run::Input::from_bytes(&name, bytes))))
 }
 
 /// The end of a run: a resource limit, an interrupt and a failed stream

@@ -76,32 +76,43 @@ pub fn space_is_cell(rules: &Rules) -> bool {
 /// reported. A byte-order mark at the start is skipped.
 pub struct Input {
     name: String,
-    /// The text cases are read from: all of it, or the lines before a bad
-    /// byte.
-    text: String,
-    /// What reports show (bad bytes replaced).
+    /// What reports show (bad bytes replaced); cases are read from its
+    /// first `readable` bytes: all of it, or the lines before a bad byte.
+    /// One copy of the text serves both.
     shown: Source,
+    readable: usize,
     /// The offset of the first byte that is not UTF-8.
     bad: Option<usize>,
 }
 
 impl Input {
-    /// An input from its bytes.
-    pub fn from_bytes(name: &str, bytes: &[u8]) -> Input {
-        let bytes = strip_bom(bytes);
-        match std::str::from_utf8(bytes) {
-            Ok(text) => Input::from_text(name, text),
+    /// An input from its bytes, kept as they are when they are UTF-8 (a
+    /// large input is not copied).
+    pub fn from_bytes(name: &str, mut bytes: Vec<u8>) -> Input {
+        if bytes.starts_with(BOM) {
+            bytes.drain(..BOM.len());
+        }
+        match String::from_utf8(bytes) {
+            Ok(text) => Input {
+                name: name.to_string(),
+                readable: text.len(),
+                shown: Source::owning(name, text),
+                bad: None,
+            },
             Err(e) => {
-                let bad = e.valid_up_to();
-                let cut = bytes[..bad]
+                let bad = e.utf8_error().valid_up_to();
+                let bytes = e.into_bytes();
+                let readable = bytes[..bad]
                     .iter()
                     .rposition(|&b| b == b'\n')
                     .map_or(0, |i| i + 1);
-                let text = std::str::from_utf8(&bytes[..cut]).expect("valid up to the bad byte");
+                // The bytes before the bad one are UTF-8, and replacing bad
+                // bytes leaves them as they are.
+                let shown = String::from_utf8_lossy(&bytes).into_owned();
                 Input {
                     name: name.to_string(),
-                    text: text.to_string(),
-                    shown: Source::new(name, &String::from_utf8_lossy(bytes)),
+                    readable,
+                    shown: Source::owning(name, shown),
                     bad: Some(bad),
                 }
             }
@@ -110,13 +121,12 @@ impl Input {
 
     /// An input from its text.
     pub fn from_text(name: &str, text: &str) -> Input {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        Input {
-            name: name.to_string(),
-            text: text.to_string(),
-            shown: Source::new(name, text),
-            bad: None,
-        }
+        Input::from_bytes(name, text.as_bytes().to_vec())
+    }
+
+    /// The text cases are read from.
+    fn text(&self) -> &str {
+        &self.shown.text()[..self.readable]
     }
 
     /// The report of the first bad byte, if there is one.
@@ -137,8 +147,11 @@ impl Input {
 
 /// A file's bytes without a UTF-8 byte-order mark.
 pub fn strip_bom(bytes: &[u8]) -> &[u8] {
-    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+    bytes.strip_prefix(BOM).unwrap_or(bytes)
 }
+
+/// UTF-8's byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The cases of an input, in order, then the error that stops reading, if
 /// any. A file whose bytes stop being UTF-8 stops at the bad byte: the
@@ -152,7 +165,7 @@ fn cases<'a>(
         None => None,
         Some(given) => Some(header_from(rules, given).map_err(|e| input.fail(vec![e], None))?),
     };
-    let mut reader = Reader::new(&rules.io, &input.text, space_is_cell(rules), bare);
+    let mut reader = Reader::new(&rules.io, input.text(), space_is_cell(rules), bare);
     let mut done = false;
     Ok(std::iter::from_fn(move || {
         if done {
@@ -250,7 +263,12 @@ fn solve_in_order(
                         let solve = &solve;
                         let i = sent;
                         scope.spawn(move |_| {
-                            let r = solve(&case);
+                            // A panic is a bug, but it must not leave the
+                            // loop below waiting for this answer for ever:
+                            // it is sent, and raised again there.
+                            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                solve(&case)
+                            }));
                             // The receiver outlives every task of the scope.
                             let _ = tx.send((i, case, r));
                         });
@@ -264,6 +282,7 @@ fn solve_in_order(
                 break;
             }
             let (i, case, r) = rx.recv().expect("a task answers before the scope ends");
+            let r = r.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             pending.insert(i, (case, r));
             // Hand over every answer whose turn has come.
             while let Some((case, r)) = pending.remove(&next) {

@@ -147,7 +147,7 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
                 .movers()
                 .iter()
                 .map(|m| {
-                    let cell = m.cells()[vals[m.pos().ix()] as usize] as usize;
+                    let cell = m.domain().cell(vals[m.pos().ix()] as u32) as usize;
                     [cell / case.cols, cell % case.cols]
                 })
                 .collect(),

@@ -60,6 +60,11 @@ fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
     } else {
         (rng.gen_range(1..=10), rng.gen_range(2..=10))
     };
+    lake(rng, (h, w))
+}
+
+/// A random `h x w` lake and its answer.
+fn lake(rng: &mut SmallRng, (h, w): (usize, usize)) -> (String, Option<u32>) {
     let (rock, snow) = (rng.gen_range(0.0..0.3), rng.gen_range(0.0..0.2));
     let mut g = common::mixed_grid(rng, h, w, &[(rock, b'#'), (snow, b'_')], b'.');
     let cells = common::all_cells(&g);
@@ -98,4 +103,34 @@ fn agrees_with_independent_solver_on_random_lakes() {
         "mixed answers: {reached} reached, {long} of 4 moves or more, of {}",
         all.len()
     );
+}
+
+/// Lakes of over 2^18 cells: the walker's positions are the padded grid's
+/// cells, not a list of them (checked), with the same answers.
+#[test]
+fn agrees_with_independent_solver_on_large_lakes() {
+    let rules = common::puzzle("ice").rules;
+    let mut rng = SmallRng::seed_from_u64(0x1ce1a4e);
+    let mut grid = 0;
+    let all = common::batches(
+        &rules,
+        &mut rng,
+        8,
+        2,
+        |rng| {
+            let size = (rng.gen_range(510..=600), rng.gen_range(510..=600));
+            let (text, answer) = lake(rng, size);
+            let task = common::task_of(&rules, &common::counted(std::slice::from_ref(&text)));
+            grid += usize::from(task.movers()[0].domain().is_grid());
+            (text, answer)
+        },
+        common::counted,
+        common::lines(answer),
+    );
+    assert_eq!(
+        grid,
+        all.len(),
+        "every large lake has the padded grid's positions"
+    );
+    assert!(all.iter().any(|a| a.is_some_and(|n| n >= 4)), "{all:?}");
 }

@@ -53,7 +53,7 @@ fn kinds(task: &Task) -> Vec<KernelKind> {
         return Vec::new();
     }
     let uncond = task.unconditional();
-    let last = task.movers().last().map_or(0, |m| m.cells().len());
+    let last = task.movers().last().map_or(0, |m| m.domain().len());
     let words = (1usize << bits_for(last as u64)).div_ceil(64);
     let mut v = Vec::new();
     match task.mode() {
@@ -511,4 +511,65 @@ fn the_statistics_count_every_successor_of_a_full_search() {
         }
     }
     assert!(kernels.len() >= 3, "kernels tried: {kernels:?}");
+}
+
+/// A lone agent on a large map of mostly open cells has the padded grid's
+/// cells for positions, not a list of them: every kernel that applies
+/// gives the interpreter's successors there too, with steps (the table
+/// kernels, with levers, gates, lamps in sight and pads) and with slides
+/// and teleports (the slide kernel, with flags set on entering and entry
+/// conditions).
+#[test]
+fn kernels_agree_on_the_padded_grid_of_a_large_map() {
+    let steps = "input { cases until eof  header n rows cols  grid rows x cols }\n\
+         domain colour = red blue\n\
+         tiles { floor '.'  wall '#' solid  lever 'r' 'b' of colour  gate 'R' 'B' of colour  \
+                 lamp 'L' solid opaque  pad 'P' }\n\
+         agent bot[n] '1'.. on floor\n\
+         flag open[colour], lit, on_pad\n\
+         move all in turn: north east south west southwest\n\
+         enter gate(c) only if open[c]\n\
+         on enter lever(c): toggle open[c]\n\
+         when bot sees lamp: set lit\n\
+         when bot on pad: toggle on_pad\n\
+         goal every bot on pad and lit\n";
+    let slides = "input { cases until eof  header n rows cols  grid rows x cols }\n\
+         domain pair = a b\n\
+         tiles { floor '.'  ice '~' slippery  snow '_' stops  wall '#' solid  \
+                 portal 'a' 'b' of pair  mark 'X' }\n\
+         agent bot[n] '1'.. on floor\n\
+         flag lit\n\
+         move all in turn: slide north, slide east, south, west\n\
+         teleport portal\n\
+         on enter snow: toggle lit\n\
+         enter ice only if not lit\n\
+         goal any bot on mark\n";
+    let mut rng = SmallRng::seed_from_u64(0x9a4d);
+    let mut compared = HashSet::new();
+    for round in 0..6 {
+        let (rules, tiles): (&str, &[u8]) = if round % 2 == 0 {
+            (steps, b"..........#rbRBLP")
+        } else {
+            (slides, b"....~~~~~_#X")
+        };
+        let size = (rng.gen_range(510..=530), rng.gen_range(510..=530));
+        let mut g = common::random_grid(&mut rng, size.0, size.1, |r| {
+            tiles[r.gen_range(0..tiles.len())]
+        });
+        let cells = common::all_cells(&g);
+        let marks: &[u8] = if round % 2 == 0 { b"1" } else { b"1aabb" };
+        common::place(&mut rng, &mut g, cells, marks);
+        let input = common::case_text(&format!("1 {} {}", size.0, size.1), &g);
+        let task = ground(rules, &input);
+        assert!(task.movers()[0].domain().is_grid(), "round {round}");
+        for kind in compare(&task, 3000, &format!("round {round}:\n{rules}")) {
+            compared.insert(format!("{kind:?}"));
+        }
+    }
+    for kind in ["Lone", "InTurn", "Slides"] {
+        assert!(
+            compared.contains(kind),
+            "{kind} was never compared: {compared:?}"
+        );
+    }
 }

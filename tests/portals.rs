@@ -68,7 +68,19 @@ fn random_case(rng: &mut SmallRng, optional: bool) -> (String, Option<u32>) {
     } else {
         (rng.gen_range(2..=9), rng.gen_range(2..=9))
     };
-    let (wall, door) = (rng.gen_range(0.0..0.45), rng.gen_range(0.0..0.1));
+    let wall = rng.gen_range(0.0..0.45);
+    maze(rng, (h, w), wall, optional)
+}
+
+/// A random `h x w` maze with about `wall` of its cells walls, and its
+/// answer.
+fn maze(
+    rng: &mut SmallRng,
+    (h, w): (usize, usize),
+    wall: f64,
+    optional: bool,
+) -> (String, Option<u32>) {
+    let door = rng.gen_range(0.0..0.1);
     let mut g = common::mixed_grid(rng, h, w, &[(wall, b'#'), (door, b'D')], b'.');
     let cells = common::all_cells(&g);
     let pairs = rng.gen_range(0..=5usize).min((cells.len() - 3) / 2);
@@ -95,21 +107,26 @@ fn sample_agrees_with_independent_solver() {
     common::assert_sample_is("portals", &want);
 }
 
-#[test]
-fn agrees_with_independent_solver_on_random_mazes() {
+/// The shipped rules, with `teleport portal optional` if `optional`.
+fn rules(optional: bool) -> puzzle::resolve::Rules {
     let path = common::root().join("puzzles/portals.puz");
     let text = common::read(&path);
+    let text = if optional {
+        let t = text.replace("teleport portal\n", "teleport portal optional\n");
+        assert_ne!(t, text, "the rule file declares `teleport portal`");
+        t
+    } else {
+        text
+    };
+    puzzle::load("portals.puz", &text)
+        .unwrap_or_else(|e| panic!("{:?}", miette::Report::new(e)))
+        .rules
+}
+
+#[test]
+fn agrees_with_independent_solver_on_random_mazes() {
     for optional in [false, true] {
-        let text = if optional {
-            let t = text.replace("teleport portal\n", "teleport portal optional\n");
-            assert_ne!(t, text, "the rule file declares `teleport portal`");
-            t
-        } else {
-            text.clone()
-        };
-        let rules = puzzle::load("portals.puz", &text)
-            .unwrap_or_else(|e| panic!("{:?}", miette::Report::new(e)))
-            .rules;
+        let rules = rules(optional);
         let mut rng = SmallRng::seed_from_u64(0x7e1e + u64::from(optional));
         let all = common::batches(
             &rules,
@@ -126,5 +143,39 @@ fn agrees_with_independent_solver_on_random_mazes() {
             "optional {optional}: mixed answers: {reached} of {}",
             all.len()
         );
+    }
+}
+
+/// Mazes of over 2^18 cells, mostly open: the walker's positions are the
+/// padded grid's cells, not a list of them (checked), with the same
+/// answers.
+#[test]
+fn agrees_with_independent_solver_on_large_mazes() {
+    for optional in [false, true] {
+        let rules = rules(optional);
+        let mut rng = SmallRng::seed_from_u64(0x1a46e + u64::from(optional));
+        let mut grid = 0;
+        let all = common::batches(
+            &rules,
+            &mut rng,
+            4,
+            2,
+            |rng| {
+                let size = (rng.gen_range(510..=600), rng.gen_range(510..=600));
+                let wall = rng.gen_range(0.0..0.35);
+                let (text, answer) = maze(rng, size, wall, optional);
+                let task = common::task_of(&rules, &format!("{text}0 0\n"));
+                grid += usize::from(task.movers()[0].domain().is_grid());
+                (text, answer)
+            },
+            common::until("0 0"),
+            common::lines(answer),
+        );
+        assert_eq!(
+            grid,
+            all.len(),
+            "every large maze has the padded grid's positions"
+        );
+        assert!(all.iter().any(|a| a.is_some()), "{all:?}");
     }
 }

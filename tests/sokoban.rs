@@ -407,11 +407,10 @@ fn dead_cells_are_those_no_push_leads_from() {
             // boxes or more; otherwise nothing is pruned.
             let Some(d) = &o.pushes_to_goal else { continue };
             let got: BTreeSet<Cell> = m
-                .cells()
+                .domain()
                 .iter()
-                .zip(d)
-                .filter(|(_, d)| **d == u32::MAX)
-                .map(|(&c, _)| (c as usize / cols, c as usize % cols))
+                .filter(|&(p, _, _)| d[p as usize] == u32::MAX)
+                .map(|(_, c, _)| (c as usize / cols, c as usize % cols))
                 .collect();
             let want: BTreeSet<Cell> = dead_cells(&rows)
                 .into_iter()

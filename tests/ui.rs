@@ -46,7 +46,7 @@ fn inputs() {
         let rules = puzzle::load(puzzle, &std::fs::read_to_string(rules_path).unwrap())
             .unwrap()
             .rules;
-        let input = puzzle::run::Input::from_bytes(&rel(path), &std::fs::read(path).unwrap());
+        let input = puzzle::run::Input::from_bytes(&rel(path), std::fs::read(path).unwrap());
         let mut out = Vec::new();
         let opts = puzzle::run::Options::default();
         let err = puzzle::run::run_input(&rules, &input, &opts, &mut out)

@@ -81,8 +81,8 @@ impl BodyModel {
                 // The cells it covers with its first cell on `at`, while
                 // each is on the board.
                 let covers = |at: u32| shape.iter().map(move |&o| b.shifted(at, o));
-                let mask = m
-                    .cells()
+                let cells = m.domain().cells();
+                let mask = cells
                     .iter()
                     .map(|&at| {
                         covers(at)
@@ -100,8 +100,7 @@ impl BodyModel {
                             Motion::Slide(d) => (d, true),
                             _ => unreachable!("the kernel fits steps and slides only"),
                         };
-                        let next = m
-                            .cells()
+                        let next = cells
                             .iter()
                             .map(|&at| {
                                 let to = b
@@ -113,8 +112,7 @@ impl BodyModel {
                         (next, slide)
                     })
                     .collect();
-                let stops = m
-                    .cells()
+                let stops = cells
                     .iter()
                     .map(|&at| covers(at).flatten().any(|c| open(c) && b.class_of(c).stops))
                     .collect();

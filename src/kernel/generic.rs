@@ -258,7 +258,7 @@ impl<'k, W: Word> Generic<'k, W> {
         }
         let new_cell = |i: usize| {
             let mv = self.moved[i].expect("every mover before has a move");
-            task.movers()[i].cells()[mv.pos as usize]
+            task.movers()[i].domain().cell(mv.pos as u32)
         };
         let (nj, oj) = (new_cell(j), self.cells[j]);
         (0..j).any(|i| {
@@ -486,7 +486,7 @@ impl<'k, W: Word> Generic<'k, W> {
     fn locate(&mut self) {
         let task = self.task;
         for (i, m) in task.movers().iter().enumerate() {
-            self.cells[i] = m.cells()[self.vals[m.pos().ix()] as usize];
+            self.cells[i] = m.domain().cell(self.vals[m.pos().ix()] as u32);
         }
         if self.pieces {
             for &c in &self.marked {
@@ -814,7 +814,7 @@ fn fire(task: &Task, r: RuleId, vals: &mut [i64]) -> bool {
 /// if an effect leaves a counter's range.
 pub fn settle(task: &Task, vals: &mut [i64]) -> bool {
     let b = task.board();
-    let cell = |vals: &[i64], m: &crate::task::Mover| m.cells()[vals[m.pos().ix()] as usize];
+    let cell = |vals: &[i64], m: &crate::task::Mover| m.domain().cell(vals[m.pos().ix()] as u32);
     for (i, m) in task.movers().iter().enumerate() {
         for w in m.when() {
             let here = cell(vals, m);

@@ -16,7 +16,7 @@
 use super::tables::Effect;
 use super::{Cond, Conds};
 use crate::plan::{Field, Layout, Word};
-use crate::task::{Motion, Task};
+use crate::task::{Domain, Motion, Task};
 
 const NONE: u32 = u32::MAX;
 
@@ -35,11 +35,12 @@ const RULED: u8 = 16;
 #[derive(Debug)]
 struct Mover<'t, W> {
     field: Field,
-    /// Position -> padded cell (the task's own table).
-    padded: &'t [u32],
+    /// Its positions (the task's own).
+    domain: &'t Domain,
     /// Padded cell -> what a move meets there.
     kind: Vec<u8>,
-    /// Padded cell -> position (`NONE` outside the domain).
+    /// Padded cell -> position (`NONE` outside the domain); empty when the
+    /// positions are the padded cells.
     position: Vec<u32>,
     /// Padded cell -> for a teleport's end, the other end's position
     /// (`NONE` when it is outside the domain) and whether going through is
@@ -53,6 +54,18 @@ struct Mover<'t, W> {
     /// fires are in `rules`.
     ruled: Vec<u32>,
     rules: Vec<(Cond<W>, Effect<W>)>,
+}
+
+impl<W> Mover<'_, W> {
+    /// The position of padded cell `pc`, in the domain.
+    #[inline(always)]
+    fn position(&self, pc: usize) -> u64 {
+        if self.position.is_empty() {
+            pc as u64
+        } else {
+            self.position[pc] as u64
+        }
+    }
 }
 
 /// A task's movers, ready to move.
@@ -108,12 +121,19 @@ impl<'t, W: Word> SlideModel<'t, W> {
             .movers()
             .iter()
             .map(|m| {
-                let mut position = vec![NONE; n];
+                let d = m.domain();
+                let mut position = if d.is_grid() {
+                    Vec::new()
+                } else {
+                    vec![NONE; n]
+                };
                 let mut kind = vec![0u8; n];
-                for (p, (&c, &pc)) in m.cells().iter().zip(m.padded()).enumerate() {
-                    position[pc as usize] = p as u32;
+                d.for_each(|p, c, pc| {
+                    if let Some(x) = position.get_mut(pc as usize) {
+                        *x = p;
+                    }
                     kind[pc as usize] = class_kind[b.class(c) as usize];
-                }
+                });
                 // The effect of each class's rules on entering, for this
                 // mover, and the cells that have a condition or one.
                 let mover = task
@@ -134,25 +154,25 @@ impl<'t, W: Word> SlideModel<'t, W> {
                 };
                 if (0..b.classes().len()).any(|k| b.present(k as u32) && !plain(k)) {
                     ruled = vec![0; n];
-                    for (&c, &pc) in m.cells().iter().zip(m.padded()) {
+                    d.for_each(|_, c, pc| {
                         let k = b.class(c) as usize;
                         if kind[pc as usize] & OPEN != 0 && !plain(k) {
                             kind[pc as usize] |= RULED;
                             ruled[pc as usize] = k as u32;
                         }
-                    }
+                    });
                 }
                 let mut through = Vec::new();
                 if b.has_teleports() {
                     through = vec![(NONE, false); n];
-                    for (&c, &pc) in m.cells().iter().zip(m.padded()) {
+                    d.for_each(|_, c, pc| {
                         if let Some((other, optional)) = b.teleport(c)
                             && kind[pc as usize] & OPEN != 0
                         {
                             kind[pc as usize] |= TELEPORT;
-                            through[pc as usize] = (position[b.padded(other)], optional);
+                            through[pc as usize] = (d.position_of(other).unwrap_or(NONE), optional);
                         }
-                    }
+                    });
                 }
                 let moves = m
                     .actions()
@@ -165,7 +185,7 @@ impl<'t, W: Word> SlideModel<'t, W> {
                     .collect();
                 Mover {
                     field: layout.field(m.pos()),
-                    padded: m.padded(),
+                    domain: d,
                     kind,
                     position,
                     through,
@@ -224,7 +244,7 @@ impl<'k, W: Word> Slides<'k, W> {
     pub fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
         let m = self.m;
         for (i, mv) in m.movers.iter().enumerate() {
-            self.at[i] = mv.padded[mv.field.raw(s) as usize];
+            self.at[i] = mv.domain.padded(mv.field.raw(s) as u32);
         }
         for (i, mv) in m.movers.iter().enumerate() {
             // With no cell that has a condition or rules, the state is only
@@ -274,7 +294,7 @@ impl<'k, W: Word> Slides<'k, W> {
                 at = to;
                 kind = k;
                 if RULED_CELLS {
-                    t = (t & !mv.field.mask::<W>()) | mv.field.place::<W>(mv.position[to] as u64);
+                    t = (t & !mv.field.mask::<W>()) | mv.field.place::<W>(mv.position(to));
                     if k & RULED != 0 {
                         t = mv.rules[mv.ruled[to] as usize].1.apply(t);
                     }
@@ -291,7 +311,7 @@ impl<'k, W: Word> Slides<'k, W> {
             let end = if RULED_CELLS {
                 t
             } else {
-                cleared | mv.field.place::<W>(mv.position[at] as u64)
+                cleared | mv.field.place::<W>(mv.position(at))
             };
             if kind & TELEPORT == 0 {
                 if !f(end) {
@@ -306,7 +326,7 @@ impl<'k, W: Word> Slides<'k, W> {
                 }
                 continue;
             }
-            let other = mv.padded[through as usize] as usize;
+            let other = mv.domain.padded(through) as usize;
             let taken = m.forbid_same_cell && self.taken(i, other);
             if (taken || optional) && !f(end) {
                 return false;

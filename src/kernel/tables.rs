@@ -10,7 +10,9 @@
 
 use super::cond::{Cond, Conds};
 use crate::plan::{KernelKind, Layout, Word, ones};
-use crate::task::{ClassId, Dir, Effect as TaskEffect, Mode, Motion, Op, Relation, SIGHT, Task};
+use crate::task::{
+    ClassId, Dir, Domain, Effect as TaskEffect, Mode, Motion, Op, Relation, SIGHT, Task,
+};
 
 /// No position: a move off the board, into a wall, or out of the domain.
 pub const NONE: u32 = u32::MAX;
@@ -74,9 +76,9 @@ pub struct Mover<'t, W> {
     /// `bits` ones at `offset`.
     pub mask: W,
     /// Position -> grid cell.
-    pub cells: &'t [u32],
+    pub cells: std::borrow::Cow<'t, [u32]>,
     /// Position -> cell of the padded grid.
-    pub padded: &'t [u32],
+    pub padded: std::borrow::Cow<'t, [u32]>,
     /// The moves from `pos` (including to `pos` itself for `stay`) are
     /// `adj[adj_start[pos]..adj_start[pos + 1]]`. Empty for a lone mover,
     /// which moves by [`Mover::exits`] instead.
@@ -207,7 +209,7 @@ impl Reach {
             .iter()
             .map(|mv| {
                 let mut masks = vec![0; mv.cells.len() * words];
-                for (mask, &c) in masks.chunks_exact_mut(words).zip(mv.cells) {
+                for (mask, &c) in masks.chunks_exact_mut(words).zip(mv.cells.iter()) {
                     if slot[c as usize] != NONE {
                         set(mask, slot[c as usize] as usize);
                     }
@@ -462,12 +464,18 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
         let task = self.task;
         let tm = &task.movers()[i];
         let b = task.board();
-        let cells = tm.cells();
+        let cells = tm.domain().cells();
+        let padded = tm.domain().padded_table();
         let field = self.layout.field(tm.pos());
-        // Padded cell -> position.
+        // Padded cell -> position, for the cells a move may enter: on the
+        // padded grid, every position's cell but the border and the solid
+        // cells (a list has none of them).
+        let grid = tm.domain().is_grid();
         let mut index = vec![NONE; b.open().len()];
-        for (k, &pc) in tm.padded().iter().enumerate() {
-            index[pc as usize] = k as u32;
+        for (k, &pc) in padded.iter().enumerate() {
+            if !grid || b.open()[pc as usize] == 1 {
+                index[pc as usize] = k as u32;
+            }
         }
         let dirs: Vec<Dir> = tm
             .actions()
@@ -482,7 +490,11 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
         // Entry conditions, first for the classes on the domain: if each is
         // `Always`, no position needs one.
         let mut present = vec![false; b.classes().len()];
-        for &c in cells {
+        // (The padded grid's solid cells are not entered: `index` has none.)
+        for (&c, &pc) in cells.iter().zip(padded.iter()) {
+            if c == Domain::OFF || (grid && b.open()[pc as usize] == 0) {
+                continue;
+            }
             present[b.class(c) as usize] = true;
         }
         let mut free = true;
@@ -495,7 +507,10 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             let class_entry = &self.class_entry;
             cells
                 .iter()
-                .map(|&c| class_entry[b.class(c) as usize])
+                .map(|&c| match c {
+                    Domain::OFF => 0,
+                    c => class_entry[b.class(c) as usize],
+                })
                 .collect()
         };
         // The move table, unless the mover is lone. Every move is written
@@ -506,8 +521,11 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             adj = vec![Step { pos: 0, cell: 0 }; cells.len() * deltas.len()];
             adj_start.reserve(cells.len() + 1);
             let mut k = 0;
-            for &pc in tm.padded() {
+            for (&pc, &c) in padded.iter().zip(cells.iter()) {
                 adj_start.push(k as u32);
+                if c == Domain::OFF {
+                    continue;
+                }
                 for &d in &deltas {
                     let to = (pc as usize).wrapping_add_signed(d);
                     let t = index[to];
@@ -532,6 +550,9 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             // Cells of one class have one effect: found once, by class.
             let mut by_class = vec![NONE; nclasses];
             for (q, &c) in cells.iter().enumerate() {
+                if c == Domain::OFF {
+                    continue;
+                }
                 let k = b.class(c);
                 if by_class[k as usize] == NONE {
                     let eff = self.enter_effect(i, k);
@@ -567,6 +588,9 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
                 }
                 Relation::Sees if dynamic_sight => {
                     for (q, &c) in cells.iter().enumerate() {
+                        if c == Domain::OFF {
+                            continue;
+                        }
                         for d in SIGHT {
                             let ray = b
                                 .sight_line(c, d)
@@ -611,7 +635,15 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             }
         }
         let when_here = if has_when {
-            cells.iter().map(|&c| here[c as usize]).collect()
+            (cells.iter())
+                .map(|&c| {
+                    if c == Domain::OFF {
+                        0
+                    } else {
+                        here[c as usize]
+                    }
+                })
+                .collect()
         } else {
             vec![0; cells.len()]
         };
@@ -637,7 +669,7 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             bits: field.bits,
             mask: ones::<W>(field.bits) << field.offset,
             cells,
-            padded: tm.padded(),
+            padded,
             adj,
             adj_start,
             exits: if lone {

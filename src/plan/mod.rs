@@ -236,6 +236,10 @@ impl Plan {
             let var = task.var(v);
             let f = l.field(v);
             let what = match var.kind() {
+                VarKind::Position(m) if task.mover(m).domain().is_grid() => format!(
+                    "position, {} cells: the padded grid's, a large map's cells not listed",
+                    var.size()
+                ),
                 VarKind::Position(_) => format!("position, {} cells", var.size()),
                 VarKind::Heading(_) => "heading, 4 directions".into(),
                 VarKind::Flag => "flag".into(),
@@ -515,7 +519,7 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
     let uncond = task.unconditional();
     let small = mode == Mode::AtOnce && (2..=3).contains(&n) && uncond;
     let rows_engine = matches!(engine, Engine::Bfs | Engine::Bidir);
-    let last = task.movers().last().map_or(0, |m| m.cells().len());
+    let last = task.movers().last().map_or(0, |m| m.domain().len());
     if rows_engine
         && (small || (mode == Mode::InTurn && n >= 2 && uncond))
         && last <= crate::kernel::tables::Reach::MAX_POSITIONS
@@ -718,11 +722,8 @@ fn bound(task: &Task) -> Option<Bound> {
         .into_iter()
         .enumerate()
         .filter_map(|(i, ps)| {
-            let cells = task.movers()[i].cells();
-            Some((
-                MoverId(i as u32),
-                ps?.iter().map(|&p| cells[p as usize]).collect(),
-            ))
+            let d = task.movers()[i].domain();
+            Some((MoverId(i as u32), ps?.iter().map(|&p| d.cell(p)).collect()))
         })
         .collect();
     let objects: Vec<MoverId> = (0..task.movers().len() as u32)

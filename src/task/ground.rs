@@ -198,17 +198,17 @@ impl Grounder<'_> {
         let rules = self.rules;
         let lone = rules.mode == crate::ast::Mode::InTurn && self.instances.len() == 1;
         // Twins share one domain: the last one found, by its first twin.
-        let mut shared: Option<(u32, Vec<u32>, Vec<u32>)> = None;
+        let mut shared: Option<(u32, Domain)> = None;
         for i in 0..self.instances.len() {
             let id = self.instances[i].agent;
             let agent = &rules.agents[id.ix()];
             let twins = self.twins(i);
-            let (cells, padded) = match &shared {
-                Some((t, c, p)) if *t == twins.start => (c.clone(), p.clone()),
+            let domain = match &shared {
+                Some((t, d)) if *t == twins.start => d.clone(),
                 _ if agent.object || agent.piece.is_some() => {
-                    let (c, p) = self.domain_of(twins.clone());
-                    shared = Some((twins.start, c.clone(), p.clone()));
-                    (c, p)
+                    let d = self.domain_of(twins.clone());
+                    shared = Some((twins.start, d.clone()));
+                    d
                 }
                 _ => self.domain(i, lone),
             };
@@ -216,7 +216,7 @@ impl Grounder<'_> {
             let along = |d: crate::ast::Dir| lengthwise(agent, &shape, d.dr as i32, d.dc as i32);
             let name = self.instance_name(i);
             let m = MoverId(i as u32);
-            let pos = self.var(name.clone(), VarKind::Position(m), cells.len() as u64);
+            let pos = self.var(name.clone(), VarKind::Position(m), domain.len() as u64);
             // A mover with no moves stands still: its only move is `stay`.
             // In turn, standing still is no step at all.
             let mut moves: Vec<(MoveKind, u32)> = Vec::new();
@@ -284,8 +284,7 @@ impl Grounder<'_> {
                 member: self.instances[i].member,
                 pos,
                 heading: None,
-                cells,
-                padded,
+                domain,
                 opaque: agent.opaque,
                 actions,
                 when: Vec::new(),
@@ -392,7 +391,7 @@ impl Grounder<'_> {
     /// pieces, the cells their first cell can move to from all of their
     /// starts, by their moves, with every cell of the piece on the board
     /// and not solid.
-    fn domain_of(&self, twins: std::ops::Range<u32>) -> (Vec<u32>, Vec<u32>) {
+    fn domain_of(&self, twins: std::ops::Range<u32>) -> Domain {
         let i = twins.start as usize;
         let agent = &self.rules.agents[self.instances[i].agent.ix()];
         if agent.object {
@@ -436,8 +435,7 @@ impl Grounder<'_> {
         let cells: Vec<u32> = (0..b.class.len() as u32)
             .filter(|&c| seen[c as usize])
             .collect();
-        let padded = cells.iter().map(|&c| b.padded(c) as u32).collect();
-        (cells, padded)
+        Domain::listed(b, cells)
     }
 
     /// The cells instance `i` can ever stand on, in grid order, as grid
@@ -445,8 +443,9 @@ impl Grounder<'_> {
     /// through cells that are not solid. A lone agent's are every cell it
     /// may stand on: its states are positions times flags, so a few cells
     /// it cannot reach cost a few table entries, never a state, and less
-    /// than finding them.
-    fn domain(&self, i: usize, lone: bool) -> (Vec<u32>, Vec<u32>) {
+    /// than finding them; on a large map of mostly open cells, the whole
+    /// padded grid (see [`Domain::grid_pays`]).
+    fn domain(&self, i: usize, lone: bool) -> Domain {
         let inst = &self.instances[i];
         let b = &self.board;
         let object = self.rules.agents[inst.agent.ix()].object;
@@ -460,6 +459,9 @@ impl Grounder<'_> {
         } else {
             inst.starts.iter().map(|&c| b.padded(c)).collect()
         };
+        if lone && Domain::grid_pays(b, b.open.iter().filter(|&&o| o == 1).count()) {
+            return Domain::grid(b);
+        }
         let mut cells = vec![0u32; b.class.len()];
         let mut padded = vec![0u32; b.class.len()];
         let mut k = 0;
@@ -479,6 +481,8 @@ impl Grounder<'_> {
             scan(&b.open, 1);
             cells.truncate(k);
             padded.truncate(k);
+            cells.shrink_to_fit();
+            padded.shrink_to_fit();
             // The starts, even on a cell no agent may enter.
             for (&first, &start) in firsts.iter().zip(&inst.starts) {
                 if b.open[first] == 0 && cells.binary_search(&start).is_err() {
@@ -487,7 +491,7 @@ impl Grounder<'_> {
                     padded.insert(at, first as u32);
                 }
             }
-            return (cells, padded);
+            return Domain::from_lists(cells, padded);
         }
         // 2: in the domain. 1: open and not reached yet.
         let mut mark = b.open.clone();
@@ -524,7 +528,9 @@ impl Grounder<'_> {
         scan(&mark, 2);
         cells.truncate(k);
         padded.truncate(k);
-        (cells, padded)
+        cells.shrink_to_fit();
+        padded.shrink_to_fit();
+        Domain::from_lists(cells, padded)
     }
 
     fn rule(&mut self, r: Rule) -> RuleId {
@@ -671,11 +677,7 @@ impl Grounder<'_> {
                 let parts = goals
                     .iter()
                     .map(|&g| {
-                        let any = members.iter().map(|&i| {
-                            let set: Vec<bool> =
-                                self.movers[i].cells.iter().map(|&x| x == g).collect();
-                            Expr::at(MoverId(i as u32), &set)
-                        });
+                        let any = members.iter().map(|&i| self.at_cells(i, |x| x == g));
                         Expr::or(any.collect())
                     })
                     .collect();
@@ -688,14 +690,7 @@ impl Grounder<'_> {
                     .then(|| (r * cols + c) as u32);
                 let parts = (0..self.instances.len())
                     .filter(|&i| self.instances[i].agent == *agent)
-                    .map(|i| {
-                        let set: Vec<bool> = self.movers[i]
-                            .cells
-                            .iter()
-                            .map(|&x| Some(x) == cell)
-                            .collect();
-                        Expr::at(MoverId(i as u32), &set)
-                    })
+                    .map(|i| self.at_cells(i, |x| Some(x) == cell))
                     .collect();
                 Expr::and(parts)
             }
@@ -721,31 +716,34 @@ impl Grounder<'_> {
 
     /// Instance `i` stands on `place`.
     fn at(&self, i: usize, place: PlaceRef) -> Expr {
-        let cells = &self.movers[i].cells;
-        let m = MoverId(i as u32);
         match place {
             PlaceRef::Target => {
                 let target = self.instances[i].target;
-                Expr::at_each(m, cells.iter().map(|&c| Some(c) == target))
+                self.at_cells(i, |c| Some(c) == target)
             }
             PlaceRef::Tile(t, sel) => {
                 // By class first: a tile test is a class test.
                 let hit: Vec<bool> = (self.board.classes.iter())
                     .map(|k| self.class_matches(k, t, sel))
                     .collect();
-                // Sixty-four positions a word: maps of millions of cells.
                 let class = &self.board.class;
-                let words = cells
-                    .chunks(64)
-                    .map(|chunk| {
-                        chunk.iter().enumerate().fold(0u64, |w, (i, &c)| {
-                            w | u64::from(hit[class[c as usize] as usize]) << i
-                        })
-                    })
-                    .collect();
-                Expr::at_words(m, words, cells.len())
+                self.at_cells(i, |c| hit[class[c as usize] as usize])
             }
         }
+    }
+
+    /// Instance `i` on a cell where `hit` holds, as a set of positions
+    /// built sixty-four a word (maps of millions of cells); folded when no
+    /// cell or every cell of the domain is one.
+    fn at_cells(&self, i: usize, hit: impl Fn(u32) -> bool) -> Expr {
+        let d = &self.movers[i].domain;
+        let mut words = vec![0u64; d.len().div_ceil(64)];
+        let mut cells = 0;
+        d.for_each(|p, c, _| {
+            words[p as usize / 64] |= u64::from(hit(c)) << (p % 64);
+            cells += 1;
+        });
+        Expr::at_words(MoverId(i as u32), words, cells)
     }
 
     fn finish(mut self) -> (Task, Vec<InputError>) {
@@ -931,7 +929,7 @@ impl Grounder<'_> {
                 continue;
             }
             let b = &self.board;
-            let n = mover.cells.len();
+            let n = mover.domain.len();
             let mut dist = vec![u32::MAX; n];
             let mut queue = Vec::with_capacity(n);
             for (p, d) in dist.iter_mut().enumerate() {
@@ -945,7 +943,7 @@ impl Grounder<'_> {
             while head < queue.len() {
                 let p = queue[head];
                 head += 1;
-                let x = mover.padded[p] as usize;
+                let x = mover.domain.padded(p as u32) as usize;
                 for &d in &dirs {
                     let delta = b.delta(d);
                     let y = x.wrapping_add_signed(-delta);

@@ -17,8 +17,10 @@
 //! its range; expressions are folded (no `Const` below an `And`, `Or` or
 //! `Not`).
 
+mod domain;
 mod ground;
 
+pub use domain::Domain;
 pub use ground::MAX_AT_ONCE;
 
 pub use ground::ground;
@@ -224,7 +226,8 @@ impl Expr {
     }
 
     /// The mover at the positions whose bits `words` set (bit `p % 64` of
-    /// word `p / 64`, for `len` positions), folded when none or all are.
+    /// word `p / 64`), folded when none are or all `len` positions that
+    /// may be set are.
     pub fn at_words(mover: MoverId, words: Vec<u64>, len: usize) -> Expr {
         let n: usize = words.iter().map(|w| w.count_ones() as usize).sum();
         match n {
@@ -350,10 +353,8 @@ pub struct Mover {
     member: u32,
     pos: VarId,
     heading: Option<VarId>,
-    /// Position -> grid cell, in grid order.
-    cells: Vec<u32>,
-    /// Position -> cell of the board's padded grid.
-    padded: Vec<u32>,
+    /// The cells it may stand on: its positions.
+    domain: Domain,
     opaque: bool,
     actions: Vec<ActionId>,
     /// Rules of facts derived about it after every step, in the order they
@@ -407,12 +408,9 @@ impl Mover {
         self.heading
     }
 
-    pub fn cells(&self) -> &[u32] {
-        &self.cells
-    }
-
-    pub fn padded(&self) -> &[u32] {
-        &self.padded
+    /// The cells it may stand on, numbered: its positions.
+    pub fn domain(&self) -> &Domain {
+        &self.domain
     }
 
     pub fn opaque(&self) -> bool {
@@ -445,7 +443,7 @@ impl Mover {
 
     /// The position of grid cell `cell`, if it is in the domain.
     pub fn position_of(&self, cell: u32) -> Option<u32> {
-        self.cells.binary_search(&cell).ok().map(|p| p as u32)
+        self.domain.position_of(cell)
     }
 }
 

@@ -63,6 +63,16 @@ pub fn output(rules: &puzzle::resolve::Rules, input: &str, opts: &puzzle::run::O
     String::from_utf8(out).unwrap()
 }
 
+/// The task of the first case of `input`.
+#[allow(dead_code)]
+pub fn task_of(rules: &puzzle::resolve::Rules, input: &str) -> puzzle::task::Task {
+    let case = puzzle::input::Reader::new(&rules.io, input, false, None)
+        .next_case()
+        .expect("a case")
+        .expect("the case reads");
+    puzzle::task::ground(rules, &case).expect("the case grounds")
+}
+
 pub fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }

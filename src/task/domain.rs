@@ -1,0 +1,211 @@
+//! A mover's domain: the cells it may stand on, numbered. Its positions
+//! are the values of its position variable.
+//!
+//! Two representations, chosen by size when the task is grounded:
+//!
+//! - *listed*: the cells, in grid order, each as a grid cell and as an
+//!   index of the board's padded grid (8 bytes a position). Position `p`
+//!   is the `p`-th cell of the list; a state space has no position a mover
+//!   can never be on.
+//! - *the padded grid*: every index of the board's padded grid is a
+//!   position, itself (nothing stored). Chosen for a lone agent on a large
+//!   map whose cells are mostly open: the lists would cost 8 bytes a cell
+//!   (and a kernel's reverse table 4 more) for a few positions fewer.
+//!   Positions on the border or on solid cells are never in a reachable
+//!   state: nothing enters them.
+
+use super::Board;
+use std::borrow::Cow;
+
+#[derive(Debug, Clone)]
+pub struct Domain {
+    repr: Repr,
+}
+
+#[derive(Debug, Clone)]
+enum Repr {
+    /// Invariant: `cells` strictly increasing, `padded[p]` the padded index
+    /// of `cells[p]`.
+    Listed { cells: Vec<u32>, padded: Vec<u32> },
+    /// Invariant: `width == cols + 2 * pad`, `len == width * (rows + 2 * pad)`.
+    Grid {
+        rows: u32,
+        cols: u32,
+        pad: u32,
+        width: u32,
+        len: u32,
+    },
+}
+
+impl Domain {
+    /// In [`Domain::cells`], a position off the grid (the padded grid's
+    /// border): no cell, never in a reachable state.
+    pub const OFF: u32 = u32::MAX;
+
+    /// The cells `cells` (strictly increasing grid cells) of board `b`.
+    pub fn listed(b: &Board, cells: Vec<u32>) -> Domain {
+        let padded = cells.iter().map(|&c| b.padded(c) as u32).collect();
+        Domain::from_lists(cells, padded)
+    }
+
+    /// `cells` with their padded indexes, both in grid order.
+    pub(super) fn from_lists(cells: Vec<u32>, padded: Vec<u32>) -> Domain {
+        debug_assert!(cells.windows(2).all(|w| w[0] < w[1]));
+        debug_assert_eq!(cells.len(), padded.len());
+        Domain {
+            repr: Repr::Listed { cells, padded },
+        }
+    }
+
+    /// Every index of board `b`'s padded grid.
+    pub fn grid(b: &Board) -> Domain {
+        Domain {
+            repr: Repr::Grid {
+                rows: b.rows as u32,
+                cols: b.cols as u32,
+                pad: b.pad as u32,
+                width: b.width as u32,
+                len: b.open.len() as u32,
+            },
+        }
+    }
+
+    /// Whether a lone agent on board `b` is better numbered by the padded
+    /// grid: the map is large (the lists would take megabytes) and most of
+    /// its padded grid is open (its state space grows by less than half).
+    pub fn grid_pays(b: &Board, open: usize) -> bool {
+        const LARGE: usize = 1 << 18;
+        let n = b.open.len();
+        n >= LARGE && 2 * open >= n
+    }
+
+    /// How many positions.
+    pub fn len(&self) -> usize {
+        match &self.repr {
+            Repr::Listed { cells, .. } => cells.len(),
+            Repr::Grid { len, .. } => *len as usize,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether positions are the padded grid's indexes.
+    pub fn is_grid(&self) -> bool {
+        matches!(self.repr, Repr::Grid { .. })
+    }
+
+    /// The grid cell of position `p`, a cell of the grid (every position a
+    /// reachable state holds is).
+    #[inline]
+    pub fn cell(&self, p: u32) -> u32 {
+        match &self.repr {
+            Repr::Listed { cells, .. } => cells[p as usize],
+            Repr::Grid {
+                cols, pad, width, ..
+            } => {
+                let (r, c) = (p / width, p % width);
+                debug_assert!(r >= *pad && c >= *pad && c - pad < *cols);
+                (r - pad) * cols + (c - pad)
+            }
+        }
+    }
+
+    /// The padded index of position `p`.
+    #[inline]
+    pub fn padded(&self, p: u32) -> u32 {
+        match &self.repr {
+            Repr::Listed { padded, .. } => padded[p as usize],
+            Repr::Grid { .. } => p,
+        }
+    }
+
+    /// The position of grid cell `cell`, if it is in the domain.
+    #[inline]
+    pub fn position_of(&self, cell: u32) -> Option<u32> {
+        match &self.repr {
+            Repr::Listed { cells, .. } => cells.binary_search(&cell).ok().map(|p| p as u32),
+            Repr::Grid {
+                cols, pad, width, ..
+            } => Some((cell / cols + pad) * width + cell % cols + pad),
+        }
+    }
+
+    /// Every position of a grid cell, with the cell and its padded index,
+    /// in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
+        let (listed, grid) = match &self.repr {
+            Repr::Listed { cells, padded } => (Some(cells.iter().zip(padded)), None),
+            Repr::Grid {
+                rows,
+                cols,
+                pad,
+                width,
+                ..
+            } => (None, Some((*rows, *cols, *pad, *width))),
+        };
+        let listed = listed
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(p, (&c, &pc))| (p as u32, c, pc));
+        let grid = grid.into_iter().flat_map(|(rows, cols, pad, width)| {
+            (0..rows).flat_map(move |r| {
+                let row = (r + pad) * width + pad;
+                (0..cols).map(move |c| (row + c, r * cols + c, row + c))
+            })
+        });
+        listed.chain(grid)
+    }
+
+    /// Calls `f(position, cell, padded)` on every position of a grid cell,
+    /// in increasing order: [`Domain::iter`] as plain loops, for the loops
+    /// over every cell of a large map.
+    #[inline]
+    pub fn for_each(&self, mut f: impl FnMut(u32, u32, u32)) {
+        match &self.repr {
+            Repr::Listed { cells, padded } => {
+                for (p, (&c, &pc)) in cells.iter().zip(padded).enumerate() {
+                    f(p as u32, c, pc);
+                }
+            }
+            Repr::Grid {
+                rows,
+                cols,
+                pad,
+                width,
+                ..
+            } => {
+                for r in 0..*rows {
+                    let row = (r + pad) * width + pad;
+                    for c in 0..*cols {
+                        f(row + c, r * cols + c, row + c);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Position -> grid cell, as a table (the padded grid's is built; its
+    /// positions off the grid get [`Domain::OFF`]). For kernels that index
+    /// one.
+    pub fn cells(&self) -> Cow<'_, [u32]> {
+        match &self.repr {
+            Repr::Listed { cells, .. } => Cow::Borrowed(cells),
+            Repr::Grid { .. } => {
+                let mut t = vec![Domain::OFF; self.len()];
+                self.for_each(|p, c, _| t[p as usize] = c);
+                Cow::Owned(t)
+            }
+        }
+    }
+
+    /// Position -> padded index, as a table (the padded grid's is built).
+    pub fn padded_table(&self) -> Cow<'_, [u32]> {
+        match &self.repr {
+            Repr::Listed { padded, .. } => Cow::Borrowed(padded),
+            Repr::Grid { len, .. } => Cow::Owned((0..*len).collect()),
+        }
+    }
+}
