@@ -76,9 +76,9 @@ pub struct Mover<'t, W> {
     /// `bits` ones at `offset`.
     pub mask: W,
     /// Position -> grid cell.
-    pub cells: std::borrow::Cow<'t, [u32]>,
+    pub cells: &'t [u32],
     /// Position -> cell of the padded grid.
-    pub padded: std::borrow::Cow<'t, [u32]>,
+    pub padded: &'t [u32],
     /// The moves from `pos` (including to `pos` itself for `stay`) are
     /// `adj[adj_start[pos]..adj_start[pos + 1]]`. Empty for a lone mover,
     /// which moves by [`Mover::exits`] instead.
@@ -209,7 +209,7 @@ impl Reach {
             .iter()
             .map(|mv| {
                 let mut masks = vec![0; mv.cells.len() * words];
-                for (mask, &c) in masks.chunks_exact_mut(words).zip(mv.cells.iter()) {
+                for (mask, &c) in masks.chunks_exact_mut(words).zip(mv.cells) {
                     if slot[c as usize] != NONE {
                         set(mask, slot[c as usize] as usize);
                     }
@@ -473,8 +473,13 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
         let grid = tm.domain().is_grid();
         let mut index = vec![NONE; b.open().len()];
         for (k, &pc) in padded.iter().enumerate() {
-            if !grid || b.open()[pc as usize] == 1 {
-                index[pc as usize] = k as u32;
+            index[pc as usize] = k as u32;
+        }
+        if grid {
+            for (x, &o) in index.iter_mut().zip(b.open()) {
+                if o == 0 {
+                    *x = NONE;
+                }
             }
         }
         let dirs: Vec<Dir> = tm
@@ -490,12 +495,18 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
         // Entry conditions, first for the classes on the domain: if each is
         // `Always`, no position needs one.
         let mut present = vec![false; b.classes().len()];
-        // (The padded grid's solid cells are not entered: `index` has none.)
-        for (&c, &pc) in cells.iter().zip(padded.iter()) {
-            if c == Domain::OFF || (grid && b.open()[pc as usize] == 0) {
-                continue;
+        if grid {
+            // Its solid cells are never entered (`index` has none), its
+            // border has no class.
+            for (&c, &pc) in cells.iter().zip(padded.iter()) {
+                if c != Domain::OFF && b.open()[pc as usize] == 1 {
+                    present[b.class(c) as usize] = true;
+                }
             }
-            present[b.class(c) as usize] = true;
+        } else {
+            for &c in cells.iter() {
+                present[b.class(c) as usize] = true;
+            }
         }
         let mut free = true;
         for k in (0..present.len()).filter(|&k| present[k]) {
@@ -505,13 +516,14 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             Vec::new()
         } else {
             let class_entry = &self.class_entry;
-            cells
-                .iter()
-                .map(|&c| match c {
-                    Domain::OFF => 0,
-                    c => class_entry[b.class(c) as usize],
-                })
-                .collect()
+            let entry = |c: u32| class_entry[b.class(c) as usize];
+            if grid {
+                (cells.iter())
+                    .map(|&c| if c == Domain::OFF { 0 } else { entry(c) })
+                    .collect()
+            } else {
+                cells.iter().map(|&c| entry(c)).collect()
+            }
         };
         // The move table, unless the mover is lone. Every move is written
         // and kept only if it lands in the domain: no branch on the map's

@@ -27,8 +27,8 @@ use hashbrown::HashMap;
 struct Table<'t> {
     /// The mover's position field.
     pos: Field,
-    /// Its positions.
-    domain: &'t crate::task::Domain,
+    /// Position -> padded cell.
+    padded: &'t [u32],
     /// What each of its moves adds to a padded cell.
     deltas: Vec<isize>,
     dist: Distances,
@@ -42,7 +42,7 @@ impl Table<'_> {
         let seeds = goal.iter().map(|&c| b.padded(c) as u32);
         Table {
             pos: layout.field(mover.pos()),
-            domain: mover.domain(),
+            padded: mover.domain().padded_table(),
             deltas: task.directions(m).iter().map(|&d| b.delta(d)).collect(),
             dist: Distances::new(b.open(), seeds),
         }
@@ -52,7 +52,7 @@ impl Table<'_> {
     #[inline]
     fn get<W: Word>(&mut self, s: W, bound: u32) -> u32 {
         let p = self.pos.raw(s) as usize;
-        let pc = self.domain.padded(p as u32) as usize;
+        let pc = self.padded[p] as usize;
         self.dist.get(pc, bound, &self.deltas)
     }
 }
@@ -97,7 +97,7 @@ impl<'t> Heuristic<'t> {
             .iter()
             .map(|(m, goal)| {
                 let t = Table::new(task, layout, *m, goal);
-                let all = t.dist.all(&t.domain.padded_table(), &t.deltas);
+                let all = t.dist.all(t.padded, &t.deltas);
                 (t.pos, all)
             })
             .collect();

@@ -15,7 +15,6 @@
 //!   state: nothing enters them.
 
 use super::Board;
-use std::borrow::Cow;
 
 #[derive(Debug, Clone)]
 pub struct Domain {
@@ -27,13 +26,16 @@ enum Repr {
     /// Invariant: `cells` strictly increasing, `padded[p]` the padded index
     /// of `cells[p]`.
     Listed { cells: Vec<u32>, padded: Vec<u32> },
-    /// Invariant: `width == cols + 2 * pad`, `len == width * (rows + 2 * pad)`.
+    /// Invariant: `width == cols + 2 * pad`, `len == width * (rows + 2 * pad)`;
+    /// `tables`, once a kernel asks for them, [`Domain::cells`] and
+    /// [`Domain::padded_table`].
     Grid {
         rows: u32,
         cols: u32,
         pad: u32,
         width: u32,
         len: u32,
+        tables: std::sync::OnceLock<(Vec<u32>, Vec<u32>)>,
     },
 }
 
@@ -49,9 +51,15 @@ impl Domain {
     }
 
     /// `cells` with their padded indexes, both in grid order.
-    pub(super) fn from_lists(cells: Vec<u32>, padded: Vec<u32>) -> Domain {
+    pub(super) fn from_lists(mut cells: Vec<u32>, mut padded: Vec<u32>) -> Domain {
         debug_assert!(cells.windows(2).all(|w| w[0] < w[1]));
         debug_assert_eq!(cells.len(), padded.len());
+        // Lists made as long as the grid, then cut: what is left over is
+        // given back when it is much (a copy of the lists costs less).
+        if cells.capacity() - cells.len() > 1 << 16 {
+            cells.shrink_to_fit();
+            padded.shrink_to_fit();
+        }
         Domain {
             repr: Repr::Listed { cells, padded },
         }
@@ -66,6 +74,7 @@ impl Domain {
                 pad: b.pad as u32,
                 width: b.width as u32,
                 len: b.open.len() as u32,
+                tables: std::sync::OnceLock::new(),
             },
         }
     }
@@ -73,10 +82,10 @@ impl Domain {
     /// Whether a lone agent on board `b` is better numbered by the padded
     /// grid: the map is large (the lists would take megabytes) and most of
     /// its padded grid is open (its state space grows by less than half).
-    pub fn grid_pays(b: &Board, open: usize) -> bool {
+    pub fn grid_pays(b: &Board) -> bool {
         const LARGE: usize = 1 << 18;
         let n = b.open.len();
-        n >= LARGE && 2 * open >= n
+        n >= LARGE && 2 * b.open.iter().filter(|&&o| o == 1).count() >= n
     }
 
     /// How many positions.
@@ -187,25 +196,33 @@ impl Domain {
         }
     }
 
-    /// Position -> grid cell, as a table (the padded grid's is built; its
-    /// positions off the grid get [`Domain::OFF`]). For kernels that index
-    /// one.
-    pub fn cells(&self) -> Cow<'_, [u32]> {
+    /// Position -> grid cell, as a table (the padded grid's is built the
+    /// first time; its positions off the grid get [`Domain::OFF`]). For
+    /// kernels that index one.
+    pub fn cells(&self) -> &[u32] {
         match &self.repr {
-            Repr::Listed { cells, .. } => Cow::Borrowed(cells),
-            Repr::Grid { .. } => {
-                let mut t = vec![Domain::OFF; self.len()];
-                self.for_each(|p, c, _| t[p as usize] = c);
-                Cow::Owned(t)
-            }
+            Repr::Listed { cells, .. } => cells,
+            Repr::Grid { .. } => &self.grid_tables().0,
         }
     }
 
-    /// Position -> padded index, as a table (the padded grid's is built).
-    pub fn padded_table(&self) -> Cow<'_, [u32]> {
+    /// Position -> padded index, as a table (the padded grid's is built
+    /// the first time).
+    pub fn padded_table(&self) -> &[u32] {
         match &self.repr {
-            Repr::Listed { padded, .. } => Cow::Borrowed(padded),
-            Repr::Grid { len, .. } => Cow::Owned((0..*len).collect()),
+            Repr::Listed { padded, .. } => padded,
+            Repr::Grid { .. } => &self.grid_tables().1,
         }
+    }
+
+    fn grid_tables(&self) -> &(Vec<u32>, Vec<u32>) {
+        let Repr::Grid { len, tables, .. } = &self.repr else {
+            unreachable!("only the padded grid's tables are built")
+        };
+        tables.get_or_init(|| {
+            let mut cells = vec![Domain::OFF; *len as usize];
+            self.for_each(|p, c, _| cells[p as usize] = c);
+            (cells, (0..*len).collect())
+        })
     }
 }

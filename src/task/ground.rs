@@ -459,7 +459,7 @@ impl Grounder<'_> {
         } else {
             inst.starts.iter().map(|&c| b.padded(c)).collect()
         };
-        if lone && Domain::grid_pays(b, b.open.iter().filter(|&&o| o == 1).count()) {
+        if lone && Domain::grid_pays(b) {
             return Domain::grid(b);
         }
         let mut cells = vec![0u32; b.class.len()];
@@ -481,8 +481,6 @@ impl Grounder<'_> {
             scan(&b.open, 1);
             cells.truncate(k);
             padded.truncate(k);
-            cells.shrink_to_fit();
-            padded.shrink_to_fit();
             // The starts, even on a cell no agent may enter.
             for (&first, &start) in firsts.iter().zip(&inst.starts) {
                 if b.open[first] == 0 && cells.binary_search(&start).is_err() {
@@ -528,8 +526,6 @@ impl Grounder<'_> {
         scan(&mark, 2);
         cells.truncate(k);
         padded.truncate(k);
-        cells.shrink_to_fit();
-        padded.shrink_to_fit();
         Domain::from_lists(cells, padded)
     }
 
