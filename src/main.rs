@@ -335,26 +335,36 @@ fn parse_set(s: &str) -> Result<(String, i64), String> {
 }
 
 /// No transparent huge pages for this process. mimalloc asks for them on
-/// its arenas, and then every heap (one per thread) faults its memory in
-/// 2 MiB at a time: two threads on a large search held 1.5 times the memory
-/// of one, and hide-and-seek's 199 small maps peaked at 20 MB. Without them
-/// it is 1.05 times, and 12 MB; the time is the same.
+/// its arenas (unless built with `no_thp`, as here), and then every heap
+/// (one per thread) faults its memory in 2 MiB at a time: two threads on a
+/// large search held 1.5 times the memory of one, and hide-and-seek's 199
+/// small maps peaked at 20 MB. Without them it is 1.05 times, and 12 MB;
+/// the time is the same. The flag also keeps a system whose huge pages are
+/// `always` on from doing the same.
 ///
-/// It runs from `.preinit_array`, before every constructor: mimalloc's own
-/// sets up its first arena before `main`, and huge pages faulted in by then
-/// stay (4 MiB of every run's peak, a small map's whole footprint twice).
-extern "C" fn no_huge_pages() {
+/// And memory freed goes back to the system after 10 ms, not a second: a
+/// map of millions of cells frees its tables just before the next map
+/// builds its own, and the delay held both (the ice benchmark peaked at 49
+/// MB instead of 33). At once (0 ms) holds no less there, and costs time
+/// where a search frees and grows its levels (portals: some 20%); small
+/// maps reuse their freed pages before any purge, and the founding
+/// benchmarks' page faults and times are the same with any of these.
+fn allocator_setup() {
     #[cfg(target_os = "linux")]
     // SAFETY: PR_SET_THP_DISABLE only sets a flag of this process.
     unsafe {
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
+    // `mi_option_purge_delay`, which the bindings do not name: in
+    // mimalloc.h (v2 and v3) it is the option just before
+    // `mi_option_use_numa_nodes`.
+    const PURGE_DELAY: libmimalloc_sys::mi_option_t = libmimalloc_sys::mi_option_use_numa_nodes - 1;
+    // (A delay set in the environment is mimalloc's own setting: kept.)
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: setting an option is allowed at any time.
+        unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, 10) };
+    }
 }
-
-#[cfg(target_os = "linux")]
-#[used]
-#[unsafe(link_section = ".preinit_array")]
-static NO_HUGE_PAGES: extern "C" fn() = no_huge_pages;
 
 /// A file's bytes and the name reports give it (`-` is stdin).
 fn read(path: &Path) -> Result<(String, Vec<u8>), Report> {
@@ -386,6 +396,7 @@ enum Outcome {
 }
 
 fn main() -> ExitCode {
+    allocator_setup();
     let cli = Cli::parse();
     JSON.store(
         cli.format == FormatArg::Json,
