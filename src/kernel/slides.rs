@@ -42,10 +42,11 @@ struct Mover<'t, W> {
     /// Padded cell -> position (`NONE` outside the domain); empty when the
     /// positions are the padded cells.
     position: Vec<u32>,
-    /// Padded cell -> for a teleport's end, the other end's position
-    /// (`NONE` when it is outside the domain) and whether going through is
-    /// optional; empty when the map has no teleport.
-    through: Vec<(u32, bool)>,
+    /// Per teleport's end in the domain, in order of padded cells: the
+    /// padded cell, the other end's position (`NONE` when it is outside the
+    /// domain) and whether going through is optional. A move looks it up
+    /// when it stops on a [`TELEPORT`] cell.
+    through: Vec<(u32, u32, bool)>,
     /// Per move: its step in padded cells, and which cells it goes on
     /// from (slippery ones; for a slide, every one that does not stop it).
     moves: Vec<(isize, bool)>,
@@ -163,17 +164,15 @@ impl<'t, W: Word> SlideModel<'t, W> {
                     });
                 }
                 let mut through = Vec::new();
-                if b.has_teleports() {
-                    through = vec![(NONE, false); n];
-                    d.for_each(|_, c, pc| {
-                        if let Some((other, optional)) = b.teleport(c)
-                            && kind[pc as usize] & OPEN != 0
-                        {
-                            kind[pc as usize] |= TELEPORT;
-                            through[pc as usize] = (d.position_of(other).unwrap_or(NONE), optional);
-                        }
-                    });
+                for &(c, other, optional) in b.teleports() {
+                    let pc = b.padded(c);
+                    if d.position_of(c).is_some() && kind[pc] & OPEN != 0 {
+                        kind[pc] |= TELEPORT;
+                        let to = d.position_of(other).unwrap_or(NONE);
+                        through.push((pc as u32, to, optional));
+                    }
                 }
+                through.sort_unstable();
                 let moves = m
                     .actions()
                     .iter()
@@ -319,7 +318,8 @@ impl<'k, W: Word> Slides<'k, W> {
                 }
                 continue;
             }
-            let (through, optional) = mv.through[at];
+            let end_at = mv.through.partition_point(|t| (t.0 as usize) < at);
+            let (_, through, optional) = mv.through[end_at];
             if through == NONE {
                 if !f(end) {
                     return false;

@@ -1460,7 +1460,7 @@ fn teleports(
     rules: &Rules,
     case: &RawCase,
     board: &Board,
-) -> Result<Vec<Option<(u32, bool)>>, Vec<InputError>> {
+) -> Result<Vec<(u32, u32, bool)>, Vec<InputError>> {
     if rules.teleports.is_empty() {
         return Ok(Vec::new());
     }
@@ -1478,7 +1478,7 @@ fn teleports(
             None => ends.push((key, vec![cell])),
         }
     }
-    let mut out = vec![None; board.class.len()];
+    let mut out = Vec::new();
     let mut errors = Vec::new();
     for ((tile, value), cells) in ends {
         let t = &rules.tiles[tile.ix()];
@@ -1490,8 +1490,7 @@ fn teleports(
         };
         if let [a, b] = cells[..] {
             let optional = rules.teleports.iter().any(|x| x.tile == tile && x.optional);
-            out[a as usize] = Some((b, optional));
-            out[b as usize] = Some((a, optional));
+            out.extend([(a, b, optional), (b, a, optional)]);
         } else {
             // The lone end, or the third.
             let odd = cells[if cells.len() == 1 { 0 } else { 2 }];
@@ -1524,6 +1523,7 @@ fn teleports(
         }
     }
     if errors.is_empty() {
+        out.sort_unstable();
         Ok(out)
     } else {
         Err(errors)

@@ -485,10 +485,10 @@ pub struct Board {
     /// Class -> its cells, in grid order, for the classes some rule fires
     /// on (empty for the others).
     cells_of: Vec<Vec<u32>>,
-    /// Grid cell -> its teleport, for a teleport's end: the other end, and
-    /// whether going through is optional (empty when the rules have no
-    /// teleport).
-    teleport: Vec<Option<(u32, bool)>>,
+    /// Each teleport's end, its other end, and whether going through is
+    /// optional, in order of the ends (a few cells of the map: not a table
+    /// of every cell).
+    teleport: Vec<(u32, u32, bool)>,
 }
 
 /// What the cells of a class are.
@@ -543,12 +543,23 @@ impl Board {
     /// whether going through is optional.
     #[inline]
     pub fn teleport(&self, cell: u32) -> Option<(u32, bool)> {
-        self.teleport.get(cell as usize).copied().flatten()
+        if self.teleport.is_empty() {
+            return None;
+        }
+        let i = self.teleport.binary_search_by_key(&cell, |t| t.0).ok()?;
+        let (_, other, optional) = self.teleport[i];
+        Some((other, optional))
+    }
+
+    /// Every teleport's end: (end, other end, optional), in order of the
+    /// ends.
+    pub fn teleports(&self) -> &[(u32, u32, bool)] {
+        &self.teleport
     }
 
     /// Whether some cell is a teleport's end.
     pub fn has_teleports(&self) -> bool {
-        self.teleport.iter().any(Option::is_some)
+        !self.teleport.is_empty()
     }
 
     /// Whether some cell of the map is slippery.
