@@ -355,16 +355,17 @@ fn allocator_setup() {
     unsafe {
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
-    // `mi_option_purge_delay`, which the bindings do not name: in
-    // mimalloc.h (v2 and v3) it is the option just before
-    // `mi_option_use_numa_nodes`.
-    const PURGE_DELAY: libmimalloc_sys::mi_option_t = libmimalloc_sys::mi_option_use_numa_nodes - 1;
     // (A delay set in the environment is mimalloc's own setting: kept.)
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
         // SAFETY: setting an option is allowed at any time.
         unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, 10) };
     }
 }
+
+/// `mi_option_purge_delay`, which the bindings do not name: in mimalloc.h
+/// (v2 and v3) it is the option just before `mi_option_use_numa_nodes`
+/// (tested below by its default).
+const PURGE_DELAY: libmimalloc_sys::mi_option_t = libmimalloc_sys::mi_option_use_numa_nodes - 1;
 
 /// A file's bytes and the name reports give it (`-` is stdin).
 fn read(path: &Path) -> Result<(String, Vec<u8>), Report> {
@@ -680,5 +681,21 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
                 Err(e) => stream_failed(&e),
             }))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The option set is the purge delay: the only one whose default is
+    /// mimalloc v3's second (1000 ms), unless the environment sets it.
+    #[test]
+    fn the_purge_delay_is_the_option_set() {
+        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
+            eprintln!("MIMALLOC_PURGE_DELAY is set: its default cannot be read");
+            return;
+        }
+        // SAFETY: reading an option is allowed at any time.
+        let got = unsafe { libmimalloc_sys::mi_option_get(super::PURGE_DELAY) };
+        assert_eq!(got, 1000);
     }
 }
