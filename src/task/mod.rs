@@ -80,7 +80,7 @@ impl Dir {
 /// What a variable holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VarKind {
-    /// A mover's position: an index into its [`Mover::cells`].
+    /// A mover's position: a position of its [`Mover::domain`].
     Position(MoverId),
     /// A mover's heading: an index into [`Dir::COMPASS`].
     Heading(MoverId),

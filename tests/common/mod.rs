@@ -73,6 +73,13 @@ pub fn task_of(rules: &puzzle::resolve::Rules, input: &str) -> puzzle::task::Tas
     puzzle::task::ground(rules, &case).expect("the case grounds")
 }
 
+/// Whether the first mover of `input`'s first case has the padded grid's
+/// cells for positions (see `puzzle::task::Domain`).
+#[allow(dead_code)]
+pub fn on_padded_grid(rules: &puzzle::resolve::Rules, input: &str) -> bool {
+    task_of(rules, input).movers()[0].domain().is_grid()
+}
+
 pub fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
