@@ -406,12 +406,12 @@ fn dead_cells_are_those_no_push_leads_from() {
             // The goal places each box when there are as many spots as
             // boxes or more; otherwise nothing is pruned.
             let Some(d) = &o.pushes_to_goal else { continue };
-            let got: BTreeSet<Cell> = m
-                .domain()
-                .iter()
-                .filter(|&(p, _, _)| d[p as usize] == u32::MAX)
-                .map(|(_, c, _)| (c as usize / cols, c as usize % cols))
-                .collect();
+            let mut got: BTreeSet<Cell> = BTreeSet::new();
+            m.domain().for_each(|p, c, _| {
+                if d[p as usize] == u32::MAX {
+                    got.insert((c as usize / cols, c as usize % cols));
+                }
+            });
             let want: BTreeSet<Cell> = dead_cells(&rows)
                 .into_iter()
                 .filter(|&(r, c)| m.position_of((r * cols + c) as u32).is_some())

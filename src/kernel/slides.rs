@@ -172,7 +172,8 @@ impl<'t, W: Word> SlideModel<'t, W> {
                         through.push((pc as u32, to, optional));
                     }
                 }
-                through.sort_unstable();
+                // The board's ends are in grid order, hence padded order.
+                debug_assert!(through.is_sorted());
                 let moves = m
                     .actions()
                     .iter()

@@ -141,36 +141,8 @@ impl Domain {
         }
     }
 
-    /// Every position of a grid cell, with the cell and its padded index,
-    /// in increasing order.
-    pub fn iter(&self) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
-        let (listed, grid) = match &self.repr {
-            Repr::Listed { cells, padded } => (Some(cells.iter().zip(padded)), None),
-            Repr::Grid {
-                rows,
-                cols,
-                pad,
-                width,
-                ..
-            } => (None, Some((*rows, *cols, *pad, *width))),
-        };
-        let listed = listed
-            .into_iter()
-            .flatten()
-            .enumerate()
-            .map(|(p, (&c, &pc))| (p as u32, c, pc));
-        let grid = grid.into_iter().flat_map(|(rows, cols, pad, width)| {
-            (0..rows).flat_map(move |r| {
-                let row = (r + pad) * width + pad;
-                (0..cols).map(move |c| (row + c, r * cols + c, row + c))
-            })
-        });
-        listed.chain(grid)
-    }
-
     /// Calls `f(position, cell, padded)` on every position of a grid cell,
-    /// in increasing order: [`Domain::iter`] as plain loops, for the loops
-    /// over every cell of a large map.
+    /// in increasing order (plain loops: a large map's cells are millions).
     #[inline]
     pub fn for_each(&self, mut f: impl FnMut(u32, u32, u32)) {
         match &self.repr {

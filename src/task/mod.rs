@@ -219,34 +219,11 @@ impl Expr {
         }
     }
 
-    /// The mover at one of the positions `set` says, folded when none or
-    /// all are.
-    pub fn at(mover: MoverId, set: &[bool]) -> Expr {
-        Expr::at_each(mover, set.iter().copied())
-    }
-
     /// The mover at the positions whose bits `words` set (bit `p % 64` of
     /// word `p / 64`), folded when none are or all `len` positions that
     /// may be set are.
     pub fn at_words(mover: MoverId, words: Vec<u64>, len: usize) -> Expr {
         let n: usize = words.iter().map(|w| w.count_ones() as usize).sum();
-        match n {
-            0 => Expr::Const(false),
-            _ if n == len => Expr::Const(true),
-            _ => Expr::At(mover, words),
-        }
-    }
-
-    /// The mover at the positions where `set` yields true (one item per
-    /// position), folded when none or all are.
-    pub fn at_each(mover: MoverId, set: impl ExactSizeIterator<Item = bool>) -> Expr {
-        let len = set.len();
-        let mut words = vec![0u64; len.div_ceil(64)];
-        let mut n = 0;
-        for (p, b) in set.enumerate() {
-            words[p / 64] |= u64::from(b) << (p % 64);
-            n += usize::from(b);
-        }
         match n {
             0 => Expr::Const(false),
             _ if n == len => Expr::Const(true),
