@@ -323,3 +323,28 @@ goal lit
         "-1\n"
     );
 }
+
+#[test]
+fn a_map_of_more_kinds_of_cell_than_a_map_may_have_is_a_diagnostic() {
+    // Each coin holds a flag of its own, so each is a kind of cell: 66,000
+    // of them are more than the 65,536 a map may have.
+    let rules = "tiles { floor '.'  coin 'c' }\nagent hero 'H' on floor\nflag got[coin]\n\
+                 move hero: east west north south\non enter coin: set got[coin]\ngoal all got\n";
+    let loaded = puzzle::load("coins.puz", rules).unwrap();
+    let row = |first: char| {
+        std::iter::once(first)
+            .chain(std::iter::repeat_n('c', 299))
+            .collect::<String>()
+    };
+    let map: String = (0..220)
+        .map(|r| row(if r == 0 { 'H' } else { 'c' }) + "\n")
+        .collect();
+    let mut out = Vec::new();
+    let err = puzzle::run(&loaded.rules, "map", &map, &Options::default(), &mut out).unwrap_err();
+    let text = format!("{:?}", miette::Report::new(err));
+    assert!(
+        text.contains("needs 66001 kinds of cell, more than the 65536"),
+        "{text}"
+    );
+    assert!(text.contains("puzzle::input::size_range"), "{text}");
+}

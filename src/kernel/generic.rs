@@ -20,6 +20,7 @@
 //! largest of the movers' costs.
 
 use crate::plan::{Layout, Word};
+use crate::task::ClassId;
 use crate::task::{Dir, Motion, MoverId, Op, Relation, RuleId, SIGHT, Task, VarKind};
 
 /// The interpreter's buffers, one per thread.
@@ -102,8 +103,8 @@ impl<'k, W: Word> Generic<'k, W> {
             },
             marked: Vec::new(),
             twins: task.has_twins(),
-            entry: (0..task.board().classes().len() as u32)
-                .map(|k| match task.entry(k) {
+            entry: (0..task.board().classes().len())
+                .map(|k| match task.entry(k as ClassId) {
                     crate::task::Expr::Const(false) => Entry::Never,
                     crate::task::Expr::Const(true) => Entry::Always,
                     _ => Entry::If,

@@ -16,7 +16,7 @@
 use super::tables::Effect;
 use super::{Cond, Conds};
 use crate::plan::{Field, Layout, Word};
-use crate::task::{Domain, Motion, Task};
+use crate::task::{ClassId, Domain, Motion, Task};
 
 const NONE: u32 = u32::MAX;
 
@@ -99,8 +99,8 @@ impl<'t, W: Word> SlideModel<'t, W> {
         let b = task.board();
         let mut cx = Conds::new();
         // Each class's entry condition, compiled once.
-        let entry: Vec<Cond<W>> = (0..b.classes().len() as u32)
-            .map(|k| cx.compile(task.entry(k), task, layout))
+        let entry: Vec<Cond<W>> = (0..b.classes().len())
+            .map(|k| cx.compile(task.entry(k as ClassId), task, layout))
             .collect();
         // What a move meets on each class: classes are few, cells many.
         let class_kind: Vec<u8> = b
@@ -108,7 +108,7 @@ impl<'t, W: Word> SlideModel<'t, W> {
             .iter()
             .enumerate()
             .map(|(k, c)| {
-                let never = matches!(task.entry(k as u32), crate::task::Expr::Const(false));
+                let never = matches!(task.entry(k as ClassId), crate::task::Expr::Const(false));
                 if c.solid || never {
                     0
                 } else {
@@ -142,8 +142,8 @@ impl<'t, W: Word> SlideModel<'t, W> {
                     .iter()
                     .position(|x| std::ptr::eq(x, m))
                     .expect("a mover of the task");
-                let fx: Vec<Effect<W>> = (0..b.classes().len() as u32)
-                    .map(|k| enter_effect(task, layout, mover, k))
+                let fx: Vec<Effect<W>> = (0..b.classes().len())
+                    .map(|k| enter_effect(task, layout, mover, k as ClassId))
                     .collect();
                 let mut ruled = Vec::new();
                 let rules: Vec<(Cond<W>, Effect<W>)> =
@@ -153,7 +153,7 @@ impl<'t, W: Word> SlideModel<'t, W> {
                     let open = !b.classes()[k].solid && entry[k] != Cond::Never;
                     !open || (entry[k] == Cond::Always && fx[k] == Effect::default())
                 };
-                if (0..b.classes().len()).any(|k| b.present(k as u32) && !plain(k)) {
+                if (0..b.classes().len()).any(|k| b.present(k as ClassId) && !plain(k)) {
                     ruled = vec![0; n];
                     d.for_each(|_, c, pc| {
                         let k = b.class(c) as usize;
@@ -204,7 +204,7 @@ impl<'t, W: Word> SlideModel<'t, W> {
 }
 
 /// The effect of the plain rules mover `m` fires entering class `k`.
-fn enter_effect<W: Word>(task: &Task, layout: &Layout, m: usize, k: u32) -> Effect<W> {
+fn enter_effect<W: Word>(task: &Task, layout: &Layout, m: usize, k: ClassId) -> Effect<W> {
     task.on_enter(crate::task::MoverId(m as u32), k)
         .iter()
         .fold(Effect::default(), |e, &r| {

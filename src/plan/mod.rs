@@ -19,7 +19,9 @@ pub use encode::{Field, Layout, bits_for};
 pub use word::{Wide, Word, ones};
 
 use crate::search::budget::{CHECK_EVERY, CHECK_SUCCESSORS};
-use crate::task::{Cmp, Expr, Mode, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind};
+use crate::task::{
+    ClassId, Cmp, Expr, Mode, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind,
+};
 
 /// How to search, as asked on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -768,7 +770,10 @@ fn flag_bound(task: &Task, var: VarId, want: i64) -> Option<FlagBound> {
     for (i, m) in task.movers().iter().enumerate() {
         let mid = MoverId(i as u32);
         let mut cells = Vec::new();
-        for k in (0..nclasses as u32).filter(|&k| b.present(k)) {
+        for k in (0..nclasses)
+            .map(|k| k as ClassId)
+            .filter(|&k| b.present(k))
+        {
             // Arriving on or standing on a cell of the class gives; or
             // seeing one, from the cells that walking outward from it
             // reaches (sight is symmetric).

@@ -14,7 +14,7 @@ use crate::resolve::{
 };
 
 /// No position: a cell outside a domain.
-const NONE: u32 = u32::MAX;
+const NONE: ClassId = ClassId::MAX;
 
 /// The most movers that can move at once (each step tries every
 /// combination of their moves, so more would never finish anyway).
@@ -58,18 +58,18 @@ impl Classes {
         }
     }
 
-    fn of(self, tile: TileId, value: Option<u32>) -> u32 {
-        (tile.ix() * self.per_tile + value.map_or(0, |v| v as usize + 1)) as u32
+    /// The class of a tile with a value (of a rule set whose classes fit
+    /// in [`ClassId`]: [`read_board`] checks).
+    fn of(self, tile: TileId, value: Option<u32>) -> ClassId {
+        (tile.ix() * self.per_tile + value.map_or(0, |v| v as usize + 1)) as ClassId
     }
 
-    fn class(self, rules: &Rules, k: u32) -> Class {
-        let tile = TileId((k as usize / self.per_tile) as u32);
+    fn class(self, rules: &Rules, k: usize) -> Class {
+        let tile = TileId((k / self.per_tile) as u32);
         let t = &rules.tiles[tile.ix()];
         Class {
             tile,
-            value: (k as usize % self.per_tile)
-                .checked_sub(1)
-                .map(|v| v as u32),
+            value: (k % self.per_tile).checked_sub(1).map(|v| v as u32),
             occurrence: None,
             solid: t.solid,
             opaque: t.opaque,
@@ -1114,7 +1114,11 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
     let mut errors = Vec::new();
     let classes = Classes::new(rules);
     let ncells = case.len();
-    let mut class = vec![0u32; ncells];
+    // One class past the last for the ASCII table's `NONE`.
+    if classes.len >= MAX_CLASSES {
+        return Err(vec![too_many_classes(case, classes.len)]);
+    }
+    let mut class: Vec<ClassId> = vec![0; ncells];
     let env = NumEnv {
         header: &case.header,
         count: &|_| 0,
@@ -1155,7 +1159,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
     let chars = case.tokens.is_empty();
     // The class of each ASCII tile character, from a table; markers, other
     // symbols and unknown ones go through the legend.
-    let ascii: Vec<u32> = (0..128u8)
+    let ascii: Vec<ClassId> = (0..128u8)
         .map(|b| {
             match rules
                 .legend
@@ -1259,10 +1263,15 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                 .any(|s| s.index == StateIndex::Tile(TileId(t as u32)))
         })
         .collect();
-    let mut all_classes: Vec<Class> = (0..classes.len as u32)
-        .map(|k| classes.class(rules, k))
-        .collect();
+    let mut all_classes: Vec<Class> = (0..classes.len).map(|k| classes.class(rules, k)).collect();
     if per_occurrence.iter().any(|&p| p) {
+        let occurring = class
+            .iter()
+            .filter(|&&k| per_occurrence[all_classes[k as usize].tile.ix()])
+            .count();
+        if classes.len + occurring > MAX_CLASSES {
+            return Err(vec![too_many_classes(case, classes.len + occurring)]);
+        }
         for k in class.iter_mut() {
             let c = all_classes[*k as usize];
             if per_occurrence[c.tile.ix()] {
@@ -1272,7 +1281,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                     occurrence: Some(occ),
                     ..c
                 });
-                *k = all_classes.len() as u32 - 1;
+                *k = (all_classes.len() - 1) as ClassId;
             }
         }
     }
@@ -1633,4 +1642,19 @@ fn new_board(
         teleport: Vec::new(),
     };
     (board, count)
+}
+
+/// A map that needs more cell classes than [`MAX_CLASSES`].
+fn too_many_classes(case: &RawCase, n: usize) -> InputError {
+    InputError::SizeRange {
+        message: format!(
+            "case {} needs {n} kinds of cell, more than the {MAX_CLASSES} a map may have",
+            case.number
+        ),
+        span: case.span(),
+        label: "in this case".into(),
+        help: "a kind of cell is a tile with one value of its parameter, or one occurrence \
+               of a tile with state of its own: use fewer values or fewer such tiles"
+            .into(),
+    }
 }

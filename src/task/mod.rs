@@ -38,8 +38,16 @@ ids!(
     RuleId
 );
 
-/// Cell classes: cells of one class share every property and rule.
-pub type ClassId = u32;
+/// Cell classes: cells of one class share every property and rule. Two
+/// bytes a cell of the map (a map of millions of cells keeps one per cell);
+/// a map needing more classes is reported ([`MAX_CLASSES`]).
+pub type ClassId = u16;
+
+/// The most cell classes a map may have: every (tile, value) pair of the
+/// rules, and one per occurrence of a tile with state per occurrence (these
+/// hold state of their own, and a state is at most
+/// [`crate::plan::MAX_BITS`] bits wide anyway).
+pub const MAX_CLASSES: usize = ClassId::MAX as usize + 1;
 
 /// How the movers of a step move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
