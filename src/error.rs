@@ -381,9 +381,16 @@ pub enum InputError {
 #[derive(Debug, Clone)]
 pub struct Source {
     name: String,
-    /// A `String` behind the `Arc` (not a `str`): an input's text is
-    /// shared without a copy of it (an input file of 9 MB was held twice).
-    text: Arc<String>,
+    /// Shared, not copied (an input file of 9 MB was once held twice).
+    text: Arc<Text>,
+}
+
+/// A source's text: held, or a file mapped into memory (a large input:
+/// see [`crate::mapped`]).
+#[derive(Debug)]
+enum Text {
+    Held(String),
+    Mapped(crate::mapped::Mapped),
 }
 
 /// The longest stretch of a source a report shows.
@@ -401,7 +408,15 @@ impl Source {
     pub fn owning(name: &str, text: String) -> Self {
         Source {
             name: name.to_string(),
-            text: Arc::new(text),
+            text: Arc::new(Text::Held(text)),
+        }
+    }
+
+    /// A source of a mapped file's text.
+    pub fn mapped(name: &str, text: crate::mapped::Mapped) -> Self {
+        Source {
+            name: name.to_string(),
+            text: Arc::new(Text::Mapped(text)),
         }
     }
 
@@ -410,7 +425,19 @@ impl Source {
     }
 
     pub fn text(&self) -> &str {
-        &self.text
+        match &*self.text {
+            Text::Held(s) => s,
+            Text::Mapped(m) => m.text(),
+        }
+    }
+
+    /// Tells that the text before offset `upto` is read, and will only be
+    /// read again by a report: a mapped file's pages there go back to the
+    /// kernel ([`crate::mapped::Mapped::release`]).
+    pub fn release(&self, upto: usize) {
+        if let Text::Mapped(m) = &*self.text {
+            m.release(upto);
+        }
     }
 }
 
@@ -421,7 +448,7 @@ impl SourceCode for Source {
         before: usize,
         after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let text: &'a str = self.text.as_str();
+        let text: &'a str = self.text();
         let whole = text.read_span(span, before, after)?;
         if whole.data().len() <= MAX_SHOWN {
             return Ok(Box::new(MietteSpanContents::new_named(

@@ -285,6 +285,11 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The byte offset of the next unread line.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
     /// The number of the case being read (1-based).
     pub fn case_number(&self) -> usize {
         self.read + 1

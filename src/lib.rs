@@ -30,6 +30,7 @@ pub mod ast;
 pub mod error;
 pub mod input;
 pub mod kernel;
+pub mod mapped;
 pub mod plan;
 pub mod progress;
 pub mod render;

@@ -456,8 +456,15 @@ fn load_with(
         Ok(l) => l,
         Err(o) => return Ok(Err(o)),
     };
-    let (name, bytes) = read(input)?;
-    Ok(Ok((loaded, puzzle::run::Input::from_bytes(&name, bytes))))
+    let input = if input == Path::new("-") {
+        let (name, bytes) = read(input)?;
+        puzzle::run::Input::from_bytes(&name, bytes)
+    } else {
+        let name = input.display().to_string();
+        puzzle::run::Input::open(&name, input)
+            .map_err(|e| miette::miette!(code = "puzzle::io::read", "cannot read {name}: {e}"))?
+    };
+    Ok(Ok((loaded, input)))
 }
 
 /// The end of a run: a resource limit, an interrupt and a failed stream

@@ -119,6 +119,23 @@ impl Input {
         }
     }
 
+    /// The input file at `path`: mapped when it is large
+    /// ([`crate::mapped`]), else read.
+    pub fn open(name: &str, path: &std::path::Path) -> std::io::Result<Input> {
+        let mut file = std::fs::File::open(path)?;
+        if let Some(map) = crate::mapped::Mapped::open(&file) {
+            return Ok(Input {
+                name: name.to_string(),
+                readable: map.text().len(),
+                shown: Source::mapped(name, map),
+                bad: None,
+            });
+        }
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut file, &mut bytes)?;
+        Ok(Input::from_bytes(name, bytes))
+    }
+
     /// An input from its text.
     pub fn from_text(name: &str, text: &str) -> Input {
         Input::from_bytes(name, text.as_bytes().to_vec())
@@ -151,7 +168,7 @@ pub fn strip_bom(bytes: &[u8]) -> &[u8] {
 }
 
 /// UTF-8's byte-order mark.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The cases of an input, in order, then the error that stops reading, if
 /// any. A file whose bytes stop being UTF-8 stops at the bad byte: the
@@ -173,6 +190,8 @@ fn cases<'a>(
         }
         let next = reader.next_case();
         let n = reader.case_number();
+        // What the reader has passed is read: only reports go back there.
+        input.shown.release(reader.offset());
         match next {
             Some(Ok(case)) => Some(Ok(case)),
             Some(Err(e)) => {

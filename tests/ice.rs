@@ -134,3 +134,57 @@ fn agrees_with_independent_solver_on_large_lakes() {
     );
     assert!(all.iter().any(|a| a.is_some_and(|n| n >= 4)), "{all:?}");
 }
+
+/// An input file of over a megabyte is mapped, not read (`puzzle::mapped`),
+/// its pages given back as the cases are read: the answers are the
+/// independent solver's, with and without a byte-order mark, and the
+/// mapped text is the file's.
+#[test]
+fn a_large_input_file_is_mapped_and_answered_as_read() {
+    let mut rng = SmallRng::seed_from_u64(0x1ce_f11e);
+    let lakes: Vec<(String, Option<u32>)> = (0..5)
+        .map(|_| {
+            let size = (rng.gen_range(500..=560), rng.gen_range(500..=560));
+            lake(&mut rng, size)
+        })
+        .collect();
+    let texts: Vec<String> = lakes.iter().map(|(t, _)| t.clone()).collect();
+    let text = common::counted(&texts);
+    let want: String = lakes.iter().map(|(_, a)| answer(a) + "\n").collect();
+    assert!(want.lines().any(|l| l != "-1"), "{want}");
+    let dir = std::env::temp_dir();
+    for bom in [false, true] {
+        let mut bytes = if bom {
+            b"\xEF\xBB\xBF".to_vec()
+        } else {
+            Vec::new()
+        };
+        bytes.extend_from_slice(text.as_bytes());
+        assert!(bytes.len() as u64 > puzzle::mapped::Mapped::MIN_LEN);
+        let path = dir.join(format!("puzzle-ice-mapped-{}-{bom}.in", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        let map = puzzle::mapped::Mapped::open(&std::fs::File::open(&path).unwrap())
+            .expect("a large UTF-8 file is mapped");
+        assert_eq!(
+            map.text(),
+            text,
+            "the mapped text is the file's, after its mark"
+        );
+        // Given back, the text reads the same again.
+        map.release(map.text().len());
+        assert_eq!(map.text(), text);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzle"))
+            .args(["run", "--threads", "1"])
+            .arg(common::root().join("puzzles/ice.puz"))
+            .arg(&path)
+            .output()
+            .unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "bom: {bom}");
+    }
+}

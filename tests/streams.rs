@@ -650,3 +650,91 @@ fn which(name: &str) -> Result<std::path::PathBuf, ()> {
         .find(|p| p.is_file())
         .ok_or(())
 }
+
+/// Two open lakes of 800 x 800 (1.3 MB): a walker at one corner, the exit
+/// at the other, rocks on a pattern.
+fn large_lakes() -> Vec<u8> {
+    let n = 800;
+    let mut text = String::from("2\n");
+    for _ in 0..2 {
+        text += &format!("{n} {n}\n");
+        for r in 0..n {
+            let row: String = (0..n)
+                .map(|c| match (r, c) {
+                    (0, 0) => 'S',
+                    _ if r == n - 1 && c == n - 1 => 'E',
+                    _ if (r * 7 + c * 3) % 29 == 0 => '#',
+                    _ if (r + c) % 13 == 0 => '_',
+                    _ => '.',
+                })
+                .collect();
+            text += &row;
+            text.push('\n');
+        }
+    }
+    text.into_bytes()
+}
+
+/// A large input file is mapped (`puzzle::mapped`) and its pages given back
+/// as cases are read; a report about a case far into it, or about a bad
+/// byte, is the one the same input read whole (from stdin) gets: a
+/// character cut by the end of a piece checked for UTF-8 is one character,
+/// and text given back is read again for the report.
+#[test]
+fn a_large_mapped_input_reports_as_one_read_whole() {
+    let ice = path("puzzles/ice.puz");
+    let lakes = large_lakes();
+    // An unknown three-byte character across the first megabyte's end, in
+    // the second map; and a byte that is not UTF-8 there.
+    let at = (1 << 20) - 2;
+    assert!(lakes[at] != b'\n' && lakes[at + 1] != b'\n');
+    let mut arrow = lakes.clone();
+    arrow.splice(at..at + 1, "→".bytes());
+    let mut bad = lakes.clone();
+    bad[at] = 0xFF;
+    let run = |text: &[u8], stdin: bool| {
+        let file = write_temp("stdin.x", text);
+        let mut cmd = puzzle();
+        cmd.args(["run", "--threads", "1", &ice])
+            .arg(if stdin { "-" } else { &file })
+            .stdin(if stdin {
+                Stdio::from(std::fs::File::open(&file).unwrap())
+            } else {
+                Stdio::null()
+            });
+        let out = cmd.output().unwrap();
+        std::fs::remove_file(&file).unwrap();
+        let err = String::from_utf8(out.stderr)
+            .unwrap()
+            .replace(&file, "<stdin>");
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            err,
+            out.status.code(),
+        )
+    };
+    // The arrow's file is mapped (its three bytes checked together), the
+    // bad byte's read whole.
+    let mapped = |text: &[u8]| {
+        let file = write_temp("mapped.in", text);
+        let m = puzzle::mapped::Mapped::open(&std::fs::File::open(&file).unwrap());
+        std::fs::remove_file(&file).unwrap();
+        m.map(|m| m.text().len())
+    };
+    assert_eq!(mapped(&arrow), Some(arrow.len()));
+    assert_eq!(mapped(&bad), None);
+    let whole = run(&lakes, true);
+    assert_eq!(run(&lakes, false), whole);
+    assert_eq!(whole.0.lines().count(), 2, "{whole:?}");
+    assert!(whole.0.lines().all(|l| l != "-1"), "{whole:?}");
+    let first = format!("{}\n", whole.0.lines().next().unwrap());
+    for (text, says) in [(&arrow, "'→'"), (&bad, "not UTF-8")] {
+        let mapped = run(text, false);
+        assert_eq!(mapped, run(text, true));
+        let (out, err, code) = mapped;
+        // The first map is answered, then the second reported.
+        assert_eq!(out, first);
+        assert_ne!(code, Some(0));
+        assert!(err.contains(says), "{err}");
+    }
+}
