@@ -1050,7 +1050,7 @@ impl Resolver {
         }
 
         self.far_checks(file, mode.as_ref(), &teleports);
-        self.object_checks(file, mode.as_ref(), &teleports);
+        self.object_checks(mode.as_ref());
         self.piece_checks(file, mode.as_ref(), &teleports);
         let io = self.io(input.map(|(i, _)| i), file);
         self.legend_warnings(
@@ -1136,19 +1136,34 @@ impl Resolver {
         }
     }
 
-    /// Objects are pushed one cell by an agent stepping in turn: not by
-    /// agents moving at once (two could push one object), nor by slides or
-    /// through teleports.
-    fn object_checks(
-        &mut self,
-        file: &ast::File,
-        mode: Option<&ast::Spanned<Mode>>,
-        teleports: &[Teleport],
-    ) {
+    /// Objects are pushed by an agent stepping in turn: not by agents moving
+    /// at once (two could push one object two ways). A slide never pushes:
+    /// agents that only slide never move an object (a warning).
+    fn object_checks(&mut self, mode: Option<&ast::Spanned<Mode>>) {
         let Some(obj) = self.agents.iter().find(|a| a.object) else {
             return;
         };
-        let name = obj.name.clone();
+        let (name, span) = (obj.name.clone(), obj.span);
+        let pushers = self
+            .agents
+            .iter()
+            .filter(|a| !a.object && a.piece.is_none());
+        let steps = |a: &Agent| {
+            a.moves.iter().any(|m| {
+                matches!(m.kind, MoveKind::Forward | MoveKind::Back)
+                    || matches!(m.kind, MoveKind::Dir(d) if (d.dr, d.dc) != (0, 0))
+            })
+        };
+        if !pushers.clone().any(steps) && pushers.clone().any(|a| !a.moves.is_empty()) {
+            self.err(RuleError::Never {
+                message: format!("object `{name}` is never pushed: the agents only slide"),
+                span,
+                label: "never moves".into(),
+                help: "a slide stops before an object, it never pushes one: give an agent \
+                       steps (`north east south west`) to push with"
+                    .into(),
+            });
+        }
         if let Some(m) = mode.filter(|m| m.value == Mode::AtOnce) {
             self.err(RuleError::Invalid {
                 message: format!("object `{name}` needs agents that move in turn"),
@@ -1156,16 +1171,6 @@ impl Resolver {
                 label: "agents that move at once".into(),
                 help: "two agents moving at once could push one object two ways: write `in turn` \
                        instead of `at once`"
-                    .into(),
-            });
-        }
-        if let Some((span, what)) = self.far_construct(file, teleports, true) {
-            self.err(RuleError::Invalid {
-                message: format!("{what} and objects that agents push cannot go together yet"),
-                span,
-                label: format!("{what}, with object `{name}` declared"),
-                help: "pushing is one step of an agent into an object; moves that go further \
-                       than the next cell do not push: drop one of the two"
                     .into(),
             });
         }

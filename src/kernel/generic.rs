@@ -42,6 +42,9 @@ pub struct Generic<'k, W> {
     /// A successor's values kept while another is built from the same
     /// step (an optional teleport).
     spare: Vec<i64>,
+    /// The values once an object is pushed, kept while the pusher's moves
+    /// from there are built (an object through an optional teleport).
+    pushed: Vec<i64>,
     /// Some mover is an object's member: steps push.
     objects: bool,
     /// Some mover is a piece of several cells: which mover covers each
@@ -94,6 +97,7 @@ impl<'k, W: Word> Generic<'k, W> {
             moved: vec![None; movers],
             far: task.far_moves(),
             spare: vec![0; n],
+            pushed: vec![0; n],
             objects: task.has_objects(),
             pieces: task.has_pieces(),
             occ: if task.has_pieces() {
@@ -369,8 +373,9 @@ impl<'k, W: Word> Generic<'k, W> {
     /// another mover stands there and `forbid same cell` holds; an
     /// optional teleport gives both successors). It costs the cost of the
     /// last cell a step entered, if that has one, else the action's. A move
-    /// that enters no cell is no move. Hands each successor to `f`; false
-    /// when `f` asks to stop.
+    /// that enters no cell is no move. A plain step into an object pushes
+    /// it first ([`Self::far_push`]); a slide never pushes. Hands each
+    /// successor to `f`; false when `f` asks to stop.
     fn far(
         &mut self,
         i: usize,
@@ -380,13 +385,105 @@ impl<'k, W: Word> Generic<'k, W> {
         f: &mut impl FnMut(W, u32, &[(usize, crate::task::ActionId)]) -> bool,
     ) -> bool {
         let task = self.task;
-        let b = task.board();
         let m = &task.movers()[i];
-        let action = task.action(a);
         self.next.copy_from_slice(&self.vals);
         if !m.shape().is_empty() {
             return self.far_piece(i, a, dir, slide, f);
         }
+        if self.objects
+            && !slide
+            && let Some(to) = task.board().step(self.cells[i], dir)
+            && let Some(j) = self.object_on(to)
+        {
+            return self.far_push(i, a, j, to, dir, f);
+        }
+        self.walk(i, a, dir, slide, None, f)
+    }
+
+    /// Mover `i` pushes object member `j`, standing on `to`, by `dir`: the
+    /// object moves first, as a mover does in [`Self::far`] (cell after
+    /// cell, its rules fired on each; on over slippery cells; to a
+    /// teleport's other end, which another mover on it keeps it from, an
+    /// optional teleport giving both), stopping before anything in its
+    /// way; an object that cannot move one cell is not pushed, and the
+    /// step is no step. Then the pusher moves onto `to` and on from there
+    /// ([`Self::walk`]), at the object's push cost if it has one.
+    fn far_push(
+        &mut self,
+        i: usize,
+        a: crate::task::ActionId,
+        j: usize,
+        to: u32,
+        dir: Dir,
+        f: &mut impl FnMut(W, u32, &[(usize, crate::task::ActionId)]) -> bool,
+    ) -> bool {
+        let task = self.task;
+        let b = task.board();
+        let o = &task.movers()[j];
+        let mut at = to;
+        let mut through = None;
+        while let Some(c) = b.step(at, dir) {
+            let class = b.class(c);
+            let k = b.classes()[class as usize];
+            if k.solid || !task.eval(task.entry(class), &self.next) || self.taken(j, c) {
+                break;
+            }
+            let Some(q) = o.position_of(c) else { break };
+            self.next[o.pos().ix()] = q as i64;
+            at = c;
+            for &r in task.on_enter(MoverId(j as u32), class) {
+                if !fire(task, r, &mut self.next) {
+                    return true;
+                }
+            }
+            if let Some((other, optional)) = b.teleport(c) {
+                if !self.taken(j, other)
+                    && let Some(q) = o.position_of(other)
+                {
+                    through = Some((other, q, optional));
+                }
+                break;
+            }
+            if !k.slippery {
+                break;
+            }
+        }
+        if at == to {
+            return true;
+        }
+        let cost = o.object().and_then(|x| x.push_cost);
+        let from = self.cells[j];
+        let mut ok = true;
+        if through.is_none_or(|(_, _, optional)| optional) {
+            self.pushed.copy_from_slice(&self.next);
+            self.cells[j] = at;
+            ok = self.walk(i, a, dir, false, cost, f);
+            self.next.copy_from_slice(&self.pushed);
+        }
+        if ok && let Some((other, q, _)) = through {
+            self.next[o.pos().ix()] = q as i64;
+            self.cells[j] = other;
+            ok = self.walk(i, a, dir, false, cost, f);
+        }
+        self.cells[j] = from;
+        ok
+    }
+
+    /// [`Self::far`]'s move of a one-cell mover from its cell, on the state
+    /// in `next`; a step that pushed costs `push_cost` if given.
+    fn walk(
+        &mut self,
+        i: usize,
+        a: crate::task::ActionId,
+        dir: Dir,
+        slide: bool,
+        push_cost: Option<u32>,
+        f: &mut impl FnMut(W, u32, &[(usize, crate::task::ActionId)]) -> bool,
+    ) -> bool {
+        let task = self.task;
+        let b = task.board();
+        let m = &task.movers()[i];
+        let action = task.action(a);
         let mut at = self.cells[i];
         let mut entered = false;
         let mut cost = action.cost();
@@ -412,7 +509,9 @@ impl<'k, W: Word> Generic<'k, W> {
                 }
             }
             if let Some((other, optional)) = b.teleport(to) {
-                let free = !(task.forbid_same_cell() && self.taken(i, other));
+                // An object there always keeps the mover out.
+                let free = !(self.taken(i, other)
+                    && (task.forbid_same_cell() || self.object_on(other).is_some()));
                 if let (true, Some(q)) = (free, m.position_of(other)) {
                     through = Some((q, optional));
                 }
@@ -425,6 +524,7 @@ impl<'k, W: Word> Generic<'k, W> {
         if !entered {
             return true;
         }
+        let cost = push_cost.unwrap_or(cost);
         let acted = [(i, a)];
         match through {
             None => self.emit(&acted, cost, f),

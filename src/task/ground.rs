@@ -911,7 +911,11 @@ impl Grounder<'_> {
     /// of them: a search backwards from them over pushes (the object from
     /// `y` to `y + d` with a pusher on `y - d`, each cell not solid), which
     /// ignores everything else on the board and every entry condition, so
-    /// it never counts more pushes than are needed.
+    /// it never counts more pushes than are needed. A slide of a pushed
+    /// object over slippery cells is such pushes one after another (the
+    /// cell behind each is the one it left); an object pushed onto a
+    /// teleport's end comes out at the other end with no push more, so an
+    /// end is as near as its other end.
     fn pushes_to_goal(&mut self, goal: &Expr) {
         let parts = match goal {
             Expr::And(ps) => ps.as_slice(),
@@ -927,19 +931,29 @@ impl Grounder<'_> {
             let b = &self.board;
             let n = mover.domain.len();
             let mut dist = vec![u32::MAX; n];
-            let mut queue = Vec::with_capacity(n);
+            // Breadth-first with edges of 0 pushes (teleports) taken first.
+            let mut queue = std::collections::VecDeque::with_capacity(n);
             for (p, d) in dist.iter_mut().enumerate() {
                 if set[p / 64] >> (p % 64) & 1 == 1 {
                     *d = 0;
-                    queue.push(p);
+                    queue.push_back(p);
                 }
             }
             let open = |pc: usize| b.open[pc] == 1;
-            let mut head = 0;
-            while head < queue.len() {
-                let p = queue[head];
-                head += 1;
+            let mut done = vec![false; n];
+            while let Some(p) = queue.pop_front() {
+                if std::mem::replace(&mut done[p], true) {
+                    continue;
+                }
                 let x = mover.domain.padded(p as u32) as usize;
+                if let Some(e) = b
+                    .teleport(mover.domain.cell(p as u32))
+                    .and_then(|(e, _)| mover.position_of(e))
+                    && dist[p] < dist[e as usize]
+                {
+                    dist[e as usize] = dist[p];
+                    queue.push_front(e as usize);
+                }
                 for &d in &dirs {
                     let delta = b.delta(d);
                     let y = x.wrapping_add_signed(-delta);
@@ -950,9 +964,9 @@ impl Grounder<'_> {
                     let Some(q) = b.cell(y).and_then(|c| mover.position_of(c)) else {
                         continue;
                     };
-                    if dist[q as usize] == u32::MAX {
+                    if dist[p] + 1 < dist[q as usize] {
                         dist[q as usize] = dist[p] + 1;
-                        queue.push(q as usize);
+                        queue.push_back(q as usize);
                     }
                 }
             }
