@@ -13,8 +13,9 @@ use std::collections::{BTreeSet, HashSet, VecDeque};
 
 type Cell = (usize, usize);
 
-/// The fewest moves until every hole holds a boulder, or `None`.
-fn solve(g: &[Vec<u8>]) -> Option<u32> {
+/// The fewest moves until every hole holds a boulder, or `None`; with
+/// `optional` warps, whatever enters one may also stay on it.
+fn solve(g: &[Vec<u8>], optional: bool) -> Option<u32> {
     let (h, w) = (g.len(), g[0].len());
     let mut walker = (0, 0);
     let mut boulders = BTreeSet::new();
@@ -64,18 +65,54 @@ fn solve(g: &[Vec<u8>]) -> Option<u32> {
         }
         for dir in [(-1i64, 0i64), (0, 1), (1, 0), (0, -1)] {
             let Some(t) = next(k, dir) else { continue };
-            let mut nb = b.clone();
+            // Where the boulders may be once the boulder on `t`, if any,
+            // is pushed.
+            let mut after = vec![b.clone()];
             if b.contains(&t) {
                 // The boulder first: on over ice, out of a warp's other
                 // end, stopped before rock, the edge, the walker or another
                 // boulder.
-                nb.remove(&t);
-                let taken = |x: Cell| x == k || nb.contains(&x);
+                let mut rest = b.clone();
+                rest.remove(&t);
+                let taken = |x: Cell| x == k || rest.contains(&x);
                 let mut at = t;
+                let mut ends = Vec::new();
                 while let Some(n) = next(at, dir).filter(|&n| !taken(n)) {
                     at = n;
+                    if let Some(o) = partner(at).filter(|&o| !taken(o)) {
+                        if optional {
+                            ends.push(at);
+                        }
+                        at = o;
+                    }
+                    if partner(at).is_some() || !ice(at) {
+                        break;
+                    }
+                }
+                if at == t {
+                    continue;
+                }
+                ends.push(at);
+                after = ends
+                    .into_iter()
+                    .map(|e| {
+                        let mut nb = rest.clone();
+                        nb.insert(e);
+                        nb
+                    })
+                    .collect();
+            }
+            for nb in after {
+                // Then the walker: onto `t`, through a warp, on over ice,
+                // stopped before any boulder.
+                let mut at = t;
+                let mut ends = Vec::new();
+                loop {
                     if let Some(o) = partner(at) {
-                        if !taken(o) {
+                        if !nb.contains(&o) {
+                            if optional {
+                                ends.push(at);
+                            }
                             at = o;
                         }
                         break;
@@ -83,33 +120,18 @@ fn solve(g: &[Vec<u8>]) -> Option<u32> {
                     if !ice(at) {
                         break;
                     }
-                }
-                if at == t {
-                    continue;
-                }
-                nb.insert(at);
-            }
-            // Then the walker: onto `t`, through a warp, on over ice,
-            // stopped before any boulder.
-            let mut at = t;
-            loop {
-                if let Some(o) = partner(at) {
-                    if !nb.contains(&o) {
-                        at = o;
+                    match next(at, dir).filter(|n| !nb.contains(n)) {
+                        Some(n) => at = n,
+                        None => break,
                     }
-                    break;
                 }
-                if !ice(at) {
-                    break;
+                ends.push(at);
+                for e in ends {
+                    let s = (e, nb.clone());
+                    if seen.insert(s.clone()) {
+                        queue.push_back((s, d + 1));
+                    }
                 }
-                match next(at, dir).filter(|n| !nb.contains(n)) {
-                    Some(n) => at = n,
-                    None => break,
-                }
-            }
-            let s = (at, nb);
-            if seen.insert(s.clone()) {
-                queue.push_back((s, d + 1));
             }
         }
     }
@@ -119,7 +141,7 @@ fn solve(g: &[Vec<u8>]) -> Option<u32> {
 /// A random cave: rock, ice and snow; none, one or two pairs of warps; one
 /// to three boulders, as many holes or one fewer (sometimes a boulder
 /// already in a hole); the walker and the boulders drawn on ice or snow.
-fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
+fn random_case(rng: &mut SmallRng, optional: bool) -> (String, Option<u32>) {
     let (h, w) = (rng.gen_range(3..=6), rng.gen_range(3..=6));
     let (rock, ice) = (rng.gen_range(0.0..0.2), rng.gen_range(0.2..0.7));
     let mut g = common::mixed_grid(rng, h, w, &[(rock, b'#'), (ice, b'.')], b'_');
@@ -171,7 +193,7 @@ fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
         g[r][c] = b'*';
         g[hr][hc] = if under[hr][hc] == b'.' { b'.' } else { b'_' };
     }
-    let answer = solve(&g);
+    let answer = solve(&g, optional);
     (common::case_text(&format!("{h} {w}"), &g), answer)
 }
 
@@ -182,29 +204,39 @@ fn answer(a: &Option<u32>) -> String {
 #[test]
 fn sample_agrees_with_independent_solver() {
     let maps = common::sample_maps("icecave", true, None, 0);
-    let want: String = maps.iter().map(|(_, g)| answer(&solve(g)) + "\n").collect();
+    let want: String = maps
+        .iter()
+        .map(|(_, g)| answer(&solve(g, false)) + "\n")
+        .collect();
     common::assert_sample_is("icecave", &want);
 }
 
 #[test]
 fn agrees_with_independent_solver_on_random_caves() {
-    let rules = common::puzzle("icecave").rules;
-    let mut rng = SmallRng::seed_from_u64(0x1ce_ca5e);
-    let all = common::batches(
-        &rules,
-        &mut rng,
-        common::CASES,
-        12,
-        random_case,
-        common::counted,
-        common::lines(answer),
-    );
-    let solved = all.iter().filter(|a| a.is_some()).count();
-    let far = all.iter().filter(|a| a.is_some_and(|n| n >= 4)).count();
-    assert!(
-        solved > all.len() / 5 && solved < all.len(),
-        "{solved} of {} solved",
-        all.len()
-    );
-    assert!(far > 20, "{far} answers of 4 moves or more");
+    // Warps as shipped, and optional: then whatever enters a warp may also
+    // stay on it, a boulder as well as the walker.
+    let shipped = common::read(&common::root().join("puzzles/icecave.puz"));
+    let optional = shipped.replace("teleport warp", "teleport warp optional");
+    assert_ne!(shipped, optional);
+    for (seed, text, opt) in [(0x1ce_ca5e, &shipped, false), (0x0e7_ca5e, &optional, true)] {
+        let rules = puzzle::load("icecave.puz", text).unwrap().rules;
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let all = common::batches(
+            &rules,
+            &mut rng,
+            common::CASES / 2,
+            12,
+            |rng| random_case(rng, opt),
+            common::counted,
+            common::lines(answer),
+        );
+        let solved = all.iter().filter(|a| a.is_some()).count();
+        let far = all.iter().filter(|a| a.is_some_and(|n| n >= 4)).count();
+        assert!(
+            solved > all.len() / 5 && solved < all.len(),
+            "{solved} of {} solved",
+            all.len()
+        );
+        assert!(far > 20, "{far} answers of 4 moves or more");
+    }
 }
