@@ -15,7 +15,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-const PUZZLES: [&str; 10] = [
+const PUZZLES: [&str; 11] = [
     "halloween",
     "keytask",
     "hideseek",
@@ -26,6 +26,7 @@ const PUZZLES: [&str; 10] = [
     "rescue",
     "eight",
     "deadline",
+    "icecave",
 ];
 
 /// Small inputs for each puzzle, so that a run stays fast even when the
