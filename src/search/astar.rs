@@ -57,6 +57,84 @@ impl Table<'_> {
     }
 }
 
+/// Mover `m`'s fewest moves from each of its positions to one of the grid
+/// cells `goal`, in a task whose moves may go further than the next cell
+/// (slides, slippery cells, teleports), on a graph that has every move of
+/// the task and more: a move may stop on any cell it passes (another mover
+/// or a closed cell may stop it there), goes on past a cell only where the
+/// task's would (a slippery cell for a step; a cell that does not stop
+/// slides for a slide; never past a teleport's end), and may end at a
+/// teleport's other end. Every move of the task is one move there, so the
+/// distances are lower bounds that change by at most one a move.
+/// Positions with no way: `u32::MAX`.
+fn far_distances(task: &Task, m: MoverId, goal: &[u32]) -> Vec<u32> {
+    use crate::task::{Dir, Expr, Motion};
+    let b = task.board();
+    let mover = task.mover(m);
+    // The ways it moves: a direction, and whether as a slide.
+    let mut ways: Vec<(Dir, bool)> = Vec::new();
+    for &a in mover.actions() {
+        let more: Vec<(Dir, bool)> = match task.action(a).motion() {
+            Motion::Step(d) => vec![(d, false)],
+            Motion::Slide(d) => vec![(d, true)],
+            // Along a heading: any way it may face.
+            Motion::Forward | Motion::Back => Dir::COMPASS.iter().map(|&d| (d, false)).collect(),
+            Motion::Stay | Motion::Turn(_) => Vec::new(),
+        };
+        for w in more {
+            if !ways.contains(&w) {
+                ways.push(w);
+            }
+        }
+    }
+    let class = |c: u32| &b.classes()[b.class(c) as usize];
+    let closed = |c: u32| class(c).solid || *task.entry(b.class(c)) == Expr::Const(false);
+    let carries = |c: u32, slide: bool| {
+        b.teleport(c).is_none()
+            && if slide {
+                !class(c).stops
+            } else {
+                class(c).slippery
+            }
+    };
+    let mut dist = vec![u32::MAX; b.rows() * b.cols()];
+    let mut queue = std::collections::VecDeque::new();
+    for &g in goal {
+        if dist[g as usize] == u32::MAX {
+            dist[g as usize] = 0;
+            queue.push_back(g);
+        }
+    }
+    while let Some(x) = queue.pop_front() {
+        let next = dist[x as usize] + 1;
+        // A move that ends on `x` stops there, or on the teleport's end
+        // whose other end it is (ends come in pairs).
+        let ends = [Some(x), b.teleport(x).map(|(e, _)| e)];
+        for end in ends.into_iter().flatten().filter(|&e| !closed(e)) {
+            for &(d, slide) in &ways {
+                // Back from `end`: each cell a move could start from, over
+                // the cells it would go on past.
+                let mut at = end;
+                while let Some(y) = b.step(at, d.opposite()).filter(|&y| !closed(y)) {
+                    if dist[y as usize] == u32::MAX {
+                        dist[y as usize] = next;
+                        queue.push_back(y);
+                    }
+                    if !carries(y, slide) {
+                        break;
+                    }
+                    at = y;
+                }
+            }
+        }
+    }
+    let mut table = vec![u32::MAX; mover.domain().len()];
+    mover
+        .domain()
+        .for_each(|p, c, _| table[p as usize] = dist[c as usize]);
+    table
+}
+
 /// A flag the goal fixes, and per mover the distance from each position
 /// to one where the flag can take the value the goal asks for. The search
 /// asks for few of them (those near its path): they are found on demand.
@@ -96,6 +174,10 @@ impl<'t> Heuristic<'t> {
             .pinned
             .iter()
             .map(|(m, goal)| {
+                if task.far_moves() {
+                    let pos = layout.field(task.mover(*m).pos());
+                    return (pos, far_distances(task, *m, goal));
+                }
                 let t = Table::new(task, layout, *m, goal);
                 let all = t.dist.all(t.padded, &t.deltas);
                 (t.pos, all)
