@@ -72,9 +72,7 @@ fn lake(rng: &mut SmallRng, (h, w): (usize, usize)) -> (String, Option<u32>) {
     (common::case_text(&format!("{h} {w}"), &g), solve(&g))
 }
 
-fn answer(a: &Option<u32>) -> String {
-    a.map_or("-1".into(), |n| n.to_string())
-}
+use common::or_minus_one as answer;
 
 #[test]
 fn sample_agrees_with_independent_solver() {

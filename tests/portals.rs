@@ -93,9 +93,7 @@ fn maze(
     (common::case_text(&format!("{h} {w}"), &g), answer)
 }
 
-fn answer(a: &Option<u32>) -> String {
-    a.map_or("-1".into(), |n| n.to_string())
-}
+use common::or_minus_one as answer;
 
 #[test]
 fn sample_agrees_with_independent_solver() {

@@ -328,6 +328,12 @@ pub fn counted(cases: &[String]) -> String {
     format!("{}\n{}", cases.len(), cases.concat())
 }
 
+/// An answer of the fewest steps, or `-1` when there is no way (the
+/// output of the puzzles that say so).
+pub fn or_minus_one(a: &Option<u32>) -> String {
+    a.map_or("-1".into(), |n| n.to_string())
+}
+
 /// One output line per answer, as `line` renders it.
 pub fn lines<A>(line: impl Fn(&A) -> String) -> impl Fn(&[A]) -> String {
     move |answers| answers.iter().map(|a| format!("{}\n", line(a))).collect()
