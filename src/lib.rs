@@ -175,7 +175,7 @@ pub const BYTES_PER_CELL: u64 = 40;
 /// solution.
 pub fn solve(
     rules: &resolve::Rules,
-    case: &input::RawCase,
+    case: &mut input::RawCase,
     config: plan::Config,
     show: Show,
     budget: &search::Budget,
@@ -193,6 +193,11 @@ pub fn solve(
         return Ok(stopped);
     }
     let task = task::ground(rules, case)?;
+    if !show.moves {
+        // Nothing draws this map: its characters are not held through the
+        // search.
+        case.forget_grid();
+    }
     let plan = plan::plan(&task, config).map_err(|w| vec![run::too_wide(case, &task, &w.0)])?;
     let mut sol = search::run(&task, &plan, budget, show.stats);
     if show.moves && sol.cost.is_some() && sol.stopped.is_none() {

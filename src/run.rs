@@ -237,7 +237,7 @@ fn solve_in_order(
     mut each: impl FnMut(&RawCase, Solution, f64) -> std::io::Result<()>,
 ) -> Result<(), RunError> {
     let progress = crate::progress::Progress::new(opts.progress);
-    let solve = |case: &RawCase| {
+    let solve = |case: &mut RawCase| {
         let clock = std::time::Instant::now();
         let budget = std::sync::Arc::new(crate::search::Budget::new(opts.limits));
         progress.watch(case.number, &budget);
@@ -255,8 +255,8 @@ fn solve_in_order(
         || crate::search::budget::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
     if threads == 1 {
         for case in cases.by_ref() {
-            let case = case?;
-            let (sol, secs) = solve(&case).map_err(|e| input.fail(e, Some(case.number)))?;
+            let mut case = case?;
+            let (sol, secs) = solve(&mut case).map_err(|e| input.fail(e, Some(case.number)))?;
             each(&case, sol, secs)?;
             if interrupted() {
                 break;
@@ -277,7 +277,7 @@ fn solve_in_order(
             // Keep the window full while there are cases to read.
             while read_error.is_none() && !interrupted() && sent - next < window {
                 match cases.next() {
-                    Some(Ok(case)) => {
+                    Some(Ok(mut case)) => {
                         let tx = tx.clone();
                         let solve = &solve;
                         let i = sent;
@@ -286,7 +286,7 @@ fn solve_in_order(
                             // loop below waiting for this answer for ever:
                             // it is sent, and raised again there.
                             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                solve(&case)
+                                solve(&mut case)
                             }));
                             // The receiver outlives every task of the scope.
                             let _ = tx.send((i, case, r));
@@ -348,7 +348,7 @@ pub fn render_case(
 ) -> Result<Rendered, RunError> {
     let mut read = 0;
     for case in cases(rules, input, opts)? {
-        let case = case?;
+        let mut case = case?;
         read = case.number;
         if case.number != n {
             continue;
@@ -358,7 +358,7 @@ pub fn render_case(
             moves: true,
             stats: false,
         };
-        let sol = crate::solve(rules, &case, opts.search, show, &budget)
+        let sol = crate::solve(rules, &mut case, opts.search, show, &budget)
             .map_err(|e| input.fail(e, Some(n)))?;
         return Ok(match (sol.stopped, sol.walk) {
             (Some(st), _) => Rendered::Stopped(st),

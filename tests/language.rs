@@ -1,6 +1,7 @@
 //! Language features beyond the shipped puzzles, each on a small rule file
 //! and map whose answer is worked out by hand in the comment beside it.
 
+mod common;
 use puzzle::run::Options;
 
 fn answer_with(rules: &str, input: &str, opts: &Options) -> String {
@@ -347,4 +348,23 @@ fn a_map_of_more_kinds_of_cell_than_a_map_may_have_is_a_diagnostic() {
         "{text}"
     );
     assert!(text.contains("puzzle::input::size_range"), "{text}");
+}
+
+#[test]
+fn a_grid_given_back_after_grounding_still_has_spans_for_its_cells() {
+    let rules = puzzle::load(
+        "t.puz",
+        &common::read(&common::root().join("puzzles/ice.puz")),
+    )
+    .unwrap()
+    .rules;
+    let text = "1\n2 3\nS..\n.#E\n";
+    let mut reader = puzzle::input::Reader::new(&rules.io, text, false, None);
+    let mut case = reader.next_case().unwrap().unwrap();
+    // Cell 4 is the rock, on the second row (offset 10).
+    assert_eq!(case.cell_span(4).offset(), 11);
+    case.forget_grid();
+    assert_eq!(case.len(), 6, "the case keeps its size");
+    assert_eq!(case.cell_span(4).offset(), 10, "the row's start");
+    assert_eq!(case.cell_span(5).len(), 1);
 }
