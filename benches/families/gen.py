@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|robots|portals|sokoban|klotski > FILE`."""
+`gen.py ice|robots|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
+five robots on six 14 x 14 boards, too many states for a bitset (A* by
+default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
 import sys
 
@@ -38,6 +40,20 @@ def robots(rng):
         g = grid(rng, h, w, lambda r: "#" if r.random() < 0.1 else ".")
         place(rng, g, "RX12")
         maps.append(f"{h} {w} 2\n{show(g)}")
+    return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+
+
+def robots5(_):
+    rng = random.Random(11)
+    maps = []
+    for i in range(6):
+        h = w = 14
+        g = [["#" if rng.random() < 0.1 else "." for _ in range(w)] for _ in range(h)]
+        cells = [(r, c) for r in range(h) for c in range(w) if g[r][c] == "."]
+        rng.shuffle(cells)
+        for (r, c), m in zip(cells, "RX1234"):
+            g[r][c] = m
+        maps.append(f"{h} {w} 4\n{show(g)}")
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
 
 
@@ -114,4 +130,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "robots": robots, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "robots": robots, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))

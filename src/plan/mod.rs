@@ -343,7 +343,7 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         _ => return Err(TooWide(layout)),
     };
     let bound = bound(task);
-    let (engine, engine_why) = engine(task, config.strategy, bound.as_ref());
+    let (engine, engine_why) = engine(task, config.strategy, bound.as_ref(), layout.bits());
     let (kernel, kernel_why) = kernel(task, engine);
     let (store, store_why) = store(engine, &layout, word);
     let (checks, checks_why) = checks(task);
@@ -363,7 +363,7 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     })
 }
 
-fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>) -> (Engine, String) {
+fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (Engine, String) {
     if *task.goal() == Expr::Const(false) {
         return (
             Engine::Nothing,
@@ -398,15 +398,16 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>) -> (Engine, Strin
     // The position bound is well informed when no entry condition or rule
     // can lengthen the way, only other movers; the flag bound whenever the
     // goal asks for flags.
-    // With far moves A* is there when asked, not by default: its bound is a
-    // search of its own over every cell (no distances on demand), and its
-    // store keeps a step count per state where breadth-first search keeps
-    // a bit (robots: A* expands 75 thousand states where breadth-first
-    // search expands 170 thousand, in 0.04 s against 0.06 s, but peaks at
-    // 17.6 MB against 10.0 MB).
+    // With far moves, A*'s bound is a search of its own over every cell
+    // (no distances on demand), and its store keeps a step count per state:
+    // where breadth-first search keeps a bit per state instead, that costs
+    // memory (robots, three on 12 x 12 boards: A* 0.04 s and 17.6 MB,
+    // breadth-first search 0.06 s and 10.0 MB); where breadth-first search
+    // keeps a hash set too, A* wins both ways (five robots on 14 x 14
+    // boards: 3.9 s and 299 MB against 48.8 s and 506 MB).
     let wants_astar = match asked {
         Strategy::Astar => true,
-        Strategy::Auto if task.far_moves() => false,
+        Strategy::Auto if task.far_moves() => task.unconditional() && bits > DENSE_MAX_BITS,
         Strategy::Auto => task.unconditional() || bound.is_some_and(|b| !b.flags.is_empty()),
         _ => false,
     };
@@ -415,6 +416,11 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>) -> (Engine, Strin
             "A* with distances to the goal, as asked: moves slide or teleport, so each pinned \
              mover's distances are on a graph of its moves where a move may stop on any cell \
              it passes (they never overestimate)"
+        } else if task.far_moves() {
+            "the goal pins some movers, nothing but other movers stands in their way, and the \
+             states are too many for a bitset: A* with each pinned mover's distances on a graph \
+             of its moves where a move may stop on any cell it passes (they never \
+             overestimate)"
         } else if asked == Strategy::Astar {
             "A* with distances to the goal, as asked"
         } else if bound.is_some_and(|b| !b.objects.is_empty()) {
@@ -442,9 +448,9 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>) -> (Engine, Strin
             Engine::Bfs,
             "a move may slide or teleport past many cells: A*'s distances would be a search of \
              their own over every cell, and its store a step count per state where \
-             breadth-first search keeps a bit: breadth-first search (`--strategy astar` for \
-             A*)"
-            .into(),
+             breadth-first search keeps a bit (or no mover is pinned, or a condition is in the \
+             way): breadth-first search (`--strategy astar` for A*)"
+                .into(),
         ),
         (Strategy::Astar, _) => (
             Engine::Bfs,
