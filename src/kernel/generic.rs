@@ -83,6 +83,19 @@ struct Move {
     push: Option<(usize, i64, u32)>,
 }
 
+/// Where a mover's move that goes further than the next cell ended
+/// ([`Generic::go_on`]).
+#[derive(Debug, Clone, Copy)]
+struct Went {
+    /// The last cell it entered.
+    at: u32,
+    /// That cell's entering cost, if it has one.
+    cost: Option<u32>,
+    /// The other end of the teleport it ended on, that end's position, and
+    /// whether going through is optional.
+    through: Option<(u32, u32, bool)>,
+}
+
 impl<'k, W: Word> Generic<'k, W> {
     pub fn new(task: &'k Task, layout: &'k Layout) -> Self {
         let n = task.vars().len();
@@ -401,13 +414,11 @@ impl<'k, W: Word> Generic<'k, W> {
     }
 
     /// Mover `i` pushes object member `j`, standing on `to`, by `dir`: the
-    /// object moves first, as a mover does in [`Self::far`] (cell after
-    /// cell, its rules fired on each; on over slippery cells; to a
-    /// teleport's other end, which another mover on it keeps it from, an
-    /// optional teleport giving both), stopping before anything in its
-    /// way; an object that cannot move one cell is not pushed, and the
-    /// step is no step. Then the pusher moves onto `to` and on from there
-    /// ([`Self::walk`]), at the object's push cost if it has one.
+    /// object moves first, as any mover does ([`Self::go_on`]), stopping
+    /// before anything in its way; an object that cannot move one cell is
+    /// not pushed, and the step is no step. Then the pusher moves onto `to`
+    /// and on from there ([`Self::walk`]), at the object's push cost if it
+    /// has one.
     fn far_push(
         &mut self,
         i: usize,
@@ -417,55 +428,24 @@ impl<'k, W: Word> Generic<'k, W> {
         dir: Dir,
         f: &mut impl FnMut(W, u32, &[(usize, crate::task::ActionId)]) -> bool,
     ) -> bool {
-        let task = self.task;
-        let b = task.board();
-        let o = &task.movers()[j];
-        let mut at = to;
-        let mut through = None;
-        while let Some(c) = b.step(at, dir) {
-            let class = b.class(c);
-            let k = b.classes()[class as usize];
-            if k.solid || !task.eval(task.entry(class), &self.next) || self.taken(j, c) {
-                break;
-            }
-            let Some(q) = o.position_of(c) else { break };
-            self.next[o.pos().ix()] = q as i64;
-            at = c;
-            for &r in task.on_enter(MoverId(j as u32), class) {
-                if !fire(task, r, &mut self.next) {
-                    return true;
-                }
-            }
-            if let Some((other, optional)) = b.teleport(c) {
-                if !self.taken(j, other)
-                    && let Some(q) = o.position_of(other)
-                {
-                    through = Some((other, q, optional));
-                }
-                break;
-            }
-            if !k.slippery {
-                break;
-            }
-        }
-        if at == to {
+        let Some(went) = self.go_on(j, to, dir, false) else {
             return true;
-        }
+        };
+        let o = &self.task.movers()[j];
         let cost = o.object().and_then(|x| x.push_cost);
-        let from = self.cells[j];
         let mut ok = true;
-        if through.is_none_or(|(_, _, optional)| optional) {
+        if went.through.is_none_or(|(_, _, optional)| optional) {
             self.pushed.copy_from_slice(&self.next);
-            self.cells[j] = at;
+            self.cells[j] = went.at;
             ok = self.walk(i, a, dir, false, cost, f);
             self.next.copy_from_slice(&self.pushed);
         }
-        if ok && let Some((other, q, _)) = through {
+        if ok && let Some((other, q, _)) = went.through {
             self.next[o.pos().ix()] = q as i64;
             self.cells[j] = other;
             ok = self.walk(i, a, dir, false, cost, f);
         }
-        self.cells[j] = from;
+        self.cells[j] = to;
         ok
     }
 
@@ -480,55 +460,17 @@ impl<'k, W: Word> Generic<'k, W> {
         push_cost: Option<u32>,
         f: &mut impl FnMut(W, u32, &[(usize, crate::task::ActionId)]) -> bool,
     ) -> bool {
-        let task = self.task;
-        let b = task.board();
-        let m = &task.movers()[i];
-        let action = task.action(a);
-        let mut at = self.cells[i];
-        let mut entered = false;
-        let mut cost = action.cost();
-        let mut through = None;
-        while let Some(to) = b.step(at, dir) {
-            let class = b.class(to);
-            let k = b.classes()[class as usize];
-            if k.solid || !task.eval(task.entry(class), &self.next) {
-                break;
-            }
-            let taken = self.taken(i, to);
-            if taken && (entered || slide || task.forbid_same_cell() || self.pieces) {
-                break;
-            }
-            let Some(p) = m.position_of(to) else { break };
-            self.next[m.pos().ix()] = p as i64;
-            entered = true;
-            at = to;
-            cost = task.enter_cost(class).unwrap_or(action.cost());
-            for &r in task.on_enter(MoverId(i as u32), class) {
-                if !fire(task, r, &mut self.next) {
-                    return true;
-                }
-            }
-            if let Some((other, optional)) = b.teleport(to) {
-                // An object there always keeps the mover out.
-                let free = !(self.taken(i, other)
-                    && (task.forbid_same_cell() || self.object_on(other).is_some()));
-                if let (true, Some(q)) = (free, m.position_of(other)) {
-                    through = Some((q, optional));
-                }
-                break;
-            }
-            if !(k.slippery || (slide && !k.stops)) {
-                break;
-            }
-        }
-        if !entered {
+        let Some(went) = self.go_on(i, self.cells[i], dir, slide) else {
             return true;
-        }
-        let cost = push_cost.unwrap_or(cost);
+        };
+        let m = &self.task.movers()[i];
+        let cost = push_cost
+            .or(went.cost)
+            .unwrap_or(self.task.action(a).cost());
         let acted = [(i, a)];
-        match through {
+        match went.through {
             None => self.emit(&acted, cost, f),
-            Some((q, optional)) => {
+            Some((_, q, optional)) => {
                 if optional {
                     self.spare.copy_from_slice(&self.next);
                     if !self.emit(&acted, cost, f) {
@@ -540,6 +482,67 @@ impl<'k, W: Word> Generic<'k, W> {
                 self.emit(&acted, cost, f)
             }
         }
+    }
+
+    /// One-cell mover `i` goes by `dir` from `from`, cell after cell, in
+    /// `next`: each cell entered as a step enters it (not solid, its entry
+    /// condition holding on the state as it is then, its rules fired); on
+    /// from a slippery cell, and for a slide from any cell that does not
+    /// stop slides; ending on a teleport's end, with the other end to go
+    /// to unless another mover keeps it out. Another mover on a cell stops
+    /// it before the cell, except a plain first step of an agent onto an
+    /// agent without `forbid same cell`; objects always stop movers and are
+    /// always stopped. `None` when it enters no cell, or a rule leaves a
+    /// counter's range.
+    fn go_on(&mut self, i: usize, from: u32, dir: Dir, slide: bool) -> Option<Went> {
+        let task = self.task;
+        let b = task.board();
+        let m = &task.movers()[i];
+        // Whether another mover on `c` keeps `i` out.
+        let kept_out = |me: &Self, c: u32, strict: bool| {
+            me.taken(i, c)
+                && (strict
+                    || task.forbid_same_cell()
+                    || me.pieces
+                    || m.object().is_some()
+                    || me.object_on(c).is_some())
+        };
+        let mut went = Went {
+            at: from,
+            cost: None,
+            through: None,
+        };
+        while let Some(to) = b.step(went.at, dir) {
+            let class = b.class(to);
+            let k = b.classes()[class as usize];
+            if k.solid
+                || !task.eval(task.entry(class), &self.next)
+                || kept_out(self, to, went.at != from || slide)
+            {
+                break;
+            }
+            let Some(p) = m.position_of(to) else { break };
+            self.next[m.pos().ix()] = p as i64;
+            went.at = to;
+            went.cost = task.enter_cost(class);
+            for &r in task.on_enter(MoverId(i as u32), class) {
+                if !fire(task, r, &mut self.next) {
+                    return None;
+                }
+            }
+            if let Some((other, optional)) = b.teleport(to) {
+                if !kept_out(self, other, false)
+                    && let Some(q) = m.position_of(other)
+                {
+                    went.through = Some((other, q, optional));
+                }
+                break;
+            }
+            if !(k.slippery || (slide && !k.stops)) {
+                break;
+            }
+        }
+        (went.at != from).then_some(went)
     }
 
     /// [`Self::far`] for a piece: it shifts cell by cell while every cell
