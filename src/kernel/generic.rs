@@ -20,7 +20,6 @@
 //! largest of the movers' costs.
 
 use crate::plan::{Layout, Word};
-use crate::task::ClassId;
 use crate::task::{Dir, Motion, MoverId, Op, Relation, RuleId, SIGHT, Task, VarKind};
 
 /// The interpreter's buffers, one per thread.
@@ -120,8 +119,10 @@ impl<'k, W: Word> Generic<'k, W> {
             },
             marked: Vec::new(),
             twins: task.has_twins(),
-            entry: (0..task.board().classes().len())
-                .map(|k| match task.entry(k as ClassId) {
+            entry: task
+                .board()
+                .class_ids()
+                .map(|k| match task.entry(k) {
                     crate::task::Expr::Const(false) => Entry::Never,
                     crate::task::Expr::Const(true) => Entry::Always,
                     _ => Entry::If,

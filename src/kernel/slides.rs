@@ -99,8 +99,9 @@ impl<'t, W: Word> SlideModel<'t, W> {
         let b = task.board();
         let mut cx = Conds::new();
         // Each class's entry condition, compiled once.
-        let entry: Vec<Cond<W>> = (0..b.classes().len())
-            .map(|k| cx.compile(task.entry(k as ClassId), task, layout))
+        let entry: Vec<Cond<W>> = b
+            .class_ids()
+            .map(|k| cx.compile(task.entry(k), task, layout))
             .collect();
         // What a move meets on each class: classes are few, cells many.
         let class_kind: Vec<u8> = b
@@ -142,8 +143,9 @@ impl<'t, W: Word> SlideModel<'t, W> {
                     .iter()
                     .position(|x| std::ptr::eq(x, m))
                     .expect("a mover of the task");
-                let fx: Vec<Effect<W>> = (0..b.classes().len())
-                    .map(|k| enter_effect(task, layout, mover, k as ClassId))
+                let fx: Vec<Effect<W>> = b
+                    .class_ids()
+                    .map(|k| enter_effect(task, layout, mover, k))
                     .collect();
                 let mut ruled = Vec::new();
                 let rules: Vec<(Cond<W>, Effect<W>)> =

@@ -553,11 +553,9 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
         }
         let mut on_enter = vec![0; cells.len()];
         let nclasses = b.classes().len();
-        let enters = (0..nclasses).any(|k| {
-            !task
-                .on_enter(crate::task::MoverId(i as u32), k as ClassId)
-                .is_empty()
-        });
+        let enters = b
+            .class_ids()
+            .any(|k| !task.on_enter(crate::task::MoverId(i as u32), k).is_empty());
         if enters {
             // Cells of one class have one effect: found once, by class.
             let mut by_class = vec![NONE; nclasses];
@@ -618,7 +616,8 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
                     // symmetric). From each, in ray order, compose.
                     let mut sees = vec![false; ncells];
                     let mut seeing = Vec::new();
-                    let targets = (0..by_class.len() as ClassId)
+                    let targets = b
+                        .class_ids()
                         .filter(|&k| by_class[k as usize].is_some())
                         .flat_map(|k| b.cells_of(k));
                     for &t in targets {

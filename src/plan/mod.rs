@@ -19,9 +19,7 @@ pub use encode::{Field, Layout, bits_for};
 pub use word::{Wide, Word, ones};
 
 use crate::search::budget::{CHECK_EVERY, CHECK_SUCCESSORS};
-use crate::task::{
-    ClassId, Cmp, Expr, Mode, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind,
-};
+use crate::task::{Cmp, Expr, Mode, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind};
 
 /// How to search, as asked on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -795,15 +793,11 @@ fn flag_bound(task: &Task, var: VarId, want: i64) -> Option<FlagBound> {
         return None;
     }
     let b = task.board();
-    let nclasses = b.classes().len();
     let mut out = Vec::new();
     for (i, m) in task.movers().iter().enumerate() {
         let mid = MoverId(i as u32);
         let mut cells = Vec::new();
-        for k in (0..nclasses)
-            .map(|k| k as ClassId)
-            .filter(|&k| b.present(k))
-        {
+        for k in b.class_ids().filter(|&k| b.present(k)) {
             // Arriving on or standing on a cell of the class gives; or
             // seeing one, from the cells that walking outward from it
             // reaches (sight is symmetric).

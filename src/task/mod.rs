@@ -519,6 +519,12 @@ impl Board {
         &self.classes
     }
 
+    /// Every class, in order (there may be [`MAX_CLASSES`] of them: a range
+    /// of `ClassId` could not say the last).
+    pub fn class_ids(&self) -> impl Iterator<Item = ClassId> + use<> {
+        (0..self.classes.len()).map(|k| k as ClassId)
+    }
+
     /// Whether some cell of the map has class `k`.
     pub fn present(&self, k: ClassId) -> bool {
         self.present[k as usize]
