@@ -8,17 +8,28 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, VecDeque};
 
-/// Breadth-first search over the robots' cells (red first).
+/// Breadth-first search over the robots' cells (red first), a state kept
+/// as a word of one byte per robot (its cell's index).
 fn solve(g: &[Vec<u8>], helpers: usize) -> Option<u32> {
     let (h, w) = (g.len() as i64, g[0].len() as i64);
+    let index = |(r, c): (usize, usize)| (r * w as usize + c) as u64;
+    let cell = |i: u64| ((i / w as u64) as usize, (i % w as u64) as usize);
+    let robots = helpers + 1;
+    let pack = |s: &[(usize, usize)]| s.iter().rev().fold(0u64, |k, &p| k << 8 | index(p));
+    let unpack = |k: u64| {
+        (0..robots)
+            .map(|i| cell(k >> (8 * i) & 0xff))
+            .collect::<Vec<_>>()
+    };
     let mut start = vec![common::find(g, b'R')];
     for k in 0..helpers {
         start.push(common::find(g, b'1' + k as u8));
     }
-    let mut dist: HashMap<Vec<(usize, usize)>, u32> = HashMap::from([(start.clone(), 0)]);
-    let mut queue = VecDeque::from([start]);
-    while let Some(s) = queue.pop_front() {
-        let d = dist[&s];
+    let mut dist: HashMap<u64, u32> = HashMap::from([(pack(&start), 0)]);
+    let mut queue = VecDeque::from([pack(&start)]);
+    while let Some(key) = queue.pop_front() {
+        let d = dist[&key];
+        let s = unpack(key);
         let (r, c) = s[0];
         if g[r][c] == b'X' {
             return Some(d);
@@ -45,8 +56,9 @@ fn solve(g: &[Vec<u8>], helpers: usize) -> Option<u32> {
                 }
                 let mut t = s.clone();
                 t[i] = to;
-                if !dist.contains_key(&t) {
-                    dist.insert(t.clone(), d + 1);
+                let t = pack(&t);
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(t) {
+                    e.insert(d + 1);
                     queue.push_back(t);
                 }
             }
@@ -104,4 +116,68 @@ fn agrees_with_independent_solver_on_random_boards() {
         "mixed answers: {reached} reached, {long} of 4 moves or more, of {}",
         all.len()
     );
+}
+
+/// Four robots on boards of 10 x 10 or more: 7 bits a robot, a state of
+/// 28 bits, whose visited store starts as a hash set and hands over to a
+/// bitset of 32 MiB after 2^18 states (see `puzzle::plan::Store::Growing`).
+/// Boards are drawn until two searches cross that threshold (but not by
+/// far) and three do not; on those, the answers agree with the independent
+/// solver's with every engine that keeps a visited set, on one thread or
+/// two.
+#[test]
+fn four_robots_on_wide_boards_agree_through_the_growing_store() {
+    use puzzle::plan::{Config, HASH_SHIFT, Store, hash_until};
+    let rules = common::puzzle("robots").rules;
+    let mut rng = SmallRng::seed_from_u64(0x4_20b075);
+    let (mut input, mut want) = (String::new(), String::new());
+    let (mut crossed, mut within, mut drawn) = (0, 0, 0);
+    while (crossed < 2 || within < 3) && drawn < 200 {
+        drawn += 1;
+        let (h, w) = (rng.gen_range(10..=11), rng.gen_range(10..=11));
+        let mut g = common::random_grid(
+            &mut rng,
+            h,
+            w,
+            |r| {
+                if r.gen_bool(0.1) { b'#' } else { b'.' }
+            },
+        );
+        let cells = common::all_cells(&g);
+        common::place(&mut rng, &mut g, cells, b"RX123");
+        let case = common::case_text(&format!("{h} {w} 3"), &g);
+        let task = common::task_of(&rules, &format!("1\n{case}"));
+        let plan = puzzle::plan::plan(&task, Config::default()).unwrap();
+        assert_eq!(plan.store(), Store::Growing, "{case}");
+        let budget = puzzle::search::Budget::unlimited();
+        let seen = puzzle::search::run(&task, &plan, &budget, false).visited;
+        // Past the threshold by a margin: the hand-over comes between levels.
+        let after = hash_until(plan.layout().bits(), HASH_SHIFT);
+        // Searches far past it take the independent solver seconds.
+        if seen > 3 * after {
+            continue;
+        }
+        let far = seen >= after + after / 4;
+        if far && crossed < 2 {
+            crossed += 1;
+        } else if !far && within < 3 {
+            within += 1;
+        } else {
+            continue;
+        }
+        input.push_str(&case);
+        want.push_str(&answer(&solve(&g, 3)));
+        want.push('\n');
+    }
+    assert!(
+        crossed == 2 && within == 3,
+        "of {drawn} boards, {crossed} past the hash set, {within} within it"
+    );
+    let input = format!("5\n{input}");
+    // A* keeps no visited set: the engines that do.
+    for config in common::configs() {
+        if config.strategy != puzzle::search::Strategy::Astar {
+            assert_eq!(common::run_with(&rules, &input, config), want, "{config:?}");
+        }
+    }
 }

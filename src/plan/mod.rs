@@ -69,6 +69,21 @@ pub const MAX_BITS: u32 = 1024;
 /// 2^30 bits is 128 MiB.
 pub const DENSE_MAX_BITS: u32 = 30;
 
+/// The widest layout whose visited bitset is made at once (2 MiB); wider
+/// ones start as a hash set (see [`Store::Growing`]).
+pub const DENSE_AT_ONCE_BITS: u32 = 24;
+
+/// A growing store keeps a hash set until it has seen `2^bits >>
+/// HASH_SHIFT` states: at 16 bytes a state or less, an eighth of the
+/// bitset that then takes over.
+pub const HASH_SHIFT: u32 = 10;
+
+/// How many states a growing store of `bits` bits keeps in its hash set
+/// before the bitset takes over (at least one).
+pub fn hash_until(bits: u32, shift: u32) -> u64 {
+    1u64 << bits.saturating_sub(shift).min(63)
+}
+
 /// The widest layout whose best costs are kept in a flat array (16 MiB).
 pub const DENSE_G_BITS: u32 = 22;
 
@@ -117,6 +132,11 @@ pub enum Engine {
 pub enum Store {
     None,
     Bitset,
+    /// A hash set while the states seen are few next to the values the
+    /// layout packs, a bitset once they are many: wide layouts whose
+    /// bitset would be mostly untouched if the search reaches few states,
+    /// and whose pages it touched would be spread all over it.
+    Growing,
     HashSet,
     CostArray,
     CostMap,
@@ -638,13 +658,26 @@ fn store(engine: Engine, layout: &Layout, word: WordSize) -> (Store, String) {
     let bits = layout.bits();
     match engine {
         Engine::Nothing => (Store::None, "none".into()),
-        Engine::Bfs | Engine::Bidir if bits <= DENSE_MAX_BITS && word == WordSize::U64 => {
+        Engine::Bfs | Engine::Bidir if bits <= DENSE_AT_ONCE_BITS && word == WordSize::U64 => {
             let kib = (1u64 << bits).div_ceil(8 * 1024);
             (
                 Store::Bitset,
                 format!(
                     "dense bitset ({kib} KiB, one bit per packed value): the state has at most \
-                     {DENSE_MAX_BITS} bits"
+                     {DENSE_AT_ONCE_BITS} bits"
+                ),
+            )
+        }
+        Engine::Bfs | Engine::Bidir if bits <= DENSE_MAX_BITS && word == WordSize::U64 => {
+            let kib = (1u64 << bits).div_ceil(8 * 1024);
+            let after = hash_until(bits, HASH_SHIFT);
+            (
+                Store::Growing,
+                format!(
+                    "a hash set until {after} states are seen, then a dense bitset ({kib} KiB, \
+                     one bit per packed value): the state has {bits} bits, more than \
+                     {DENSE_AT_ONCE_BITS}, and a search that reaches few states would touch the \
+                     bitset's pages all over"
                 ),
             )
         }

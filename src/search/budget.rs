@@ -311,11 +311,16 @@ impl Budget {
     /// vectors grow often): the regular checks see what such allocations
     /// add up to.
     pub fn reserve(&self, bytes: u64) -> bool {
+        self.fits(bytes) || !self.stop(Limit::Memory)
+    }
+
+    /// Whether `bytes` more fit within the memory limit, as
+    /// [`Budget::reserve`] weighs them, without stopping the search if not
+    /// (for memory a search can do without).
+    pub fn fits(&self, bytes: u64) -> bool {
         match self.limits.max_memory {
-            Some(m) if bytes >= SMALL && resident().saturating_add(bytes) > m => {
-                !self.stop(Limit::Memory)
-            }
-            _ => true,
+            Some(m) => bytes < SMALL || resident().saturating_add(bytes) <= m,
+            None => true,
         }
     }
 

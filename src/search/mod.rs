@@ -24,7 +24,7 @@ pub use budget::{Budget, Limits};
 pub use dijkstra::dijkstra;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-pub use store::{Dense, Mark, Own, Sparse, Store};
+pub use store::{Dense, Growing, Mark, Own, Sparse, Store};
 
 /// Runs a plan within a budget: the answer for its task, or how far the
 /// search got when the budget ran out. With `count`, the successors
@@ -46,6 +46,8 @@ pub fn run(task: &Task, plan: &Plan, budget: &Budget, count: bool) -> Solution {
 trait Bits: Word {
     fn bfs_bitset(k: &Kernel<'_, Self>, how: How, b: &Budget) -> Solution;
     fn bidir_bitset(k: &Kernel<'_, Self>, how: How, b: &Budget) -> Solution;
+    fn bfs_growing(k: &Kernel<'_, Self>, how: How, b: &Budget) -> Solution;
+    fn bidir_growing(k: &Kernel<'_, Self>, how: How, b: &Budget) -> Solution;
 }
 
 impl Bits for u64 {
@@ -55,6 +57,14 @@ impl Bits for u64 {
 
     fn bidir_bitset(k: &Kernel<'_, u64>, how: How, b: &Budget) -> Solution {
         bidir::<u64, Dense<u64>>(k, how, b)
+    }
+
+    fn bfs_growing(k: &Kernel<'_, u64>, how: How, b: &Budget) -> Solution {
+        bfs::<u64, Growing<u64>>(k, how, b)
+    }
+
+    fn bidir_growing(k: &Kernel<'_, u64>, how: How, b: &Budget) -> Solution {
+        bidir::<u64, Growing<u64>>(k, how, b)
     }
 }
 
@@ -66,6 +76,14 @@ macro_rules! no_bitset {
             }
 
             fn bidir_bitset(_: &Kernel<'_, $t>, _: How, _: &Budget) -> Solution {
+                unreachable!("the plan keeps a bitset for u64 states only")
+            }
+
+            fn bfs_growing(_: &Kernel<'_, $t>, _: How, _: &Budget) -> Solution {
+                unreachable!("the plan keeps a bitset for u64 states only")
+            }
+
+            fn bidir_growing(_: &Kernel<'_, $t>, _: How, _: &Budget) -> Solution {
                 unreachable!("the plan keeps a bitset for u64 states only")
             }
         }
@@ -110,8 +128,10 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, count: bool) -> So
     };
     match (plan.engine(), plan.store()) {
         (Engine::Bidir, StoreKind::Bitset) => W::bidir_bitset(&k, how, budget),
+        (Engine::Bidir, StoreKind::Growing) => W::bidir_growing(&k, how, budget),
         (Engine::Bidir, _) => bidir::<W, Sparse<W>>(&k, how, budget),
         (Engine::Bfs, StoreKind::Bitset) => W::bfs_bitset(&k, how, budget),
+        (Engine::Bfs, StoreKind::Growing) => W::bfs_growing(&k, how, budget),
         (Engine::Bfs, _) => bfs::<W, Sparse<W>>(&k, how, budget),
         (Engine::Astar, _) => {
             let bound = plan.bound().expect("A* is planned with its bound");
@@ -608,7 +628,7 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
                 // Noted when the budget is checked, not every thin level.
                 budget.note_frontier(cur.len());
                 frontier = Frontier { parts: vec![cur] };
-                if stopped(&store, budget, found, depth) {
+                if stopped(&mut store, budget, found, depth) {
                     return Solution::stopped(budget);
                 }
                 if hit {
@@ -635,7 +655,7 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
             depth += 1;
             found += level.next.len() as u64;
             out.frontier = out.frontier.max(level.next.len() as u64);
-            if stopped(&store, budget, found, depth) {
+            if stopped(&mut store, budget, found, depth) {
                 return Solution::stopped(budget);
             }
             if level.hit {
@@ -654,8 +674,7 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
 /// A visited store for the kernel's layout, if the budget has room for it.
 fn new_store<W: Word, S: Store<W>>(k: &Kernel<'_, W>, budget: &Budget) -> Option<S> {
     let bits = k.layout().bits();
-    let dense = (bits <= crate::plan::DENSE_MAX_BITS).then(|| (1u64 << bits) / 8);
-    if !budget.reserve(dense.unwrap_or(0)) {
+    if !budget.reserve(S::upfront(bits)) {
         return None;
     }
     let store = S::try_new(bits);
@@ -666,12 +685,17 @@ fn new_store<W: Word, S: Store<W>>(k: &Kernel<'_, W>, budget: &Budget) -> Option
 }
 
 /// Whether the search must stop after a level: the store could not grow,
-/// or the budget is spent.
-fn stopped<W: Word, S: Store<W>>(store: &S, budget: &Budget, found: u64, depth: u64) -> bool {
+/// or the budget is spent. If not, the store may change how it keeps the
+/// states ([`Store::settle`]).
+fn stopped<W: Word, S: Store<W>>(store: &mut S, budget: &Budget, found: u64, depth: u64) -> bool {
     if store.failed() {
         budget.out_of_memory();
     }
-    budget.check(found, depth)
+    if budget.check(found, depth) {
+        return true;
+    }
+    store.settle(|bytes| budget.fits(bytes));
+    false
 }
 
 /// Breadth-first search from the start and from the goal state at once,
@@ -743,7 +767,7 @@ pub fn bidir<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget)
             depth[a] += 1;
             found += level.next.len() as u64;
             out.frontier = out.frontier.max(level.next.len() as u64);
-            if stopped(&stores[a], budget, found, depth[0] + depth[1]) {
+            if stopped(&mut stores[a], budget, found, depth[0] + depth[1]) {
                 return Solution::stopped(budget);
             }
             if level.hit {

@@ -7,6 +7,10 @@
 //! an atomic `fetch_or`, and new states are few next to the successors seen.
 //! [`Sparse`]: a `hashbrown` set of packed words, split into shards by hash
 //! so that threads rarely wait for one another.
+//! [`Growing`]: a [`Sparse`] set while the states seen are few next to the
+//! values the layout can pack, a [`Dense`] bitset once they are many. A
+//! bitset of 2^28 bits is 32 MiB whatever the search reaches, and a few
+//! thousand states spread over it touch nearly every page of it.
 //!
 //! A thread that has a store to itself marks through [`Own`] instead: plain
 //! loads and stores, no atomics, no locks. A row of states that differ only
@@ -32,8 +36,23 @@ pub trait Store<W: Word>: Sync {
     {
         Self::try_new(bits).expect("memory for the visited store")
     }
+    /// The bytes it takes as soon as it is made, for a layout of `bits`
+    /// bits (what the budget must have room for before the search).
+    fn upfront(bits: u32) -> u64
+    where
+        Self: Sized,
+    {
+        let _ = bits;
+        0
+    }
     /// The bytes it holds now.
     fn bytes(&self) -> u64;
+    /// Called between levels, with the store to one thread: a store may
+    /// change how it keeps the states here. `room(bytes)` says whether the
+    /// budget has room for `bytes` more.
+    fn settle(&mut self, room: impl FnOnce(u64) -> bool) {
+        let _ = room;
+    }
     /// Some insert could not get the memory it needed (the store is then
     /// incomplete: the search must stop).
     fn failed(&self) -> bool {
@@ -151,13 +170,31 @@ impl<W: Word> Dense<W> {
 impl<W: Word> Store<W> for Dense<W> {
     fn try_new(bits: u32) -> Option<Self> {
         let n = (1usize << bits).div_ceil(64);
-        let mut words = Vec::new();
-        words.try_reserve_exact(n).ok()?;
-        words.resize_with(n, || AtomicU64::new(0));
+        // Zeroed by the allocator: fresh memory from the system is zero
+        // already and stays untouched, so a search that reaches few
+        // states does not pay to clear (and fault in) all of it.
+        let layout = std::alloc::Layout::array::<AtomicU64>(n).ok()?;
+        // SAFETY: `layout` has a non-zero size (n >= 1). A null pointer is
+        // a failed allocation, returned as `None`. Otherwise the block holds
+        // `n` zeroed `AtomicU64`s (all-zero bytes are a valid `AtomicU64`,
+        // which has the size and alignment of `u64`), allocated by the
+        // global allocator with the layout of `[AtomicU64; n]`, which is
+        // what `Vec::from_raw_parts` asks for a length and capacity of `n`.
+        let words = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
+            if ptr.is_null() {
+                return None;
+            }
+            Vec::from_raw_parts(ptr, n, n)
+        };
         Some(Dense {
             words,
             word: PhantomData,
         })
+    }
+
+    fn upfront(bits: u32) -> u64 {
+        (1u64 << bits).div_ceil(8)
     }
 
     fn bytes(&self) -> u64 {
@@ -302,10 +339,7 @@ impl<W: Word> Store<W> for Sparse<W> {
 
     #[inline(always)]
     fn insert_mut(&mut self, s: W) -> bool {
-        let i = Self::shard_of(s);
-        let shard = self.shards[i]
-            .get_mut()
-            .expect("a shard lock is never poisoned");
+        let shard = lock(&mut self.shards[Self::shard_of(s)]);
         if shard.try_reserve(1).is_err() {
             *self.failed.get_mut() = true;
             return false;
@@ -321,6 +355,125 @@ impl<W: Word> Store<W> for Sparse<W> {
     }
 }
 
+/// A [`Sparse`] set until the states seen reach
+/// [`crate::plan::hash_until`]`(bits)` (`2^bits >> SHIFT`; the plan's
+/// [`crate::plan::HASH_SHIFT`] unless a test asks for less), then a
+/// [`Dense`] bitset. A hash set takes at most about 16 bytes a state, so
+/// until then it is at most an eighth of the bitset's `2^bits / 8` bytes:
+/// the store never holds much more than the smaller of the two would.
+/// The bitset takes over in [`Store::settle`], between levels; if the
+/// budget or the system cannot give it, the hash set stays.
+pub struct Growing<W, const SHIFT: u32 = { crate::plan::HASH_SHIFT }> {
+    sparse: Sparse<W>,
+    dense: Option<Dense<W>>,
+    bits: u32,
+    /// The bitset was refused once: no more asking.
+    stay: bool,
+}
+
+impl<W: Word, const SHIFT: u32> Growing<W, SHIFT> {
+    /// Whether the bitset has taken over.
+    pub fn is_dense(&self) -> bool {
+        self.dense.is_some()
+    }
+}
+
+impl<W: Word, const SHIFT: u32> Store<W> for Growing<W, SHIFT> {
+    fn try_new(bits: u32) -> Option<Self> {
+        Some(Growing {
+            sparse: Sparse::try_new(bits)?,
+            dense: None,
+            bits,
+            stay: false,
+        })
+    }
+
+    fn bytes(&self) -> u64 {
+        self.sparse.bytes() + self.dense.as_ref().map_or(0, |d| d.bytes())
+    }
+
+    fn failed(&self) -> bool {
+        self.sparse.failed()
+    }
+
+    fn settle(&mut self, room: impl FnOnce(u64) -> bool) {
+        if self.dense.is_some() || self.stay {
+            return;
+        }
+        let seen: usize = self.sparse.shards.iter_mut().map(|s| lock(s).len()).sum();
+        if (seen as u64) < crate::plan::hash_until(self.bits, SHIFT) {
+            return;
+        }
+        let dense = room(Dense::<W>::upfront(self.bits))
+            .then(|| Dense::<W>::try_new(self.bits))
+            .flatten();
+        let Some(mut dense) = dense else {
+            self.stay = true;
+            return;
+        };
+        for shard in &mut self.sparse.shards {
+            for s in lock(shard).drain() {
+                dense.insert_mut(s);
+            }
+        }
+        // The emptied shards' tables go back now, not at the end.
+        self.sparse = Sparse::try_new(self.bits).expect("an empty hash set");
+        self.dense = Some(dense);
+    }
+
+    #[inline(always)]
+    fn insert(&self, s: W) -> bool {
+        match &self.dense {
+            Some(d) => d.insert(s),
+            None => self.sparse.insert(s),
+        }
+    }
+
+    #[inline(always)]
+    fn contains(&self, s: W) -> bool {
+        match &self.dense {
+            Some(d) => d.contains(s),
+            None => self.sparse.contains(s),
+        }
+    }
+
+    #[inline(always)]
+    fn insert_row<const R: usize>(&self, base: W, mask: [u64; R], new: impl FnMut(u32)) {
+        match &self.dense {
+            Some(d) => d.insert_row(base, mask, new),
+            None => self.sparse.insert_row(base, mask, new),
+        }
+    }
+
+    fn count(&self) -> u64 {
+        match &self.dense {
+            Some(d) => d.count(),
+            None => self.sparse.count(),
+        }
+    }
+
+    #[inline(always)]
+    fn insert_mut(&mut self, s: W) -> bool {
+        match &mut self.dense {
+            Some(d) => d.insert_mut(s),
+            None => self.sparse.insert_mut(s),
+        }
+    }
+
+    #[inline(always)]
+    fn insert_row_mut<const R: usize>(&mut self, base: W, mask: [u64; R], new: impl FnMut(u32)) {
+        match &mut self.dense {
+            Some(d) => d.insert_row_mut(base, mask, new),
+            None => self.sparse.insert_row_mut(base, mask, new),
+        }
+    }
+}
+
+/// A shard this thread has to itself.
+fn lock<W>(shard: &mut Mutex<HashSet<W>>) -> &mut HashSet<W> {
+    shard.get_mut().expect("a shard lock is never poisoned")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,13 +482,18 @@ mod tests {
 
     /// Random single and row inserts, shared and exclusive, against a
     /// `HashSet`: the same answers, the same new states, the same count.
-    fn agrees<S: Store<u64>>(bits: u32, seed: u64) {
+    /// Between some operations the store settles (`room` says whether the
+    /// budget has room): it may change how it keeps the states then.
+    fn agrees<S: Store<u64>>(bits: u32, seed: u64, room: bool) -> S {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut store = S::new(bits);
         let mut model = std::collections::HashSet::new();
         for _ in 0..4000 {
             let s = rng.gen_range(0..1u64 << bits);
             let exclusive = rng.gen_bool(0.5);
+            if rng.gen_bool(0.02) {
+                store.settle(|_| room);
+            }
             match rng.gen_range(0..4) {
                 0 => {
                     let new = if exclusive {
@@ -377,19 +535,36 @@ mod tests {
             }
         }
         assert_eq!(store.count(), model.len() as u64);
+        store
     }
 
     #[test]
     fn dense_agrees_with_a_hash_set() {
         for (bits, seed) in [(3, 1), (6, 2), (9, 3), (12, 4)] {
-            agrees::<Dense<u64>>(bits, seed);
+            agrees::<Dense<u64>>(bits, seed, true);
         }
     }
 
     #[test]
     fn sparse_agrees_with_a_hash_set() {
         for (bits, seed) in [(6, 5), (12, 6), (40, 7)] {
-            agrees::<Sparse<u64>>(bits, seed);
+            agrees::<Sparse<u64>>(bits, seed, true);
         }
+    }
+
+    /// A growing store that moves to its bitset midway (after 2^bits / 16
+    /// states) answers as one that never does; refused the bitset, it
+    /// keeps its hash set.
+    #[test]
+    fn growing_agrees_with_a_hash_set_before_and_after_its_bitset() {
+        for (bits, seed) in [(6, 8), (10, 9), (12, 10)] {
+            let moved = agrees::<Growing<u64, 4>>(bits, seed, true);
+            assert!(moved.is_dense(), "{bits} bits: the bitset took over");
+            let kept = agrees::<Growing<u64, 4>>(bits, seed, false);
+            assert!(!kept.is_dense(), "{bits} bits: no room, no bitset");
+        }
+        // The plan's own threshold: 2^12 values, 4 states in the hash set.
+        let late = agrees::<Growing<u64>>(12, 11, true);
+        assert!(late.is_dense());
     }
 }

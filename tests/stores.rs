@@ -1,0 +1,127 @@
+//! Visited stores against each other: on random puzzles, breadth-first and
+//! bidirectional search give the same answers whether the states seen are
+//! kept in a hash set, a dense bitset, or a hash set that hands over to a
+//! bitset midway (`Growing`, here with a threshold low enough to cross on
+//! small maps), on one thread or two.
+
+mod common;
+use puzzle::kernel::Kernel;
+use puzzle::plan::{Config, Engine, Strategy};
+use puzzle::search::{Budget, Dense, Growing, How, Sparse, Store, bfs, bidir};
+use puzzle::solution::Solution;
+use puzzle::task::Task;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+fn rules(mode: &str) -> String {
+    format!(
+        "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+         tiles {{ floor '.'  wall '#' solid }}\n\
+         agent bot[n] 'a'.. target 'A'.. on floor\n\
+         move all {mode}: north east south west\n\
+         forbid same cell\n\
+         goal every bot on its target\n"
+    )
+}
+
+fn random_case(rng: &mut SmallRng) -> String {
+    let (h, w) = (rng.gen_range(3..=6), rng.gen_range(3..=7));
+    let n = rng.gen_range(2..=3usize);
+    let mut g = common::random_grid(rng, h, w, |r| if r.gen_bool(0.2) { b'#' } else { b'.' });
+    let cells = common::all_cells(&g);
+    if cells.len() < 2 * n + 1 {
+        return random_case(rng);
+    }
+    common::place(rng, &mut g, cells, &common::family_markers(n));
+    common::case_text(&format!("{n} {h} {w}"), &g)
+}
+
+/// What must agree: the cost, and where every reachable state was seen
+/// (no goal), how many there were.
+fn answer(s: &Solution) -> (Option<u64>, Option<u64>) {
+    (s.cost, s.cost.is_none().then_some(s.visited))
+}
+
+fn search<S: Store<u64>>(task: &Task, engine: Engine, threads: usize) -> Solution {
+    let config = Config {
+        strategy: if engine == Engine::Bidir {
+            Strategy::Bidir
+        } else {
+            Strategy::Bfs
+        },
+        threads,
+    };
+    let plan = puzzle::plan::plan(task, config).expect("a plan");
+    let k = Kernel::<u64>::new(task, &plan);
+    let how = How {
+        limit: None,
+        threads,
+        checks: plan.checks(),
+    };
+    let budget = Budget::unlimited();
+    if engine == Engine::Bidir {
+        bidir::<u64, S>(&k, how, &budget)
+    } else {
+        bfs::<u64, S>(&k, how, &budget)
+    }
+}
+
+#[test]
+fn every_store_gives_the_same_answers() {
+    let mut rng = SmallRng::seed_from_u64(0x5704e5);
+    let (mut crossed, mut solved, mut unsolved) = (0, 0, 0);
+    for round in 0..160 {
+        let mode = if round % 2 == 0 { "in turn" } else { "at once" };
+        let loaded = puzzle::load("stores.puz", &rules(mode)).unwrap();
+        let input = random_case(&mut rng);
+        let task = common::task_of(&loaded.rules, &input);
+        let bits = puzzle::plan::plan(&task, Config::default())
+            .expect("a plan")
+            .layout()
+            .bits();
+        let engines: &[Engine] = if task.goal_state().is_some() {
+            &[Engine::Bfs, Engine::Bidir]
+        } else {
+            &[Engine::Bfs]
+        };
+        for &engine in engines {
+            let want = answer(&search::<Sparse<u64>>(&task, engine, 1));
+            for threads in [1, 2] {
+                let runs = [
+                    (
+                        "dense",
+                        answer(&search::<Dense<u64>>(&task, engine, threads)),
+                    ),
+                    (
+                        "growing",
+                        answer(&search::<Growing<u64>>(&task, engine, threads)),
+                    ),
+                    (
+                        "growing/4",
+                        answer(&search::<Growing<u64, 4>>(&task, engine, threads)),
+                    ),
+                    (
+                        "growing/1",
+                        answer(&search::<Growing<u64, 1>>(&task, engine, threads)),
+                    ),
+                ];
+                for (store, got) in runs {
+                    assert_eq!(got, want, "{store}, {engine:?}, {threads} threads\n{input}");
+                }
+            }
+            let visited = search::<Sparse<u64>>(&task, engine, 1).visited;
+            if visited > 2 * puzzle::plan::hash_until(bits, 4) {
+                crossed += 1;
+            }
+            if want.0.is_some() {
+                solved += 1;
+            } else {
+                unsolved += 1;
+            }
+        }
+    }
+    assert!(
+        crossed > 40 && solved > 40 && unsolved > 10,
+        "searches that passed the bitset's threshold: {crossed}; solved {solved}, unsolved {unsolved}"
+    );
+}
