@@ -127,15 +127,18 @@ echo "Families of moves: puzzle against a hand-written C++ solver (1 thread)"
 FAM=target/bench-families
 mkdir -p "$FAM"
 printf '%-10s %9s %9s %7s %7s %10s %10s %12s\n' puzzle "puzzle s" "C++ s" ratio best "puzzle KB" "C++ KB" expanded
-for p in ice robots portals sokoban klotski; do
+# NAME or NAME:PUZZLE (an input of gen.py's NAME for puzzles/PUZZLE.puz).
+for spec in ice robots robots4:robots portals sokoban klotski; do
+  n=${spec%%:*}
+  p=${spec#*:}
   [ "$FAM/$p" -nt benches/families/$p.cpp ] || g++ -O2 -std=c++17 -o "$FAM/$p" benches/families/$p.cpp
-  [ "$FAM/$p.in" -nt benches/families/gen.py ] || python3 benches/families/gen.py "$p" >"$FAM/$p.in"
-  cmp -s <("$BIN" run "puzzles/$p.puz" "$FAM/$p.in" --threads 1) <("$FAM/$p" <"$FAM/$p.in") ||
-    { echo "$p: the answers differ" >&2; exit 1; }
+  [ "$FAM/$n.in" -nt benches/families/gen.py ] || python3 benches/families/gen.py "$n" >"$FAM/$n.in"
+  cmp -s <("$BIN" run "puzzles/$p.puz" "$FAM/$n.in" --threads 1) <("$FAM/$p" <"$FAM/$n.in") ||
+    { echo "$n: the answers differ" >&2; exit 1; }
   : >/tmp/puzzle-ours.$$; : >/tmp/puzzle-theirs.$$
   for _ in $(seq "$RUNS"); do
-    measure "$BIN" run "puzzles/$p.puz" "$FAM/$p.in" --threads 1 >>/tmp/puzzle-ours.$$
-    measure sh -c "$FAM/$p < $FAM/$p.in" >>/tmp/puzzle-theirs.$$
+    measure "$BIN" run "puzzles/$p.puz" "$FAM/$n.in" --threads 1 >>/tmp/puzzle-ours.$$
+    measure sh -c "$FAM/$p < $FAM/$n.in" >>/tmp/puzzle-theirs.$$
   done
   ours=$(cut -d' ' -f1 /tmp/puzzle-ours.$$ | median)
   theirs=$(cut -d' ' -f1 /tmp/puzzle-theirs.$$ | median)
@@ -143,9 +146,9 @@ for p in ice robots portals sokoban klotski; do
   theirs_b=$(cut -d' ' -f1 /tmp/puzzle-theirs.$$ | best)
   ours_kb=$(cut -d' ' -f2 /tmp/puzzle-ours.$$ | median)
   theirs_kb=$(cut -d' ' -f2 /tmp/puzzle-theirs.$$ | median)
-  expanded=$("$BIN" run "puzzles/$p.puz" "$FAM/$p.in" --threads 1 --stats 2>&1 >/dev/null |
+  expanded=$("$BIN" run "puzzles/$p.puz" "$FAM/$n.in" --threads 1 --stats 2>&1 >/dev/null |
     awk -F'expanded ' '{split($2, a, ","); s += a[1]} END {print s}')
-  awk -v n="$p" -v o="$ours" -v t="$theirs" -v ob="$ours_b" -v tb="$theirs_b" -v ok="$ours_kb" -v tk="$theirs_kb" -v e="$expanded" \
+  awk -v n="$n" -v o="$ours" -v t="$theirs" -v ob="$ours_b" -v tb="$theirs_b" -v ok="$ours_kb" -v tk="$theirs_kb" -v e="$expanded" \
     'BEGIN {printf "%-10s %9.4f %9.4f %7.2f %7.2f %10d %10d %12d\n", n, o, t, (t > 0 ? o / t : 0), (tb > 0 ? ob / tb : 0), ok, tk, e}'
 done
 rm -f /tmp/puzzle-bench.$$ /tmp/puzzle-ours.$$ /tmp/puzzle-theirs.$$ /tmp/puzzle-two.$$ /tmp/puzzle-base.$$ /tmp/puzzle-t1.$$ /tmp/puzzle-t2.$$

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|robots|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
+`gen.py ice|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -40,6 +40,19 @@ def robots(rng):
         g = grid(rng, h, w, lambda r: "#" if r.random() < 0.1 else ".")
         place(rng, g, "RX12")
         maps.append(f"{h} {w} 2\n{show(g)}")
+    return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+
+
+def robots4(rng):
+    """Four robots on 11 x 11 boards: a state of 28 bits, whose visited
+    store starts as a hash set and takes a 32 MiB bitset only once the
+    search has seen 2^20 states."""
+    maps = []
+    for i in range(8):
+        h = w = 11
+        g = grid(rng, h, w, lambda r: "#" if r.random() < 0.1 else ".")
+        place(rng, g, "RX123")
+        maps.append(f"{h} {w} 3\n{show(g)}")
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
 
 
@@ -130,4 +143,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "robots": robots, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))

@@ -358,10 +358,11 @@ impl<W: Word> Store<W> for Sparse<W> {
 /// A [`Sparse`] set until the states seen reach
 /// [`crate::plan::hash_until`]`(bits)` (`2^bits >> SHIFT`; the plan's
 /// [`crate::plan::HASH_SHIFT`] unless a test asks for less), then a
-/// [`Dense`] bitset. A hash set takes at most about 16 bytes a state, so
-/// until then it is at most an eighth of the bitset's `2^bits / 8` bytes:
-/// the store never holds much more than the smaller of the two would.
-/// The bitset takes over in [`Store::settle`], between levels; if the
+/// [`Dense`] bitset. A hash set takes 10 to 20 bytes a state, so until
+/// then it is at most about half the bitset's `2^bits / 8` bytes, and the
+/// store never holds more than about three times what the smaller of the
+/// two would (just past the threshold: the bitset, and the hash set that
+/// fills it). The bitset takes over in [`Store::settle`], between levels; if the
 /// budget or the system cannot give it, the hash set stays.
 pub struct Growing<W, const SHIFT: u32 = { crate::plan::HASH_SHIFT }> {
     sparse: Sparse<W>,
