@@ -33,13 +33,15 @@ def ice(rng):
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
 
 
-def robots(rng):
+def robots(rng, size=12, helpers="12"):
+    """Eight boards of `size` x `size`, a tenth of their cells walls, with
+    the red robot, its mark and the helpers put down at random."""
     maps = []
     for i in range(8):
-        h = w = 12
+        h = w = size
         g = grid(rng, h, w, lambda r: "#" if r.random() < 0.1 else ".")
-        place(rng, g, "RX12")
-        maps.append(f"{h} {w} 2\n{show(g)}")
+        place(rng, g, "RX" + helpers)
+        maps.append(f"{h} {w} {len(helpers)}\n{show(g)}")
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
 
 
@@ -47,13 +49,7 @@ def robots4(rng):
     """Four robots on 11 x 11 boards: a state of 28 bits, whose visited
     store starts as a hash set and takes a 32 MiB bitset only once the
     search has seen 2^20 states."""
-    maps = []
-    for i in range(8):
-        h = w = 11
-        g = grid(rng, h, w, lambda r: "#" if r.random() < 0.1 else ".")
-        place(rng, g, "RX123")
-        maps.append(f"{h} {w} 3\n{show(g)}")
-    return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+    return robots(rng, 11, "123")
 
 
 def robots5(_):
