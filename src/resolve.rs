@@ -1051,7 +1051,7 @@ impl Resolver {
 
         self.far_checks(file, mode.as_ref(), &teleports);
         self.object_checks(mode.as_ref());
-        self.piece_checks(file, mode.as_ref(), &teleports);
+        self.piece_checks(mode.as_ref(), &teleports);
         let io = self.io(input.map(|(i, _)| i), file);
         self.legend_warnings(
             &enter_rules,
@@ -1176,14 +1176,9 @@ impl Resolver {
         }
     }
 
-    /// Pieces move in turn, one cell or by slides; slippery tiles, teleports
-    /// and objects do not go with them yet.
-    fn piece_checks(
-        &mut self,
-        file: &ast::File,
-        mode: Option<&ast::Spanned<Mode>>,
-        teleports: &[Teleport],
-    ) {
+    /// Pieces move in turn, by steps and slides, and ride slippery tiles;
+    /// teleports and objects do not go with them yet.
+    fn piece_checks(&mut self, mode: Option<&ast::Spanned<Mode>>, teleports: &[Teleport]) {
         let Some(piece) = self.agents.iter().find(|a| a.piece.is_some()) else {
             return;
         };
@@ -1203,12 +1198,15 @@ impl Resolver {
             .iter()
             .find(|a| a.object)
             .map(|a| (a.span, "an object"));
-        if let Some((span, what)) = self.far_construct(file, teleports, false).or(object) {
+        let teleport = teleports.first().map(|t| (t.span, "a teleport"));
+        if let Some((span, what)) = teleport.or(object) {
             self.err(RuleError::Invalid {
                 message: format!("{what} and pieces larger than a cell cannot go together yet"),
                 span,
                 label: format!("{what}, with piece `{name}` declared"),
-                help: "pieces move one cell at a time or slide: drop one of the two".into(),
+                help: "pieces step, slide and ride slippery tiles, but neither teleport nor \
+                       push: drop one of the two"
+                    .into(),
             });
         }
     }
@@ -1247,16 +1245,14 @@ impl Resolver {
     }
 
     /// The first construct that moves an agent further than the next cell:
-    /// a slide (when `slides`), a slippery tile, a teleport; its span and
-    /// what it is.
+    /// a slide, a slippery tile, a teleport; its span and what it is.
     fn far_construct(
         &self,
         file: &ast::File,
         teleports: &[Teleport],
-        slides: bool,
     ) -> Option<(Span, &'static str)> {
         let slide = file.decls.iter().find_map(|d| match d {
-            ast::Decl::Move(m) if slides => m
+            ast::Decl::Move(m) => m
                 .moves
                 .iter()
                 .find(|i| matches!(i.kind.value, MoveKind::Slide(_)))
@@ -1284,7 +1280,7 @@ impl Resolver {
         if mode.is_none_or(|m| m.value != Mode::AtOnce) {
             return;
         }
-        if let Some((span, what)) = self.far_construct(file, teleports, true) {
+        if let Some((span, what)) = self.far_construct(file, teleports) {
             self.err(RuleError::Invalid {
                 message: format!("{what} needs agents that move in turn"),
                 span,

@@ -33,12 +33,18 @@ fn count(k: &Kernel<'_, u64>, s: u64) -> usize {
 
 /// The kernels that apply to a task, besides the generic one.
 fn kinds(task: &Task) -> Vec<KernelKind> {
-    if task.has_pieces() {
-        return if puzzle::kernel::bodies_fit(task) {
-            vec![KernelKind::Bodies]
-        } else {
-            Vec::new()
-        };
+    let apart = task.has_twins() && task.forbid_same_cell();
+    if task.has_pieces() || apart {
+        if puzzle::kernel::bodies_fit(task) {
+            return vec![KernelKind::Bodies];
+        }
+        if task.has_pieces() {
+            return Vec::new();
+        }
+    }
+    // The table and slide kernels do not keep alike movers in order.
+    if task.has_twins() {
+        return Vec::new();
     }
     if task.far_moves() {
         return if puzzle::kernel::slides_fit(task) {
@@ -350,9 +356,8 @@ fn the_slide_kernel_gives_the_interpreters_successors() {
 #[test]
 fn the_bodies_kernel_gives_the_interpreters_successors() {
     let mut rng = SmallRng::seed_from_u64(0xb0d1e5);
-    let mut compared = 0;
-    let mut twins = 0;
-    for _ in 0..300 {
+    let (mut compared, mut twins, mut iced) = (0, 0, 0);
+    for _ in 0..420 {
         let all = [
             "north",
             "east",
@@ -373,7 +378,7 @@ fn the_bodies_kernel_gives_the_interpreters_successors() {
         let hero = rng.gen_bool(0.3);
         let mut rules = format!(
             "input {{ cases until eof  header rows cols  grid rows x cols }}\n\
-             tiles {{ floor '.'  snow '_' stops  wall '#' solid }}\n\
+             tiles {{ floor '.'  snow '_' stops  ice '~' slippery  wall '#' solid }}\n\
              piece block 'A' 'B' 'C' 'D' 'E' on floor{lengthwise}\n\
              move all: {}\n\
              goal any block on snow\n",
@@ -383,7 +388,15 @@ fn the_bodies_kernel_gives_the_interpreters_successors() {
             rules.push_str("agent hero '@' on floor\n");
         }
         let (h, w) = (rng.gen_range(2..=7), rng.gen_range(2..=7));
-        let mut g = common::mixed_grid(&mut rng, h, w, &[(0.1, b'#'), (0.1, b'_')], b'.');
+        // Ice on half the maps, a third of their cells.
+        let ice = if rng.gen_bool(0.5) { 0.35 } else { 0.0 };
+        let mut g = common::mixed_grid(
+            &mut rng,
+            h,
+            w,
+            &[(0.1, b'#'), (0.1, b'_'), (ice, b'~')],
+            b'.',
+        );
         // Rectangles of letters on free cells: pieces, some of one shape.
         for &ch in b"ABCDE" {
             let (th, tw) = [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3)][rng.gen_range(0..5)];
@@ -411,11 +424,14 @@ fn the_bodies_kernel_gives_the_interpreters_successors() {
         }
         if compare(&task, 3000, &format!("{rules}\n{input}")).contains(&KernelKind::Bodies) {
             compared += 1;
+            if g.iter().flatten().any(|&ch| ch == b'~') {
+                iced += 1;
+            }
         }
     }
     assert!(
-        compared > 200 && twins > 30,
-        "the bodies kernel was compared on {compared} maps, {twins} with twins"
+        compared > 200 && twins > 30 && iced > 60,
+        "the bodies kernel was compared on {compared} maps, {twins} with twins, {iced} with ice"
     );
 }
 

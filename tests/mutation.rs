@@ -15,7 +15,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-const PUZZLES: [&str; 11] = [
+const PUZZLES: [&str; 12] = [
     "halloween",
     "keytask",
     "hideseek",
@@ -27,6 +27,7 @@ const PUZZLES: [&str; 11] = [
     "eight",
     "deadline",
     "icecave",
+    "iceblocks",
 ];
 
 /// Small inputs for each puzzle, so that a run stays fast even when the

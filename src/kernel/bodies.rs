@@ -4,7 +4,9 @@
 //! mover has, per position, the mask of the cells it covers, and per move
 //! the position it would reach on an empty board; a move is allowed when
 //! the cells it would cover that it does not already are clear of the
-//! others' masks, as a hand-written solver tests a bitboard.
+//! others' masks, as a hand-written solver tests a bitboard. A move goes
+//! on from where it arrives while it slides and covers no cell that stops
+//! slides, or while every cell it covers is slippery.
 //!
 //! Invariant: it gives exactly the successors of [`super::Generic`], in
 //! the same order, on every state (tested in `tests/kernels.rs` on random
@@ -20,18 +22,19 @@ pub const MAX_CELLS: usize = 128;
 
 const NONE: u32 = u32::MAX;
 
+/// One move of a mover: position -> the position one step takes it to on
+/// an empty board (`NONE`: off the board, onto a solid cell, out of its
+/// domain), and whether the move goes on from there (none where it never
+/// does: a step with no slippery cell to ride).
+type Move = (Vec<u32>, Option<Box<[bool]>>);
+
 /// One mover's cells and moves.
 #[derive(Debug)]
 struct Mover {
     field: Field,
     /// Position -> the cells it covers there.
     mask: Vec<u128>,
-    /// Per move, position -> the position one step takes it to on an empty
-    /// board (`NONE`: off the board, onto a solid cell, out of its
-    /// domain), and whether the move slides on.
-    moves: Vec<(Vec<u32>, bool)>,
-    /// Position -> it covers a cell that stops slides.
-    stops: Vec<bool>,
+    moves: Vec<Move>,
     /// Its twins (consecutive movers), itself among them.
     twins: std::ops::Range<usize>,
 }
@@ -44,8 +47,8 @@ pub struct BodyModel {
 
 /// Whether the kernel applies: movers in turn whose moves are steps or
 /// slides, on a board of at most [`MAX_CELLS`] cells, with no rules, no
-/// entry conditions but `solid`, no objects, no slippery cells or
-/// teleports, and steps of cost 1.
+/// entry conditions but `solid`, no objects or teleports, and steps of
+/// cost 1.
 pub fn fits(task: &Task) -> bool {
     let b = task.board();
     task.mode() == crate::task::Mode::InTurn
@@ -54,7 +57,6 @@ pub fn fits(task: &Task) -> bool {
         && task.rules().is_empty()
         && task.unconditional()
         && !task.has_objects()
-        && !b.has_slippery()
         && !b.has_teleports()
         && task.movers().iter().all(|m| m.when().is_empty())
         && task
@@ -91,6 +93,13 @@ impl BodyModel {
                             .fold(0u128, |k, c| k | 1 << c)
                     })
                     .collect();
+                // Whether a move arriving at `at` goes on: a slide that covers
+                // no cell that stops it, or any move that covers slippery
+                // cells only.
+                let on = |at: u32, slide: bool| {
+                    let carried = covers(at).flatten().all(|c| b.class_of(c).slippery);
+                    carried || (slide && !covers(at).flatten().any(|c| b.class_of(c).stops))
+                };
                 let moves = m
                     .actions()
                     .iter()
@@ -103,25 +112,24 @@ impl BodyModel {
                         let next = cells
                             .iter()
                             .map(|&at| {
-                                let to = b
+                                let Some(to) = b
                                     .step(at, d)
-                                    .filter(|&to| covers(to).all(|c| c.is_some_and(&open)));
-                                to.and_then(|to| m.position_of(to)).unwrap_or(NONE)
+                                    .filter(|&to| covers(to).all(|c| c.is_some_and(&open)))
+                                else {
+                                    return NONE;
+                                };
+                                m.position_of(to).unwrap_or(NONE)
                             })
                             .collect();
-                        (next, slide)
+                        let goes: Box<[bool]> = cells.iter().map(|&at| on(at, slide)).collect();
+                        (next, goes.contains(&true).then_some(goes))
                     })
-                    .collect();
-                let stops = cells
-                    .iter()
-                    .map(|&at| covers(at).flatten().any(|c| open(c) && b.class_of(c).stops))
                     .collect();
                 let t = m.twins();
                 Mover {
                     field: layout.field(m.pos()),
                     mask,
                     moves,
-                    stops,
                     twins: t.start as usize..t.end as usize,
                 }
             })
@@ -162,17 +170,19 @@ impl<'k, W: Word> Bodies<'k, W> {
             let p = self.at[i];
             let mine = mv.mask[p as usize];
             let others = all & !mine;
-            for (next, slide) in &mv.moves {
+            for (next, goes) in &mv.moves {
                 let mut q = next[p as usize];
                 if q == NONE || mv.mask[q as usize] & others != 0 {
                     continue;
                 }
-                while *slide && !mv.stops[q as usize] {
-                    let r = next[q as usize];
-                    if r == NONE || mv.mask[r as usize] & others != 0 {
-                        break;
+                if let Some(goes) = goes {
+                    while goes[q as usize] {
+                        let r = next[q as usize];
+                        if r == NONE || mv.mask[r as usize] & others != 0 {
+                            break;
+                        }
+                        q = r;
                     }
-                    q = r;
                 }
                 if !f(self.placed(s, i, q)) {
                     return;

@@ -549,8 +549,9 @@ impl<'k, W: Word> Generic<'k, W> {
     /// [`Self::far`] for a piece: it shifts cell by cell while every cell
     /// it would cover is free (see [`Self::piece_to`], the conditions on
     /// the state as it is then), the rules of the cells newly covered
-    /// firing each time; a slide ends once it covers a cell that stops
-    /// slides.
+    /// firing each time. A step goes on while every cell it covers is
+    /// slippery; a slide goes on until it covers a cell that stops slides,
+    /// or it could not go on.
     fn far_piece(
         &mut self,
         i: usize,
@@ -570,13 +571,13 @@ impl<'k, W: Word> Generic<'k, W> {
             if !self.piece_enters(i, at, next) {
                 return true;
             }
-            let stops = m
-                .shape()
-                .iter()
-                .filter_map(|&o| b.shifted(next, o))
-                .any(|c| b.class_of(c).stops);
+            let covers = || m.shape().iter().filter_map(|&o| b.shifted(next, o));
+            // Carried on by slippery cells only when it stands on nothing
+            // else: a cell on the floor catches the whole piece.
+            let carried = covers().all(|c| b.class_of(c).slippery);
+            let stops = covers().any(|c| b.class_of(c).stops);
             (at, cost, entered) = (next, c, true);
-            if !slide || stops {
+            if !(carried || (slide && !stops)) {
                 break;
             }
         }

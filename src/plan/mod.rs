@@ -512,20 +512,32 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
     if task.has_objects() {
         return generic("agents push objects");
     }
-    if task.has_pieces() {
+    // Movers that never share a cell (pieces, or `forbid same cell`) and
+    // are alike: the bodies kernel keeps their positions in order, where
+    // the table kernels would not.
+    let apart = task.has_twins() && task.forbid_same_cell();
+    if task.has_pieces() || apart {
         if crate::kernel::bodies_fit(task) {
+            let who = if task.has_pieces() {
+                "pieces of several cells"
+            } else {
+                "alike movers that never share a cell"
+            };
             return (
                 KernelKind::Bodies,
-                "pieces of several cells in turn, on a board of at most 128 cells: a mask of \
-                 the cells each covers per position, a move allowed when the cells it enters \
-                 are clear of the others' masks"
-                    .into(),
+                format!(
+                    "{who} in turn, on a board of at most 128 cells: a mask of the cells each \
+                     covers per position, a move allowed when the cells it enters are clear of \
+                     the others' masks"
+                ),
             );
         }
-        return generic("pieces cover several cells, and a rule or a condition applies");
+        if task.has_pieces() {
+            return generic("pieces cover several cells, and a rule or a condition applies");
+        }
     }
-    // Pieces of one cell each, alike: no piece is larger than a cell, but
-    // the table kernels would not keep their positions in order.
+    // Alike movers that may share a cell, or that the bodies kernel does
+    // not fit: the table kernels would not keep their positions in order.
     if task.has_twins() {
         return generic("some movers are interchangeable");
     }

@@ -897,7 +897,11 @@ impl Grounder<'_> {
                 crate::ast::Mode::InTurn => Mode::InTurn,
                 crate::ast::Mode::AtOnce => Mode::AtOnce,
             },
-            forbid_same_cell: rules.forbid_same_cell,
+            // Pieces are rigid bodies: no mover covers a cell another
+            // covers, even where every piece of a map is one cell (then no
+            // mover has a shape to tell the kernels so).
+            forbid_same_cell: rules.forbid_same_cell
+                || rules.agents.iter().any(|a| a.piece.is_some()),
             forbid_swap: rules.forbid_swap,
             starts,
             goal,
