@@ -45,8 +45,6 @@ pub trait Store<W: Word>: Sync {
         let _ = bits;
         0
     }
-    /// The bytes it holds now.
-    fn bytes(&self) -> u64;
     /// Called between levels, with the store to one thread: a store may
     /// change how it keeps the states here. `room(bytes)` says whether the
     /// budget has room for `bytes` more.
@@ -197,10 +195,6 @@ impl<W: Word> Store<W> for Dense<W> {
         (1u64 << bits).div_ceil(8)
     }
 
-    fn bytes(&self) -> u64 {
-        self.words.len() as u64 * 8
-    }
-
     #[inline(always)]
     fn insert(&self, s: W) -> bool {
         let i = s.low() as usize;
@@ -308,14 +302,6 @@ impl<W: Word> Store<W> for Sparse<W> {
         })
     }
 
-    fn bytes(&self) -> u64 {
-        let per = std::mem::size_of::<W>() as u64 + 1;
-        self.shards
-            .iter()
-            .map(|s| s.lock().expect("a shard lock is never poisoned").capacity() as u64 * per)
-            .sum()
-    }
-
     fn failed(&self) -> bool {
         self.failed.load(Relaxed)
     }
@@ -387,10 +373,6 @@ impl<W: Word, const SHIFT: u32> Store<W> for Growing<W, SHIFT> {
             bits,
             stay: false,
         })
-    }
-
-    fn bytes(&self) -> u64 {
-        self.sparse.bytes() + self.dense.as_ref().map_or(0, |d| d.bytes())
     }
 
     fn failed(&self) -> bool {
