@@ -120,7 +120,7 @@ fn agrees_with_independent_solver_on_random_boards() {
 
 /// Five robots on boards of 17 to 32 open cells: 5 bits a robot, a state
 /// of 25 bits, whose visited store starts as a hash set and would hand over
-/// to a bitset of 4 MiB after 2^17 states (see `puzzle::plan::Store::Growing`;
+/// to a bitset of 4 MiB after 2^18 states (see `puzzle::plan::Store::Growing`;
 /// these searches stay below that: `tests/stores.rs` crosses it). The
 /// answers agree with the independent solver's with every engine that keeps
 /// a visited set, on one thread or two.

@@ -48,7 +48,7 @@ def robots(rng, size=12, helpers="12"):
 def robots4(rng):
     """Four robots on 11 x 11 boards: a state of 28 bits, whose visited
     store starts as a hash set and takes a 32 MiB bitset only once the
-    search has seen 2^20 states."""
+    search has seen 2^21 states."""
     return robots(rng, 11, "123")
 
 

@@ -74,11 +74,12 @@ pub const DENSE_MAX_BITS: u32 = 30;
 pub const DENSE_AT_ONCE_BITS: u32 = 24;
 
 /// A growing store keeps a hash set until it has seen `2^bits >>
-/// HASH_SHIFT` states: at 10 to 20 bytes a state, about half the bitset
-/// that then takes over. (At 10, an eighth, a search just past the
-/// threshold held nine times what the hash set alone would have; four
+/// HASH_SHIFT` states: at 5 to 10 bytes a state (a `u32` and a control
+/// byte, the table 7/16 to 7/8 full), a third to two thirds of the bitset
+/// that then takes over. (With a threshold of an eighth of that, a search
+/// just past it held nine times what the hash set alone would have: four
 /// robots on 11 x 11 boards peaked at 52 MB against 24 MB.)
-pub const HASH_SHIFT: u32 = 8;
+pub const HASH_SHIFT: u32 = 7;
 
 /// How many states a growing store of `bits` bits keeps in its hash set
 /// before the bitset takes over (at least one).

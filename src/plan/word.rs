@@ -47,6 +47,7 @@ macro_rules! word {
         }
     };
 }
+word!(u32);
 word!(u64);
 word!(u128);
 

@@ -344,14 +344,16 @@ impl<W: Word> Store<W> for Sparse<W> {
 /// A [`Sparse`] set until the states seen reach
 /// [`crate::plan::hash_until`]`(bits)` (`2^bits >> SHIFT`; the plan's
 /// [`crate::plan::HASH_SHIFT`] unless a test asks for less), then a
-/// [`Dense`] bitset. A hash set takes 10 to 20 bytes a state, so until
-/// then it is at most about half the bitset's `2^bits / 8` bytes, and the
-/// store never holds more than about three times what the smaller of the
-/// two would (just past the threshold: the bitset, and the hash set that
-/// fills it). The bitset takes over in [`Store::settle`], between levels; if the
-/// budget or the system cannot give it, the hash set stays.
+/// [`Dense`] bitset. The hash set keeps `u32`s (the layouts are of at
+/// most [`crate::plan::DENSE_MAX_BITS`] bits), 5 to 10 bytes a state, so
+/// with the plan's threshold it stays within two thirds of the bitset's
+/// `2^bits / 8` bytes, and the store never holds more than about four
+/// times what the smaller of the two would (just past the threshold: the
+/// bitset, and the hash set that fills it). The bitset takes over in
+/// [`Store::settle`], between levels; if the budget or the system cannot
+/// give it, the hash set stays.
 pub struct Growing<W, const SHIFT: u32 = { crate::plan::HASH_SHIFT }> {
-    sparse: Sparse<W>,
+    sparse: Sparse<u32>,
     dense: Option<Dense<W>>,
     bits: u32,
     /// The bitset was refused once: no more asking.
@@ -367,6 +369,7 @@ impl<W: Word, const SHIFT: u32> Growing<W, SHIFT> {
 
 impl<W: Word, const SHIFT: u32> Store<W> for Growing<W, SHIFT> {
     fn try_new(bits: u32) -> Option<Self> {
+        debug_assert!(bits <= 32, "the plan grows a store for at most 30 bits");
         Some(Growing {
             sparse: Sparse::try_new(bits)?,
             dense: None,
@@ -396,7 +399,7 @@ impl<W: Word, const SHIFT: u32> Store<W> for Growing<W, SHIFT> {
         };
         for shard in &mut self.sparse.shards {
             for s in lock(shard).drain() {
-                dense.insert_mut(s);
+                dense.insert_mut(W::from_u64(s.into()));
             }
         }
         // The emptied shards' tables go back now, not at the end.
@@ -408,7 +411,7 @@ impl<W: Word, const SHIFT: u32> Store<W> for Growing<W, SHIFT> {
     fn insert(&self, s: W) -> bool {
         match &self.dense {
             Some(d) => d.insert(s),
-            None => self.sparse.insert(s),
+            None => self.sparse.insert(key(s)),
         }
     }
 
@@ -416,7 +419,7 @@ impl<W: Word, const SHIFT: u32> Store<W> for Growing<W, SHIFT> {
     fn contains(&self, s: W) -> bool {
         match &self.dense {
             Some(d) => d.contains(s),
-            None => self.sparse.contains(s),
+            None => self.sparse.contains(key(s)),
         }
     }
 
@@ -424,7 +427,7 @@ impl<W: Word, const SHIFT: u32> Store<W> for Growing<W, SHIFT> {
     fn insert_row<const R: usize>(&self, base: W, mask: [u64; R], new: impl FnMut(u32)) {
         match &self.dense {
             Some(d) => d.insert_row(base, mask, new),
-            None => self.sparse.insert_row(base, mask, new),
+            None => self.sparse.insert_row(key(base), mask, new),
         }
     }
 
@@ -439,7 +442,7 @@ impl<W: Word, const SHIFT: u32> Store<W> for Growing<W, SHIFT> {
     fn insert_mut(&mut self, s: W) -> bool {
         match &mut self.dense {
             Some(d) => d.insert_mut(s),
-            None => self.sparse.insert_mut(s),
+            None => self.sparse.insert_mut(key(s)),
         }
     }
 
@@ -447,9 +450,19 @@ impl<W: Word, const SHIFT: u32> Store<W> for Growing<W, SHIFT> {
     fn insert_row_mut<const R: usize>(&mut self, base: W, mask: [u64; R], new: impl FnMut(u32)) {
         match &mut self.dense {
             Some(d) => d.insert_row_mut(base, mask, new),
-            None => self.sparse.insert_row_mut(base, mask, new),
+            None => self.sparse.insert_row_mut(key(base), mask, new),
         }
     }
+}
+
+/// A state of at most 32 bits as the key of a growing store's hash set.
+#[inline(always)]
+fn key<W: Word>(s: W) -> u32 {
+    debug_assert!(
+        s.low() <= u32::MAX as u64,
+        "a growing store's states fit 32 bits"
+    );
+    s.low() as u32
 }
 
 /// A shard this thread has to itself.
