@@ -93,12 +93,10 @@ impl BodyModel {
                             .fold(0u128, |k, c| k | 1 << c)
                     })
                     .collect();
-                // Whether a move arriving at `at` goes on: a slide that covers
-                // no cell that stops it, or any move that covers slippery
-                // cells only.
+                // Whether a move arriving at `at` goes on: every cell it
+                // covers carries it.
                 let on = |at: u32, slide: bool| {
-                    let carried = covers(at).flatten().all(|c| b.class_of(c).slippery);
-                    carried || (slide && !covers(at).flatten().any(|c| b.class_of(c).stops))
+                    covers(at).flatten().all(|c| b.class_of(c).carries(slide))
                 };
                 let moves = m
                     .actions()

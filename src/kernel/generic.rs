@@ -539,7 +539,7 @@ impl<'k, W: Word> Generic<'k, W> {
                 }
                 break;
             }
-            if !(k.slippery || (slide && !k.stops)) {
+            if !k.carries(slide) {
                 break;
             }
         }
@@ -571,13 +571,14 @@ impl<'k, W: Word> Generic<'k, W> {
             if !self.piece_enters(i, at, next) {
                 return true;
             }
-            let covers = || m.shape().iter().filter_map(|&o| b.shifted(next, o));
-            // Carried on by slippery cells only when it stands on nothing
-            // else: a cell on the floor catches the whole piece.
-            let carried = covers().all(|c| b.class_of(c).slippery);
-            let stops = covers().any(|c| b.class_of(c).stops);
             (at, cost, entered) = (next, c, true);
-            if !(carried || (slide && !stops)) {
+            // A cell on the floor catches the whole piece.
+            let carried = m
+                .shape()
+                .iter()
+                .filter_map(|&o| b.shifted(next, o))
+                .all(|c| b.class_of(c).carries(slide));
+            if !carried {
                 break;
             }
         }

@@ -87,16 +87,8 @@ fn far_distances(task: &Task, m: MoverId, goal: &[u32]) -> Vec<u32> {
             }
         }
     }
-    let class = |c: u32| &b.classes()[b.class(c) as usize];
-    let closed = |c: u32| class(c).solid || *task.entry(b.class(c)) == Expr::Const(false);
-    let carries = |c: u32, slide: bool| {
-        b.teleport(c).is_none()
-            && if slide {
-                !class(c).stops
-            } else {
-                class(c).slippery
-            }
-    };
+    let closed = |c: u32| b.class_of(c).solid || *task.entry(b.class(c)) == Expr::Const(false);
+    let carries = |c: u32, slide: bool| b.teleport(c).is_none() && b.class_of(c).carries(slide);
     let mut dist = vec![u32::MAX; b.rows() * b.cols()];
     let mut queue = std::collections::VecDeque::new();
     for &g in goal {

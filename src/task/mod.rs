@@ -491,6 +491,17 @@ pub struct Class {
     pub stops: bool,
 }
 
+impl Class {
+    /// Whether a move goes on from a cell of this class: a step from a
+    /// slippery cell, a slide from any cell that does not stop slides. A
+    /// piece of several cells goes on when every cell it covers carries
+    /// it (a tile is never both slippery and a stop, so that is: all of
+    /// them slippery, or, for a slide, none a stop).
+    pub fn carries(&self, slide: bool) -> bool {
+        self.slippery || (slide && !self.stops)
+    }
+}
+
 impl Board {
     pub fn rows(&self) -> usize {
         self.rows
