@@ -345,7 +345,7 @@ impl<'k, W: Word> Generic<'k, W> {
                     || (self.far && matches!(task.action(a).motion(), Motion::Slide(_))))
                 && mv.push.is_none()
                 && let Some(c) = mv.enters
-                && let Some(j) = (0..self.cells.len()).find(|&j| j != i && self.cells[j] == c)
+                && let Some(j) = self.other_on(i, c)
             {
                 return Some(format!("{} stands at {}", task.movers()[j].name(), at(c)));
             }
@@ -504,7 +504,6 @@ impl<'k, W: Word> Generic<'k, W> {
             me.taken(i, c)
                 && (strict
                     || task.forbid_same_cell()
-                    || me.pieces
                     || m.object().is_some()
                     || me.object_on(c).is_some())
         };
@@ -620,14 +619,17 @@ impl<'k, W: Word> Generic<'k, W> {
     /// Whether a mover other than `i` stands on `cell` (with pieces, covers
     /// it).
     fn taken(&self, i: usize, cell: u32) -> bool {
+        self.other_on(i, cell).is_some()
+    }
+
+    /// The first mover other than `i` that stands on `cell` (with pieces,
+    /// the one that covers it).
+    fn other_on(&self, i: usize, cell: u32) -> Option<usize> {
         if self.pieces {
-            let o = self.occ[cell as usize];
-            return o != 0 && o != i as u32 + 1;
+            let o = self.occ[cell as usize] as usize;
+            return (o != 0 && o != i + 1).then(|| o - 1);
         }
-        self.cells
-            .iter()
-            .enumerate()
-            .any(|(j, &c)| j != i && c == cell)
+        (0..self.cells.len()).find(|&j| j != i && self.cells[j] == cell)
     }
 
     /// Where piece `i` goes moving by `dir` from its cell `at`: every
@@ -758,10 +760,7 @@ impl<'k, W: Word> Generic<'k, W> {
         }
         let to = b.step(self.cells[i], dir)?;
         let class = b.class(to);
-        if b.classes()[class as usize].solid
-            || !task.eval(task.entry(class), &self.vals)
-            || (self.pieces && self.taken(i, to))
-        {
+        if b.classes()[class as usize].solid || !task.eval(task.entry(class), &self.vals) {
             return None;
         }
         let p = m.position_of(to)?;
