@@ -64,3 +64,22 @@ fn each_refusal_is_said() {
         "{got}"
     );
 }
+
+/// A one-cell agent refused a cell that a piece covers is told which piece
+/// covers it, whether or not the cell is the piece's first.
+#[test]
+fn a_refusal_names_the_piece_that_covers_the_cell() {
+    let rules = "tiles { floor '.' }\npiece block 'A' on floor\nagent hero '@' on floor\n\
+        move all: north east south west\ngoal hero on floor\n";
+    let map = "@...\n.AA.\n.AA.\n";
+    for (moves, said) in [
+        ("hero:east hero:south", "block stands at row 2, column 2"),
+        (
+            "hero:east hero:east hero:south",
+            "block stands at row 2, column 3",
+        ),
+    ] {
+        let got = verdict(rules, map, moves);
+        assert!(got.contains(said), "{moves}: {got}");
+    }
+}
