@@ -40,50 +40,43 @@ pub fn run(task: &Task, plan: &Plan, budget: &Budget, count: bool) -> Solution {
 }
 
 /// Words a dense bitset of visited states is kept for. The plan picks a
-/// bitset only for `u64` states (see [`crate::plan::DENSE_MAX_BITS`]), so
-/// only `u64` instantiates the bitset searches: wider words do not carry
-/// code they never run.
+/// bitset (made at once, or grown into from a hash set) only for `u64`
+/// states (see [`crate::plan::DENSE_MAX_BITS`]), so only `u64`
+/// instantiates the bitset searches: wider words do not carry code they
+/// never run.
 trait Bits: Word {
-    fn bfs_bitset(k: &Kernel<'_, Self>, how: How, b: &Budget) -> Solution;
-    fn bidir_bitset(k: &Kernel<'_, Self>, how: How, b: &Budget) -> Solution;
-    fn bfs_growing(k: &Kernel<'_, Self>, how: How, b: &Budget) -> Solution;
-    fn bidir_growing(k: &Kernel<'_, Self>, how: How, b: &Budget) -> Solution;
+    /// Breadth-first or bidirectional search with the plan's bitset store.
+    fn with_bitset(
+        engine: Engine,
+        store: StoreKind,
+        k: &Kernel<'_, Self>,
+        how: How,
+        b: &Budget,
+    ) -> Solution;
 }
 
 impl Bits for u64 {
-    fn bfs_bitset(k: &Kernel<'_, u64>, how: How, b: &Budget) -> Solution {
-        bfs::<u64, Dense<u64>>(k, how, b)
-    }
-
-    fn bidir_bitset(k: &Kernel<'_, u64>, how: How, b: &Budget) -> Solution {
-        bidir::<u64, Dense<u64>>(k, how, b)
-    }
-
-    fn bfs_growing(k: &Kernel<'_, u64>, how: How, b: &Budget) -> Solution {
-        bfs::<u64, Growing<u64>>(k, how, b)
-    }
-
-    fn bidir_growing(k: &Kernel<'_, u64>, how: How, b: &Budget) -> Solution {
-        bidir::<u64, Growing<u64>>(k, how, b)
+    fn with_bitset(
+        engine: Engine,
+        store: StoreKind,
+        k: &Kernel<'_, u64>,
+        how: How,
+        b: &Budget,
+    ) -> Solution {
+        match (engine, store) {
+            (Engine::Bidir, StoreKind::Bitset) => bidir::<u64, Dense<u64>>(k, how, b),
+            (Engine::Bidir, _) => bidir::<u64, Growing<u64>>(k, how, b),
+            (_, StoreKind::Bitset) => bfs::<u64, Dense<u64>>(k, how, b),
+            _ => bfs::<u64, Growing<u64>>(k, how, b),
+        }
     }
 }
 
 macro_rules! no_bitset {
     ($($t:ty),*) => {$(
         impl Bits for $t {
-            fn bfs_bitset(_: &Kernel<'_, $t>, _: How, _: &Budget) -> Solution {
-                unreachable!("the plan keeps a bitset for u64 states only")
-            }
-
-            fn bidir_bitset(_: &Kernel<'_, $t>, _: How, _: &Budget) -> Solution {
-                unreachable!("the plan keeps a bitset for u64 states only")
-            }
-
-            fn bfs_growing(_: &Kernel<'_, $t>, _: How, _: &Budget) -> Solution {
-                unreachable!("the plan keeps a bitset for u64 states only")
-            }
-
-            fn bidir_growing(_: &Kernel<'_, $t>, _: How, _: &Budget) -> Solution {
+            fn with_bitset(_: Engine, _: StoreKind, _: &Kernel<'_, $t>, _: How, _: &Budget)
+            -> Solution {
                 unreachable!("the plan keeps a bitset for u64 states only")
             }
         }
@@ -127,11 +120,11 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, count: bool) -> So
         },
     };
     match (plan.engine(), plan.store()) {
-        (Engine::Bidir, StoreKind::Bitset) => W::bidir_bitset(&k, how, budget),
-        (Engine::Bidir, StoreKind::Growing) => W::bidir_growing(&k, how, budget),
+        (
+            engine @ (Engine::Bfs | Engine::Bidir),
+            store @ (StoreKind::Bitset | StoreKind::Growing),
+        ) => W::with_bitset(engine, store, &k, how, budget),
         (Engine::Bidir, _) => bidir::<W, Sparse<W>>(&k, how, budget),
-        (Engine::Bfs, StoreKind::Bitset) => W::bfs_bitset(&k, how, budget),
-        (Engine::Bfs, StoreKind::Growing) => W::bfs_growing(&k, how, budget),
         (Engine::Bfs, _) => bfs::<W, Sparse<W>>(&k, how, budget),
         (Engine::Astar, _) => {
             let bound = plan.bound().expect("A* is planned with its bound");
