@@ -353,7 +353,7 @@ pub enum Forbid {
 }
 
 /// A tile, optionally with its parameter bound to a variable or fixed to a
-/// value: `gate`, `gate(c)`, `gate(red)`.
+/// value: `gate`, `gate(?c)` (binds: the name keeps its `?`), `gate(red)`.
 #[derive(Debug, Clone)]
 pub struct Pattern {
     pub tile: Ident,
@@ -370,7 +370,7 @@ pub enum EnterWhat {
     Costs(IntExpr),
 }
 
-/// `enter gate(c) only if have[c]`, `enter swamp costs 3`.
+/// `enter gate(?c) only if have[?c]`, `enter swamp costs 3`.
 #[derive(Debug, Clone)]
 pub struct EnterDecl {
     pub pattern: Pattern,
@@ -415,7 +415,7 @@ pub enum Trigger {
     Move(Spanned<MoveKind>),
 }
 
-/// `on enter key(c): set have[c]`, optionally for one agent (`on hero enter
+/// `on enter key(?c): set have[?c]`, optionally for one agent (`on hero enter
 /// ...`) and with a condition (`on enter key if not taken[key]: ...`).
 #[derive(Debug, Clone)]
 pub struct OnDecl {
@@ -434,7 +434,7 @@ pub enum Relation {
     On,
 }
 
-/// `when watcher sees lamp(h): set seen[h]`.
+/// `when watcher sees lamp(?h): set seen[?h]`.
 #[derive(Debug, Clone)]
 pub struct WhenDecl {
     pub agent: Ident,

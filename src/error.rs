@@ -80,12 +80,21 @@ pub enum RuleError {
         help: String,
     },
 
-    #[error("`{name}` is neither a bound parameter nor a value of domain `{domain}`")]
+    #[error("`{name}` is not a value of domain `{domain}`")]
     #[diagnostic(code(puzzle::resolve::unknown_parameter), help("{help}"))]
     UnknownParameter {
         name: String,
         domain: String,
-        #[label("unknown parameter")]
+        #[label("not a value")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("no variable `{name}` is bound here")]
+    #[diagnostic(code(puzzle::resolve::unbound_variable), help("{help}"))]
+    UnboundVariable {
+        name: String,
+        #[label("unbound")]
         span: SourceSpan,
         help: String,
     },

@@ -350,7 +350,7 @@ pub enum Expr {
     },
 }
 
-/// `enter gate(c) only if have[c]`.
+/// `enter gate(?c) only if have[?c]`.
 #[derive(Debug, Clone)]
 pub struct EnterRule {
     pub tile: TileId,
@@ -385,7 +385,7 @@ pub struct Action {
     pub op: ActOp,
 }
 
-/// `on enter key(c): set have[c]`.
+/// `on enter key(?c): set have[?c]`.
 #[derive(Debug, Clone)]
 pub struct OnEnter {
     pub agent: Option<AgentId>,
@@ -405,7 +405,7 @@ pub struct OnMove {
     pub span: Span,
 }
 
-/// `when watcher sees lamp(h): set seen[h]`.
+/// `when watcher sees lamp(?h): set seen[?h]`.
 #[derive(Debug, Clone)]
 pub struct When {
     pub agent: AgentId,
@@ -1333,18 +1333,21 @@ impl Resolver {
             && !self.bound_used
         {
             let dom = &self.domains[d.ix()];
-            let help = did_you_mean(name, dom.values.iter().map(String::as_str), "values");
-            let message = format!(
-                "`{name}` is not a value of `{}`, and as a binding nothing uses it",
-                dom.name
-            );
+            let bare = &name[1..];
+            let message = format!("`{name}` binds a value of `{}` that nothing uses", dom.name);
+            let help = if dom.values.iter().any(|v| v == bare) {
+                format!(
+                    "to match `{bare}` alone, write it without `?`; or use `{name}` in the rule"
+                )
+            } else {
+                format!(
+                    "use `{name}` in the rule's condition or actions, or leave the parameter out"
+                )
+            };
             self.err(RuleError::UnusedBinding {
                 message,
                 span: *span,
-                help: format!(
-                    "{help} (a name that is not a value binds the tile's value for the rule's \
-                     condition and actions)"
-                ),
+                help,
             });
         }
     }
@@ -1894,21 +1897,40 @@ impl Resolver {
                 });
                 None
             }
+            (Some(arg), Some(d)) if arg.name.starts_with('?') => Some((
+                tile,
+                ValueSel::Bind,
+                Scope {
+                    bind: Some((arg.name.clone(), d, arg.span)),
+                    tile: Some(tile),
+                },
+            )),
             (Some(arg), Some(d)) => {
-                match self.domains[d.ix()]
-                    .values
-                    .iter()
-                    .position(|v| *v == arg.name)
-                {
+                let dom = &self.domains[d.ix()];
+                match dom.values.iter().position(|v| *v == arg.name) {
                     Some(v) => Some((tile, ValueSel::Value(v as u32), scope)),
-                    None => Some((
-                        tile,
-                        ValueSel::Bind,
-                        Scope {
-                            bind: Some((arg.name.clone(), d, arg.span)),
-                            tile: Some(tile),
-                        },
-                    )),
+                    None => {
+                        // A bare name is a value, never a binding: a value
+                        // that is not there is a mistake, whether misspelt or
+                        // meant to bind (`door(c)` for `door(?c)`).
+                        let near = did_you_mean(
+                            &arg.name,
+                            dom.values.iter().map(String::as_str),
+                            "values",
+                        );
+                        let help = format!(
+                            "{near}; to bind the tile's value for the rule, write `{}(?{})` and use \
+                             it as `?{}`",
+                            p.tile.name, arg.name, arg.name
+                        );
+                        self.err(RuleError::UnknownParameter {
+                            name: arg.name.clone(),
+                            domain: dom.name.clone(),
+                            span: arg.span,
+                            help,
+                        });
+                        None
+                    }
                 }
             }
         }
@@ -1974,29 +1996,44 @@ impl Resolver {
                 });
                 None
             }
-            (Some(ix), StateIndex::Domain(d)) => {
-                if let Some((var, vd, _)) = &scope.bind
-                    && *var == ix.name
-                {
-                    if *vd != d {
-                        let (want, got) = (
-                            self.domains[d.ix()].name.clone(),
-                            self.domains[vd.ix()].name.clone(),
-                        );
-                        self.err(RuleError::DomainMismatch {
-                            message: format!(
-                                "flag `{}` is indexed by `{want}`, but `{var}` ranges over `{got}`",
-                                f.name.name
-                            ),
-                            span: ix.span,
-                            label: format!("a `{got}` value"),
-                            help: format!("index `{}` with a value of `{want}`", f.name.name),
-                        });
-                        return None;
-                    }
-                    self.bound_used = true;
-                    return Some((state, IndexRef::Bound));
+            (Some(ix), StateIndex::Domain(d)) if ix.name.starts_with('?') => {
+                let Some((var, vd, _)) = scope.bind.clone().filter(|(v, _, _)| *v == ix.name)
+                else {
+                    let help = match &scope.bind {
+                        Some((var, _, _)) => format!("this rule's pattern binds `{var}`"),
+                        None => format!(
+                            "a variable is bound by a rule's pattern (`on enter key(?c): set \
+                             have[?c]`); to name a value of `{}`, write it without `?`",
+                            self.domains[d.ix()].name
+                        ),
+                    };
+                    self.err(RuleError::UnboundVariable {
+                        name: ix.name.clone(),
+                        span: ix.span,
+                        help,
+                    });
+                    return None;
+                };
+                if vd != d {
+                    let (want, got) = (
+                        self.domains[d.ix()].name.clone(),
+                        self.domains[vd.ix()].name.clone(),
+                    );
+                    self.err(RuleError::DomainMismatch {
+                        message: format!(
+                            "flag `{}` is indexed by `{want}`, but `{var}` ranges over `{got}`",
+                            f.name.name
+                        ),
+                        span: ix.span,
+                        label: format!("a `{got}` value"),
+                        help: format!("index `{}` with a value of `{want}`", f.name.name),
+                    });
+                    return None;
                 }
+                self.bound_used = true;
+                Some((state, IndexRef::Bound))
+            }
+            (Some(ix), StateIndex::Domain(d)) => {
                 match self.domains[d.ix()]
                     .values
                     .iter()
@@ -2009,7 +2046,7 @@ impl Resolver {
                         if let Some((var, _, _)) = &scope.bind {
                             cands.push(var);
                         }
-                        let help = did_you_mean(&ix.name, cands, "values and parameters");
+                        let help = did_you_mean(&ix.name, cands, "values and variables");
                         self.err(RuleError::UnknownParameter {
                             name: ix.name.clone(),
                             domain: dom.name.clone(),
@@ -2130,17 +2167,22 @@ impl Resolver {
         }
     }
 
-    /// A goal binds nothing: `gate(x)` names an unknown value.
+    /// A goal binds nothing: `gate(?x)` in a goal has no rule to use it.
     fn bound_in_goal(&mut self, tile: TileId, pat: &ast::Pattern) {
         let d = self.tiles[tile.ix()].domain.unwrap();
         let dom = &self.domains[d.ix()];
         let arg = pat.arg.as_ref().unwrap();
-        let help = did_you_mean(&arg.name, dom.values.iter().map(String::as_str), "values");
-        self.err(RuleError::UnknownParameter {
+        self.err(RuleError::UnboundVariable {
             name: arg.name.clone(),
-            domain: dom.name.clone(),
             span: arg.span,
-            help,
+            help: format!(
+                "a goal binds nothing: write `{}` alone for any value, or a value of `{}` ({})",
+                pat.tile.name,
+                dom.name,
+                crate::error::quote_list(
+                    &dom.values.iter().map(String::as_str).collect::<Vec<_>>()
+                )
+            ),
         });
     }
 

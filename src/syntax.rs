@@ -78,7 +78,9 @@ fn span(p: &Pair<'_, Rule>) -> Span {
 }
 
 fn ident(p: Pair<'_, Rule>) -> Ident {
-    debug_assert_eq!(p.as_rule(), Rule::ident);
+    // A `?c` variable is a name that starts with `?`: no value or
+    // declaration can be named so, and the resolver tells them apart by it.
+    debug_assert!(matches!(p.as_rule(), Rule::ident | Rule::var));
     Ident {
         name: p.as_str().to_string(),
         span: span(&p),
@@ -814,6 +816,7 @@ pub fn describe_rule(r: Rule) -> String {
     match r {
         Rule::EOI => "the end of the file",
         Rule::ident | Rule::ident_or_kw => "a name",
+        Rule::var => "a variable (`?c`)",
         Rule::int | Rule::signed_int => "a number",
         Rule::char_lit => "a quoted character like '#'",
         Rule::string => "a string in double quotes",

@@ -177,8 +177,10 @@ const DIRS: [&str; 9] = [
     "stay",
 ];
 
-/// A random set of directions (some always, so that things move).
-fn dirs(rng: &mut SmallRng, stay: bool) -> String {
+/// A random set of directions (some always, so that things move), and
+/// `stay` more often at once (where an agent must move otherwise) than in
+/// turn (where it is a step that only fires rules).
+fn dirs(rng: &mut SmallRng, at_once: bool) -> String {
     let mut v: Vec<&str> = DIRS[..8]
         .iter()
         .copied()
@@ -187,7 +189,7 @@ fn dirs(rng: &mut SmallRng, stay: bool) -> String {
     if v.is_empty() {
         v.push("east");
     }
-    if stay && rng.gen_bool(0.6) {
+    if rng.gen_bool(if at_once { 0.6 } else { 0.2 }) {
         v.push("stay");
     }
     v.join(" ")
@@ -223,11 +225,11 @@ fn table_kernels_give_the_interpreters_successors() {
             rules.push_str("forbid swap\n");
         }
         if !plain {
-            rules.push_str("enter gate(c) only if open[c]\n");
+            rules.push_str("enter gate(?c) only if open[?c]\n");
             rules.push_str(
                 [
-                    "on enter lever(c): toggle open[c]\n",
-                    "on enter lever(c): set open[c]\n",
+                    "on enter lever(?c): toggle open[?c]\n",
+                    "on enter lever(?c): set open[?c]\n",
                 ][rng.gen_range(0..2)],
             );
             rules.push_str("when bot sees lamp: set lit\n");
@@ -544,8 +546,8 @@ fn kernels_agree_on_the_padded_grid_of_a_large_map() {
          agent bot[n] '1'.. on floor\n\
          flag open[colour], lit, on_pad\n\
          move all in turn: north east south west southwest\n\
-         enter gate(c) only if open[c]\n\
-         on enter lever(c): toggle open[c]\n\
+         enter gate(?c) only if open[?c]\n\
+         on enter lever(?c): toggle open[?c]\n\
          when bot sees lamp: set lit\n\
          when bot on pad: toggle on_pad\n\
          goal every bot on pad and lit\n";

@@ -99,7 +99,7 @@ fn coins(k: usize) -> (String, String) {
     let values: Vec<String> = (0..k).map(|i| format!("c{i}")).collect();
     let lits: Vec<String> = chars.iter().map(|c| format!("'{c}'")).collect();
     let rules = format!(
-        "domain coin = {}\ntiles {{ floor '.'  coin {} of coin }}\nagent hero 'H' on floor\nflag got[coin]\nmove hero: east west\non enter coin(c): set got[c]\ngoal all got\n",
+        "domain coin = {}\ntiles {{ floor '.'  coin {} of coin }}\nagent hero 'H' on floor\nflag got[coin]\nmove hero: east west\non enter coin(?c): set got[?c]\ngoal all got\n",
         values.join(" "),
         lits.join(" ")
     );
@@ -367,4 +367,38 @@ fn a_grid_given_back_after_grounding_still_has_spans_for_its_cells() {
     assert_eq!(case.len(), 6, "the case keeps its size");
     assert_eq!(case.cell_span(4).offset(), 10, "the row's start");
     assert_eq!(case.cell_span(5).len(), 1);
+}
+
+#[test]
+fn stay_in_a_lone_agents_list_is_a_step() {
+    // `stay` counts: two stays make k == 2 (it was dropped in turn, and the
+    // answer was -1). Stepping east does not count.
+    let rules = r#"
+tiles { floor '.' }
+agent a 'A' on floor
+counter k 0..5
+move a: stay, east
+on a stay: k += 1
+goal k == 2
+"#;
+    assert_eq!(answer(rules, "A..\n"), "2\n");
+    // A stay that costs more than a step is weighed as any move: the goal
+    // `k == 1 and a on the end` costs a stay (5) plus two steps.
+    let costly = rules
+        .replace("stay, east", "stay costs 5, east")
+        .replace("goal k == 2", "tiles { end 'E' }\ngoal k == 1 and a on end");
+    assert_eq!(answer(&costly, "A.E\n"), "7\n");
+    // A `when` rule that toggles runs after a stay too: the start applies
+    // it once (lit); the first stay fires its rule while lit, then the
+    // toggle darkens; the second stay lights it again: 2 steps.
+    let toggling = r#"
+tiles { floor '.'  lamp 'L' }
+agent a 'A' on lamp
+flag lit, stayed_lit
+move a: stay
+when a on lamp: toggle lit
+on a stay if lit: set stayed_lit
+goal stayed_lit and lit
+"#;
+    assert_eq!(answer(toggling, "A\n"), "2\n");
 }

@@ -92,9 +92,9 @@ fn flag_goals_agree_with_breadth_first() {
              move bot {mode}: {dirs}\n\
              forbid same cell\n\
              enter gate only if lit[red]\n\
-             on enter switch(c): toggle lit[c]\n\
+             on enter switch(?c): toggle lit[?c]\n\
              on enter dark: set dim\n\
-             when bot on lamp(c): set lit[c]\n\
+             when bot on lamp(?c): set lit[?c]\n\
              when bot on floor: clear dim\n\
              limit steps <= t\n\
              goal {goal}\n"

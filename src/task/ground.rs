@@ -241,11 +241,12 @@ impl Grounder<'_> {
                 }
                 moves.push((mv.kind, cost.clamp(1, u32::MAX as i64) as u32));
             }
-            if moves.is_empty() {
+            // A `stay` the rule file lists is a move in every mode: a step
+            // that changes nothing but what its rules change (a counter, a
+            // flag, a `when` rule's toggle), at its cost. Only the implicit
+            // stay of a mover with no moves is no step in turn.
+            if moves.is_empty() && rules.mode != crate::ast::Mode::InTurn {
                 moves.push((MoveKind::Dir(crate::ast::Dir { dr: 0, dc: 0 }), 1));
-            }
-            if rules.mode == crate::ast::Mode::InTurn {
-                moves.retain(|(k, _)| *k != MoveKind::Dir(crate::ast::Dir { dr: 0, dc: 0 }));
             }
             let mut actions = Vec::new();
             for (kind, cost) in moves {
