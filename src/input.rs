@@ -432,6 +432,7 @@ impl<'a> Reader<'a> {
             count: &|_| 0,
             case: 0,
             cost: None,
+            steps: None,
         };
         Some(s.eval(&env).unwrap_or(-1))
     }

@@ -200,11 +200,21 @@ pub fn solve(
     }
     let plan = plan::plan(&task, config).map_err(|w| vec![run::too_wide(case, &task, &w.0)])?;
     let mut sol = search::run(&task, &plan, budget, show.stats);
-    if show.moves && sol.cost.is_some() && sol.stopped.is_none() {
-        // The way found again, with parents kept: within the same budget.
+    sol.goal_never = *task.goal() == task::Expr::Const(false);
+    if task.unit_costs() {
+        sol.steps = sol.cost;
+    }
+    // The way is found again, with parents kept and within the same
+    // budget, to show it, or to count its steps where steps have costs
+    // (`{steps}` is then not the cost).
+    let count = sol.steps.is_none() && rules.io.solved.uses_steps();
+    if (show.moves || count) && sol.cost.is_some() && sol.stopped.is_none() {
         match trace::trace(&task, &plan, budget) {
             Some(t) if Some(t.cost()) == sol.cost => {
-                sol.walk = Some(show::walk(rules, case, &task, &t))
+                sol.steps = Some(t.steps().len() as u64);
+                if show.moves {
+                    sol.walk = Some(show::walk(rules, case, &task, &t));
+                }
             }
             Some(_) => unreachable!("the search and the trace agree on the least cost"),
             None => sol.stopped = budget.report(),

@@ -297,6 +297,7 @@ impl RunOpts {
             },
             moves: false,
             trace: false,
+            warn: false,
             format: puzzle::run::Format::Text,
             progress: false,
         })
@@ -511,6 +512,7 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
             let opts = puzzle::run::Options {
                 moves,
                 trace,
+                warn: true,
                 progress: !cli.quiet
                     && cli.format == FormatArg::Text
                     && std::io::stderr().is_terminal(),

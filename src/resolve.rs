@@ -209,9 +209,11 @@ pub enum Num {
     Field(usize),
     /// How many cells of the map have the tile.
     Count(TileId),
-    /// In output templates: the case number, the answer.
+    /// In output templates: the case number, the answer's cost, and the
+    /// steps of its way (the fewest among the least-cost ways).
     Case,
     Cost,
+    Steps,
     Neg(Box<Num>),
     Bin(Box<Num>, BinOp, Box<Num>),
 }
@@ -222,6 +224,7 @@ pub struct NumEnv<'a> {
     pub count: &'a dyn Fn(TileId) -> i64,
     pub case: i64,
     pub cost: Option<i64>,
+    pub steps: Option<i64>,
 }
 
 impl Num {
@@ -234,6 +237,7 @@ impl Num {
             Num::Count(t) => (env.count)(*t),
             Num::Case => env.case,
             Num::Cost => env.cost?,
+            Num::Steps => env.steps?,
             Num::Neg(e) => e.eval(env)?.checked_neg()?,
             Num::Bin(a, op, b) => {
                 let (a, b) = (a.eval(env)?, b.eval(env)?);
@@ -255,6 +259,7 @@ impl Num {
             count: &|_| 0,
             case: 0,
             cost: None,
+            steps: None,
         };
         self.is_constant().then(|| self.eval(&env)).flatten()
     }
@@ -446,6 +451,14 @@ pub struct Io {
     pub stopped: Option<Template>,
 }
 
+/// What a solved case gives its template: the least cost, and the steps of
+/// a least-cost way (the fewest among them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Answer {
+    pub cost: Option<u64>,
+    pub steps: Option<u64>,
+}
+
 /// An output line with placeholders.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Template(pub Vec<Seg>);
@@ -458,13 +471,29 @@ pub enum Seg {
 }
 
 impl Template {
-    /// The line for one case.
-    pub fn render(&self, case: usize, cost: Option<u64>, header: &[i64]) -> String {
+    /// Whether it prints `{steps}`: then a case whose steps have costs needs
+    /// its way found, to count them.
+    pub fn uses_steps(&self) -> bool {
+        fn has(n: &Num) -> bool {
+            match n {
+                Num::Steps => true,
+                Num::Neg(e) => has(e),
+                Num::Bin(a, _, b) => has(a) || has(b),
+                _ => false,
+            }
+        }
+        self.0.iter().any(|s| matches!(s, Seg::Num(n) if has(n)))
+    }
+
+    /// The line for one case: `answer` is the least cost and the steps of
+    /// its way, when solved (a value not known prints `?`).
+    pub fn render(&self, case: usize, answer: Answer, header: &[i64]) -> String {
         let env = NumEnv {
             header,
             count: &|_| 0,
             case: case as i64,
-            cost: cost.map(|c| c as i64),
+            cost: answer.cost.map(|c| c as i64),
+            steps: answer.steps.map(|s| s as i64),
         };
         let mut out = String::new();
         for s in &self.0 {
@@ -738,7 +767,8 @@ impl Resolver {
                 if let Allow::Template { cost } = allow {
                     match f.name.as_str() {
                         "case" => return Some(Num::Case),
-                        "steps" | "cost" if cost => return Some(Num::Cost),
+                        "cost" if cost => return Some(Num::Cost),
+                        "steps" if cost => return Some(Num::Steps),
                         "steps" | "cost" => {
                             let name = f.name.clone();
                             self.invalid(
@@ -2594,6 +2624,24 @@ impl Resolver {
             }
         }
         let mut read = vec![false; self.states.len()];
+        // A counter without `wrap` that an action adds to or subtracts from
+        // is read by its range: a step that would take it out is no step
+        // (a bag that holds three keys), so removing it changes answers.
+        for a in on
+            .iter()
+            .flat_map(|o| &o.actions)
+            .chain(on_move.iter().flat_map(|o| &o.actions))
+            .chain(when.iter().flat_map(|w| &w.actions))
+        {
+            if matches!(a.op, ActOp::Add(_) | ActOp::Sub(_))
+                && matches!(
+                    self.states[a.state.ix()].kind,
+                    StateKind::Counter { wrap: false, .. }
+                )
+            {
+                read[a.state.ix()] = true;
+            }
+        }
         let conds = on
             .iter()
             .filter_map(|o| o.cond.as_ref())

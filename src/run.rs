@@ -62,6 +62,9 @@ pub struct Options {
     /// Show a case's progress on stderr once it has run for half a second
     /// (for a terminal: see [`crate::progress`]).
     pub progress: bool,
+    /// Write warnings about a case to stderr (a map on which no state is a
+    /// goal); `puzzle test` compares outputs and leaves them out.
+    pub warn: bool,
 }
 
 /// Whether a space is a map character of these rules (then trailing spaces
@@ -599,6 +602,30 @@ fn say_stopped(
     }
 }
 
+/// A case whose map makes the goal impossible is answered by the
+/// `unsolved` line, and stderr says why (a JSON line with `--format json`):
+/// most often a goal on a tile that this map does not have.
+fn say_goal_never(case: &RawCase, format: Format) -> std::io::Result<()> {
+    let message = format!(
+        "case {}: no state of this map is a goal (no cell of it can satisfy the goal, or the \
+         limit allows no step): the case is unsolved without a search",
+        case.number
+    );
+    let mut err = std::io::stderr().lock();
+    match format {
+        Format::Json => {
+            let json = serde_json::json!({
+                "severity": "warning",
+                "code": "puzzle::run::goal_never",
+                "case": case.number,
+                "message": message,
+            });
+            writeln!(err, "{json}")
+        }
+        Format::Text => writeln!(err, "puzzle: warning: {message}"),
+    }
+}
+
 /// How answers are written.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Format {
@@ -761,12 +788,23 @@ pub fn run_input<W: Write>(
                 say_stopped(case, st, &opts.limits)?;
             }
         }
+        if sol.goal_never && opts.warn {
+            say_goal_never(case, opts.format)?;
+        }
         let answer = match (&sol.stopped, sol.cost) {
             (Some(_), _) => io.stopped.as_ref().map_or("?".to_string(), |t| {
-                t.render(case.number, None, &case.header)
+                t.render(case.number, Default::default(), &case.header)
             }),
-            (None, Some(n)) => io.solved.render(case.number, Some(n), &case.header),
-            (None, None) => io.unsolved.render(case.number, None, &case.header),
+            (None, Some(n)) => {
+                let answer = crate::resolve::Answer {
+                    cost: Some(n),
+                    steps: sol.steps,
+                };
+                io.solved.render(case.number, answer, &case.header)
+            }
+            (None, None) => io
+                .unsolved
+                .render(case.number, Default::default(), &case.header),
         };
         let stats = opts.stats.then(|| Stats::of(&sol, secs));
         if opts.format == Format::Json {
@@ -781,10 +819,18 @@ pub fn run_input<W: Write>(
             if case.number > 1
                 && let Some(sep) = &io.separator
             {
-                writeln!(out, "{}", sep.render(case.number, None, &case.header))?;
+                writeln!(
+                    out,
+                    "{}",
+                    sep.render(case.number, Default::default(), &case.header)
+                )?;
             }
             if let Some(b) = &io.before {
-                writeln!(out, "{}", b.render(case.number, None, &case.header))?;
+                writeln!(
+                    out,
+                    "{}",
+                    b.render(case.number, Default::default(), &case.header)
+                )?;
             }
         }
         let line = match (&sol.stopped, &sol.walk) {

@@ -6,6 +6,14 @@ pub struct Solution {
     /// The least total cost of a way to a goal (the fewest steps when
     /// every step costs 1), if one exists within the limit.
     pub cost: Option<u64>,
+    /// The steps of a least-cost way, the fewest among them: the cost when
+    /// every step costs 1; otherwise known when a way was found again (for
+    /// `--moves`, or a template that prints `{steps}`).
+    pub steps: Option<u64>,
+    /// No state of the case's map is a goal (the goal needs a tile the map
+    /// does not have, or the limit allows nothing): the case is unsolved
+    /// without a search, and the run says so.
+    pub goal_never: bool,
     /// States taken off a frontier or queue and expanded.
     pub expanded: u64,
     /// Distinct states seen.

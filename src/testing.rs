@@ -102,7 +102,11 @@ fn outcome(rules: &Path, input: &Path, text: &[u8], opts: &Options) -> Result<St
         crate::load_bytes(&name, &bytes).map_err(|d| format!("{:?}", miette::Report::new(d)))?;
     let input = Input::from_bytes(&input.display().to_string(), text.to_vec());
     let mut got = Vec::new();
-    crate::run::run_input(&loaded.rules, &input, opts, &mut got)
+    let opts = Options {
+        warn: false,
+        ..opts.clone()
+    };
+    crate::run::run_input(&loaded.rules, &input, &opts, &mut got)
         .map_err(|e| format!("{:?}", miette::Report::new(e)))?;
     Ok(String::from_utf8_lossy(&got).into_owned())
 }

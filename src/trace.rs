@@ -136,22 +136,24 @@ pub fn trace(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
     }
 }
 
-/// Dijkstra's algorithm (breadth-first order when steps cost 1: ties go
-/// in the order found) with each state's parent, then the steps named.
+/// Dijkstra's algorithm on (cost, steps), so that of the least-cost ways
+/// the one with the fewest steps is found (breadth-first order when steps
+/// cost 1; other ties go in the order found), with each state's parent;
+/// then the steps named.
 fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
     let k = Kernel::<W>::new(task, plan);
     if k.goal_never() {
         return None;
     }
     let limit = task.limit().map_or(u64::MAX, |l| l.max);
-    // State -> (least cost, parent); a start is its own parent.
-    let mut best: HashMap<W, (u64, W)> = HashMap::new();
+    // State -> (least (cost, steps), parent); a start is its own parent.
+    let mut best: HashMap<W, ((u64, u64), W)> = HashMap::new();
     let mut queue = BinaryHeap::new();
     let mut order: Vec<W> = Vec::new();
     for &s in k.starts() {
         if !best.contains_key(&s) {
-            best.insert(s, (0, s));
-            queue.push(Reverse((0u64, order.len())));
+            best.insert(s, ((0, 0), s));
+            queue.push(Reverse(((0u64, 0u64), order.len())));
             order.push(s);
         }
     }
@@ -168,13 +170,13 @@ fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace>
         }
         popped += 1;
         if popped.is_multiple_of(crate::search::budget::CHECK_EVERY)
-            && budget.check(best.len() as u64, g)
+            && budget.check(best.len() as u64, g.0)
         {
             return None;
         }
         succ.each_cost(s, |t, c| {
-            let gt = g + u64::from(c);
-            if gt <= limit && best.get(&t).is_none_or(|&(b, _)| gt < b) {
+            let gt = (g.0 + u64::from(c), g.1 + 1);
+            if gt.0 <= limit && best.get(&t).is_none_or(|&(b, _)| gt < b) {
                 best.insert(t, (gt, s));
                 queue.push(Reverse((gt, order.len())));
                 order.push(t);
@@ -195,7 +197,7 @@ fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace>
     let mut steps = Vec::with_capacity(way.len().saturating_sub(1));
     for pair in way.windows(2) {
         let (p, t) = (pair[0], pair[1]);
-        let cost = best[&t].0 - best[&p].0;
+        let cost = best[&t].0.0 - best[&p].0.0;
         let mut step = None;
         generic.each_acted(p, |u, c, acted| {
             if u == t && u64::from(c) == cost {
@@ -218,8 +220,8 @@ fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace>
     Some(Trace {
         steps,
         states,
-        costs: way.iter().map(|s| best[s].0).collect(),
-        cost: best[&goal].0,
+        costs: way.iter().map(|s| best[s].0.0).collect(),
+        cost: best[&goal].0.0,
     })
 }
 

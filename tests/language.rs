@@ -402,3 +402,25 @@ goal stayed_lit and lit
 "#;
     assert_eq!(answer(toggling, "A\n"), "2\n");
 }
+
+#[test]
+fn steps_in_a_template_count_steps_when_steps_have_costs() {
+    // Two ways cost 4: through the mud (3 + 1, two steps) or round it
+    // below (four steps). `{steps}` is the fewest steps among the
+    // least-cost ways, not the cost (it printed 4).
+    let rules = r#"
+tiles { floor '.'  mud 'm'  exit 'X' }
+agent a 'A' on floor
+move a: north east south west
+enter mud costs 3
+goal a on exit
+output { solved "{steps} steps, cost {cost}" }
+"#;
+    assert_eq!(answer(rules, "AmX\n...\n"), "2 steps, cost 4\n");
+    // A costlier mud: the way round, four steps at cost 4.
+    let deep = rules.replace("costs 3", "costs 9");
+    assert_eq!(answer(&deep, "AmX\n...\n"), "4 steps, cost 4\n");
+    // Arithmetic on both.
+    let both = rules.replace("{steps} steps, cost {cost}", "{cost - steps}");
+    assert_eq!(answer(&both, "AmX\n...\n"), "2\n");
+}

@@ -164,6 +164,7 @@ impl Grounder<'_> {
             count: &|t| counts[t.ix()],
             case: self.case.number as i64,
             cost: None,
+            steps: None,
         };
         match n.eval(&env) {
             Some(v) => v,
@@ -1143,6 +1144,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
         count: &|_| 0,
         case: case.number as i64,
         cost: None,
+        steps: None,
     };
     // Family sizes, each within what its markers allow.
     let mut sizes = Vec::with_capacity(rules.agents.len());
