@@ -384,6 +384,14 @@ pub enum InputError {
     },
 }
 
+impl InputError {
+    /// Whether this is the engine's size, not a malformed input: such a
+    /// case is stopped as a limit stops it, and the run goes on.
+    pub fn is_engine_limit(&self) -> bool {
+        matches!(self, InputError::TooWide { .. })
+    }
+}
+
 /// The text a report points into, with its name. A line longer than
 /// [`MAX_SHOWN`] bytes is shown as a window around the span, without the
 /// lines around it: a report stays short whatever the input.

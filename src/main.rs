@@ -258,22 +258,7 @@ fn parse_size(s: &str) -> Result<MemoryLimit, String> {
 impl RunOpts {
     /// The library's options; starts the thread pool.
     fn options(self, stats: bool) -> Result<puzzle::run::Options, Report> {
-        let threads = self.threads.map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
-            usize::from,
-        );
-        // One pool for the whole run; levels too small to share stay on the
-        // calling thread. One thread never uses the pool: it is not started
-        // (a thread spun up for nothing costs a short run a millisecond).
-        if threads > 1 {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                // The main thread's size: nothing a checked rule file holds
-                // recurses deeper than its brackets (at most 64).
-                .stack_size(8 << 20)
-                .build_global()
-                .map_err(|e| miette::miette!("cannot start {threads} threads: {e}"))?;
-        }
+        let threads = start_threads(self.threads);
         // Ctrl-C stops the case running at its next checkpoint; a second
         // one ends the process at once.
         let _ = ctrlc::set_handler(|| {
@@ -282,7 +267,7 @@ impl RunOpts {
                 std::process::exit(130);
             }
         });
-        let default_memory = puzzle::search::budget::physical().map(|m| m / 4 * 3);
+        let default_memory = puzzle::search::budget::default_max_memory();
         Ok(puzzle::run::Options {
             bare: (self.map || !self.set.is_empty()).then_some(self.set),
             stats,
@@ -302,6 +287,62 @@ impl RunOpts {
             progress: false,
         })
     }
+}
+
+/// Starts the one thread pool of the run and says how many threads it has.
+/// More threads than the machine has cores only take turns on them (a
+/// thousand took seconds to start and to pass work between): they are cut
+/// to the cores, with a note. Where the system cannot give the threads
+/// asked (an address-space limit, `ulimit -v`, leaves no room for their
+/// stacks), fewer are started, down to one, with a note: the run goes on.
+/// One thread never uses the pool: it is not started (a thread spun up for
+/// nothing costs a short run a millisecond).
+fn start_threads(asked: Option<u16>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut threads = asked.map_or(cores, usize::from);
+    if threads > cores {
+        let _ = writeln!(
+            std::io::stderr(),
+            "puzzle: note: --threads {threads}: this machine has {cores} cores; using {cores}"
+        );
+        threads = cores;
+    }
+    let pool = |n: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            // The main thread's size: nothing a checked rule file holds
+            // recurses deeper than its brackets (at most 64).
+            .stack_size(8 << 20)
+    };
+    // Tried first as a pool of its own: rayon's global pool can be set
+    // once, and a failed attempt leaves it unset for good (nothing of the
+    // library touches it with one thread).
+    while threads > 1 {
+        match pool(threads).build() {
+            Ok(trial) => {
+                drop(trial);
+                match pool(threads).build_global() {
+                    Ok(()) => break,
+                    Err(e) => {
+                        let _ = writeln!(
+                            std::io::stderr(),
+                            "puzzle: note: cannot start {threads} threads ({e}); using 1"
+                        );
+                        threads = 1;
+                    }
+                }
+            }
+            Err(e) => {
+                let fewer = threads / 2;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "puzzle: note: cannot start {threads} threads ({e}); trying {fewer}"
+                );
+                threads = fewer;
+            }
+        }
+    }
+    threads.max(1)
 }
 
 /// `--strategy` values.
@@ -368,6 +409,29 @@ fn allocator_setup() {
 /// (tested below by its default).
 const PURGE_DELAY: libmimalloc_sys::mi_option_t = libmimalloc_sys::mi_option_use_numa_nodes - 1;
 
+/// Whether the process was started with no stdout at all (`>&-`). Rust's
+/// runtime opens `/dev/null` in place of a closed standard descriptor
+/// before `main`, so the answers would be written to nothing with exit
+/// code 0; the descriptor is therefore looked at before the runtime starts,
+/// by a function the C library runs first (`.init_array`).
+fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static LOOK_AT_STDOUT: extern "C" fn() = {
+    extern "C" fn look() {
+        // SAFETY: F_GETFD only reads the descriptor's flags.
+        let closed = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1;
+        STDOUT_CLOSED.store(closed, std::sync::atomic::Ordering::Relaxed);
+    }
+    look
+};
+
 /// A file's bytes and the name reports give it (`-` is stdin).
 fn read(path: &Path) -> Result<(String, Vec<u8>), Report> {
     let name = path.display().to_string();
@@ -399,6 +463,13 @@ enum Outcome {
 
 fn main() -> ExitCode {
     allocator_setup();
+    if stdout_closed() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "puzzle: cannot write the output: stdout is closed"
+        );
+        return ExitCode::from(exit::OUTPUT);
+    }
     let cli = Cli::parse();
     JSON.store(
         cli.format == FormatArg::Json,
@@ -406,24 +477,32 @@ fn main() -> ExitCode {
     );
     let code = match dispatch(cli) {
         Ok(Outcome::Code(code)) => code,
-        Ok(Outcome::Report(report, code)) => say(&report).unwrap_or(code),
-        Err(report) => say(&report).unwrap_or(exit::BAD_INPUT),
+        // A report that cannot be written (stderr closed, or a pipe that
+        // closed) does not turn a failure into a success: the code stands.
+        Ok(Outcome::Report(report, code)) => {
+            say(&report);
+            code
+        }
+        Err(report) => {
+            say(&report);
+            exit::BAD_INPUT
+        }
     };
     ExitCode::from(code)
 }
 
-/// Writes a report to stderr. `Some(code)` when that fails: a closed pipe
-/// ends the run quietly (0), any other failure with [`exit::OUTPUT`].
-fn say(report: &Report) -> Option<u8> {
-    let said = if JSON.load(std::sync::atomic::Ordering::Relaxed) {
-        let mut err = std::io::stderr().lock();
+/// Writes a report to stderr, as text or JSON lines. Nothing is done when
+/// that fails: stderr is where a failure would be told, and the exit code
+/// still tells it.
+fn say(report: &Report) {
+    let mut err = std::io::stderr().lock();
+    let _ = if JSON.load(std::sync::atomic::Ordering::Relaxed) {
         puzzle::error::json(report.as_ref())
             .iter()
             .try_for_each(|j| writeln!(err, "{j}"))
     } else {
-        writeln!(std::io::stderr(), "{report:?}")
+        writeln!(err, "{report:?}")
     };
-    said.err().map(|e| stream_failed(&e))
 }
 
 /// The exit code for a failed write: 0 for a closed pipe (as other Unix
@@ -440,10 +519,7 @@ fn load(path: &Path) -> Result<Result<puzzle::Loaded, Outcome>, Report> {
     let (name, bytes) = read(path)?;
     let loaded = puzzle::load_bytes(&name, &bytes)?;
     for w in &loaded.warnings {
-        let r = Report::new(w.clone()).with_source_code(loaded.src.clone());
-        if let Some(code) = say(&r) {
-            return Ok(Err(Outcome::Code(code)));
-        }
+        say(&Report::new(w.clone()).with_source_code(loaded.src.clone()));
     }
     Ok(Ok(loaded))
 }

@@ -119,13 +119,13 @@ impl Mapped {
 }
 
 #[cfg(unix)]
-fn page_size() -> usize {
+pub(crate) fn page_size() -> usize {
     // SAFETY: sysconf has no preconditions.
     let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
     if n > 0 { n as usize } else { 4096 }
 }
 
 #[cfg(not(unix))]
-fn page_size() -> usize {
+pub(crate) fn page_size() -> usize {
     4096
 }

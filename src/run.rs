@@ -249,8 +249,16 @@ fn solve_in_order(
             moves: opts.moves || opts.trace,
             stats: opts.stats,
         };
-        crate::solve(rules, case, opts.search, show, &budget)
-            .map(|o| (o, clock.elapsed().as_secs_f64()))
+        let sol = match crate::solve(rules, case, opts.search, show, &budget) {
+            // A case beyond the engine's size is stopped, as a limit stops
+            // it: the run goes on with the next case.
+            Err(errors) if errors.iter().all(InputError::is_engine_limit) => {
+                let report = input.fail(errors, Some(case.number));
+                refused(report, opts.format)
+            }
+            other => other?,
+        };
+        Ok((sol, clock.elapsed().as_secs_f64()))
     };
     let threads = opts.search.threads.max(1);
     let mut cases = cases(rules, input, opts)?;
@@ -582,6 +590,14 @@ fn say_stopped(
 ) -> std::io::Result<()> {
     let limit = st.limit.describe(limits);
     let memory = crate::search::budget::size(st.memory);
+    if st.limit == crate::search::budget::Limit::Engine {
+        return writeln!(
+            std::io::stderr(),
+            "puzzle: case {} stopped before its search: it is beyond the engine's size (the \
+             report above says why); the run goes on",
+            case.number
+        );
+    }
     match st.before_search {
         Some(need) => writeln!(
             std::io::stderr(),
@@ -599,6 +615,30 @@ fn say_stopped(
             st.depth,
             st.states,
         ),
+    }
+}
+
+/// The solution of a case beyond the engine's size: stopped, with its
+/// located report rendered as the run's other reports are.
+fn refused(report: RunError, format: Format) -> Solution {
+    let text = match format {
+        Format::Json => crate::error::json(&report)
+            .iter()
+            .map(|j| format!("{j}\n"))
+            .collect(),
+        Format::Text => format!("{:?}\n", miette::Report::new(report)),
+    };
+    let memory = crate::search::budget::resident();
+    Solution {
+        stopped: Some(crate::search::budget::Stopped {
+            limit: crate::search::budget::Limit::Engine,
+            depth: 0,
+            states: 0,
+            memory,
+            before_search: None,
+        }),
+        refused: Some(text),
+        ..Default::default()
     }
 }
 
@@ -696,7 +736,7 @@ pub struct CaseJson<'a> {
 /// Where a limit stopped a case.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct StoppedJson {
-    /// `states`, `memory`, `time`, `interrupt` or `system-memory`.
+    /// `states`, `memory`, `time`, `interrupt`, `system-memory` or `engine`.
     pub limit: &'static str,
     /// The limit in words.
     pub message: String,
@@ -738,6 +778,7 @@ impl<'a> CaseJson<'a> {
                     Limit::Time => "time",
                     Limit::Interrupted => "interrupt",
                     Limit::NoMemory => "system-memory",
+                    Limit::Engine => "engine",
                 },
                 message: st.limit.describe(&opts.limits),
                 depth: st.depth,
@@ -784,12 +825,16 @@ pub fn run_input<W: Write>(
         last = case.number;
         if let Some(st) = &sol.stopped {
             summary.stopped += 1;
+            if let Some(report) = &sol.refused {
+                // stderr is told what it can be; answers go on regardless.
+                let _ = std::io::stderr().lock().write_all(report.as_bytes());
+            }
             if opts.format == Format::Text {
-                say_stopped(case, st, &opts.limits)?;
+                let _ = say_stopped(case, st, &opts.limits);
             }
         }
         if sol.goal_never && opts.warn {
-            say_goal_never(case, opts.format)?;
+            let _ = say_goal_never(case, opts.format);
         }
         let answer = match (&sol.stopped, sol.cost) {
             (Some(_), _) => io.stopped.as_ref().map_or("?".to_string(), |t| {

@@ -14,6 +14,9 @@ pub struct Solution {
     /// does not have, or the limit allows nothing): the case is unsolved
     /// without a search, and the run says so.
     pub goal_never: bool,
+    /// Why a case beyond the engine's size was stopped before its search:
+    /// the located report, rendered for stderr (text or JSON lines).
+    pub refused: Option<String>,
     /// States taken off a frontier or queue and expanded.
     pub expanded: u64,
     /// Distinct states seen.

@@ -513,7 +513,8 @@ fn a_map_too_large_for_the_memory_left_stops_before_its_search() {
     let rules = path("puzzles/keytask.puz");
     for threads in ["1", "2"] {
         // The memory limit, and the system's own (an address-space limit
-        // that the tables' allocations would overrun).
+        // that the tables' allocations would overrun: the default memory
+        // limit is then half of it, 400,000 KiB / 2).
         let runs = [
             (
                 format!(
@@ -527,7 +528,7 @@ fn a_map_too_large_for_the_memory_left_stops_before_its_search() {
                     "ulimit -v 400000; '{}' run '{rules}' '{input}' --threads {threads}",
                     env!("CARGO_BIN_EXE_puzzle")
                 ),
-                "the system (it had no more memory to give)",
+                "the memory limit of 195.3 MiB (--max-memory)",
             ),
         ];
         for (script, limit) in runs {
@@ -736,5 +737,131 @@ fn a_large_mapped_input_reports_as_one_read_whole() {
         assert_eq!(out, first);
         assert_ne!(code, Some(0));
         assert!(err.contains(says), "{err}");
+    }
+}
+
+#[test]
+fn a_case_beyond_the_engines_size_is_stopped_and_the_run_goes_on() {
+    // Case 2 has 17 ghosts moving at once: it is stopped (`?`), its report
+    // located on stderr, and case 3 is still answered; exit code 3. On one
+    // thread and on two, and as JSON.
+    let input = path("tests/cli/issues/seventeen.in");
+    let rules = path("puzzles/halloween.puz");
+    for threads in ["1", "2"] {
+        let out = puzzle()
+            .args(["run", &rules, &input, "--threads", threads])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "7\n?\n7\n", "{err}");
+        assert_eq!(out.status.code(), Some(3), "{err}");
+        assert!(err.contains("17 agents moving at once"), "{err}");
+        assert!(err.contains("case 2 stopped before its search"), "{err}");
+    }
+    let out = puzzle()
+        .args(["run", &rules, &input, "--format", "json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[1].contains(r#""limit":"engine""#), "{stdout}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(r#""code":"puzzle::input::too_wide""#), "{err}");
+    assert_eq!(out.status.code(), Some(3));
+}
+
+#[test]
+fn a_closed_stdout_is_a_failed_stream() {
+    // `>&-`: the runtime would put /dev/null there and the answers would be
+    // lost with exit 0. Exit 4, with a message.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "exec '{}' run '{}' '{}' >&-",
+            env!("CARGO_BIN_EXE_puzzle"),
+            path("puzzles/keytask.puz"),
+            path("puzzles/keytask.in")
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stdout is closed"));
+    // /dev/null itself is a place to write to: exit 0.
+    let out = puzzle()
+        .args([
+            "run",
+            &path("puzzles/keytask.puz"),
+            &path("puzzles/keytask.in"),
+        ])
+        .stdout(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_failure_told_to_a_closed_pipe_keeps_its_exit_code() {
+    // The report goes to a pipe that is closed after ten bytes: the exit
+    // code is still the failure's (it was 0 in some runs).
+    let bad = path("tests/ui/rules/many-errors.puz");
+    for _ in 0..20 {
+        let mut child = puzzle()
+            .args(["check", &bad])
+            .stderr(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut ten = [0u8; 10];
+        child.stderr.take().unwrap().read_exact(&mut ten).unwrap();
+        // The pipe's reading end is dropped here.
+        assert_eq!(child.wait().unwrap().code(), Some(1));
+    }
+}
+
+#[test]
+fn threads_the_system_cannot_give_are_fewer_threads_not_a_failure() {
+    // Under an address-space limit two threads' stacks may not fit: the run
+    // falls back to one (it exited 1, or aborted in an allocation).
+    let (rules, input) = (path("puzzles/sokoban.puz"), path("puzzles/sokoban.in"));
+    let want = common::read(&common::root().join("puzzles/sokoban.out"));
+    for limit in ["100000", "150000"] {
+        for _ in 0..5 {
+            let out = Command::new("sh")
+                .arg("-c")
+                .arg(format!(
+                    "ulimit -v {limit} && exec '{}' run '{rules}' '{input}' --threads 2",
+                    env!("CARGO_BIN_EXE_puzzle")
+                ))
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(0), "ulimit -v {limit}: {err}");
+            assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{err}");
+        }
+    }
+}
+
+#[test]
+fn threads_beyond_the_cores_are_cut_with_a_note() {
+    let out = puzzle()
+        .args([
+            "run",
+            &path("puzzles/keytask.puz"),
+            &path("puzzles/keytask.in"),
+            "--threads",
+            "65535",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        common::read(&common::root().join("puzzles/keytask.out"))
+    );
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores < 65535 {
+        assert!(err.contains("--threads 65535: this machine has"), "{err}");
     }
 }

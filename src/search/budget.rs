@@ -28,6 +28,10 @@ pub enum Limit {
     Interrupted,
     /// The system gave no more memory (an allocation failed).
     NoMemory,
+    /// The case is beyond what the engine packs (a state of more than
+    /// 1,024 bits, more than 16 agents at once): stopped before grounding
+    /// finished, with a located report.
+    Engine,
 }
 
 impl Limit {
@@ -48,6 +52,10 @@ impl Limit {
             ),
             Limit::Interrupted => "an interrupt (Ctrl-C)".into(),
             Limit::NoMemory => "the system (it had no more memory to give)".into(),
+            Limit::Engine => {
+                "the engine's size (a state of at most 1,024 bits, at most 16 agents at once)"
+                    .into()
+            }
         }
     }
 
@@ -62,6 +70,7 @@ impl Limit {
             Limit::Time,
             Limit::Interrupted,
             Limit::NoMemory,
+            Limit::Engine,
         ]
         .get(c.checked_sub(1)? as usize)
         .copied()
@@ -389,7 +398,7 @@ pub fn resident() -> u64 {
         .nth(1)
         .and_then(|p| p.parse().ok())
         .unwrap_or(0);
-    pages * 4096
+    pages * crate::mapped::page_size() as u64
 }
 
 /// The most resident memory the process has held so far, in bytes
@@ -411,6 +420,80 @@ pub fn physical() -> Option<u64> {
     let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// The memory this process may have, if known: the machine's, or less
+/// where a container's limit (cgroup v2 `memory.max`, v1
+/// `memory.limit_in_bytes`) says so.
+pub fn available() -> Option<u64> {
+    let cgroup = cgroup_limit();
+    match (physical(), cgroup) {
+        (Some(p), Some(c)) => Some(p.min(c)),
+        (p, c) => p.or(c),
+    }
+}
+
+/// The memory limit of this process's cgroup, if it has one.
+fn cgroup_limit() -> Option<u64> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    // A container often sees its own group at the root of the mount.
+    let mut files = vec![
+        "/sys/fs/cgroup/memory.max".to_string(),
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes".to_string(),
+    ];
+    for line in groups.lines() {
+        // `0::/path` (v2), `N:memory:/path` (v1).
+        let mut parts = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let file = if controllers.is_empty() {
+            format!("/sys/fs/cgroup{path}/memory.max")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes")
+        } else {
+            continue;
+        };
+        files.push(file);
+    }
+    // "max" (v2) is no limit; v1 says none with a huge number.
+    files
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok()?.trim().parse::<u64>().ok())
+        .filter(|&v| v < 1 << 60)
+        .min()
+}
+
+/// The process's address-space limit (`ulimit -v`), if one is set.
+pub fn address_space() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        let mut r = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes only the struct it is given.
+        let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0;
+        (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur)
+    }
+    #[cfg(not(unix))]
+    None
+}
+
+/// The default `--max-memory`: three quarters of the memory this process
+/// may have (the machine's, or its container's), and under an
+/// address-space limit (`ulimit -v`) half of that limit. Addresses are
+/// reserved well beyond what is resident (thread stacks, the allocator's
+/// arenas, the binary), and an allocation the system refuses outside a
+/// search aborts the process; a search that stops at half ends its case
+/// cleanly instead.
+pub fn default_max_memory() -> Option<u64> {
+    let room = available().map(|m| m / 4 * 3);
+    match (room, address_space()) {
+        (Some(r), Some(a)) => Some(r.min(a / 2)),
+        (r, a) => r.or(a.map(|a| a / 2)),
+    }
 }
 
 /// A size in bytes, for people: `512 KiB`, `3.2 GiB`.
