@@ -201,6 +201,14 @@ pub struct LayoutDef {
     pub span: Span,
 }
 
+/// The most values a counter's range holds (its values are packed in the
+/// state: at most 32 bits).
+pub const MAX_COUNTER: i64 = 1 << 32;
+
+/// A counter's bounds lie within `-COUNTER_BOUND..=COUNTER_BOUND`, so that
+/// a value plus or minus any step the engine takes stays an `i64`.
+pub const COUNTER_BOUND: i64 = 1 << 62;
+
 /// A checked integer expression, evaluated per case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Num {
@@ -1519,7 +1527,31 @@ impl Resolver {
         let (Some(lo), Some(hi)) = (lo, hi) else {
             return;
         };
+        for (n, e) in [(&lo, &c.lo), (&hi, &c.hi)] {
+            if let Some(v) = n.constant()
+                && !(-COUNTER_BOUND..=COUNTER_BOUND).contains(&v)
+            {
+                self.invalid(
+                    format!("counter `{}` has a bound of {v}", c.name.name),
+                    e.span(),
+                    "beyond what the engine holds",
+                    format!("a counter's bounds lie within -{COUNTER_BOUND}..{COUNTER_BOUND}"),
+                );
+            }
+        }
         if let (Some(a), Some(b)) = (lo.constant(), hi.constant()) {
+            if i128::from(b) - i128::from(a) >= i128::from(MAX_COUNTER) {
+                self.invalid(
+                    format!(
+                        "counter `{}` has {} values, more than the engine packs",
+                        c.name.name,
+                        i128::from(b) - i128::from(a) + 1
+                    ),
+                    c.span,
+                    "too many values",
+                    format!("a counter's range has at most {MAX_COUNTER} values"),
+                );
+            }
             if a > b {
                 self.invalid(
                     format!("counter `{}` has the empty range {a}..{b}", c.name.name),

@@ -17,12 +17,30 @@ struct PuzParser;
 pub fn parse(src: &str) -> Result<File, RuleError> {
     check_nesting(src)?;
     let mut pairs = PuzParser::parse(Rule::file, src).map_err(|e| syntax_error(src, e))?;
+    check_numbers(&pairs)?;
     let file = pairs.next().expect("the file rule always yields one pair");
     let decls = inner(file)
         .filter(|p| p.as_rule() != Rule::EOI)
         .map(decl)
         .collect();
     Ok(File { decls })
+}
+
+/// Reports the first number written that an `i64` cannot hold (it was
+/// taken as the largest one, silently).
+fn check_numbers(pairs: &pest::iterators::Pairs<'_, Rule>) -> Result<(), RuleError> {
+    for p in pairs.clone().flatten() {
+        if matches!(p.as_rule(), Rule::int | Rule::signed_int) && p.as_str().parse::<i64>().is_err()
+        {
+            return Err(RuleError::Invalid {
+                message: format!("the number {} is too large", p.as_str()),
+                span: span(&p),
+                label: "beyond 64 bits".into(),
+                help: format!("numbers are at most {} in size", i64::MAX),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The deepest nesting of brackets a rule file may have. The parser, the

@@ -128,8 +128,23 @@ fn a_state_wider_than_1024_bits_is_a_diagnostic() {
     let (rules, map) = coins(1030);
     let loaded = puzzle::load("coins.puz", &rules).unwrap();
     let mut out = Vec::new();
-    let err = puzzle::run(&loaded.rules, "map", &map, &Options::default(), &mut out).unwrap_err();
-    let text = format!("{:?}", miette::Report::new(err));
+    // The case is stopped, as a limit stops it; its report goes to stderr.
+    let summary = puzzle::run(&loaded.rules, "map", &map, &Options::default(), &mut out).unwrap();
+    assert_eq!(summary.stopped, 1);
+    assert_eq!(String::from_utf8(out).unwrap(), "?\n");
+    let dir = std::env::temp_dir().join(format!("puzzle-coins-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("coins.puz"), &rules).unwrap();
+    std::fs::write(dir.join("coins.txt"), &map).unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_puzzle"))
+        .arg("run")
+        .arg(dir.join("coins.puz"))
+        .arg(dir.join("coins.txt"))
+        .arg("--map")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(3), "{text}");
     assert!(text.contains("needs 1041 bits"), "{text}");
     assert!(text.contains("got (1030 of them) 1 bits each"), "{text}");
 }
@@ -423,4 +438,29 @@ output { solved "{steps} steps, cost {cost}" }
     // Arithmetic on both.
     let both = rules.replace("{steps} steps, cost {cost}", "{cost - steps}");
     assert_eq!(answer(&both, "AmX\n...\n"), "2\n");
+}
+
+#[test]
+fn a_counter_range_from_the_map_beyond_the_engine_is_a_report() {
+    // The upper bound comes from the map: with no key it is 0, below the
+    // lower bound near 2^62 (this panicked); with one key the range is one
+    // value, the start, and the goal holds there.
+    let rules = r#"
+tiles { floor '.'  key 'k' }
+agent a 'A' on floor
+counter c 4611686018427387000..count(key) * 4611686018427387000
+move a: east
+on a east: c += 1
+goal c > 0
+"#;
+    assert_eq!(answer(rules, "A.k\n"), "0\n");
+    let loaded = puzzle::load("test.puz", rules).unwrap();
+    let mut out = Vec::new();
+    let err = puzzle::run(&loaded.rules, "map", "A..\n", &Options::default(), &mut out)
+        .expect_err("an empty range is reported");
+    let text = format!("{:?}", miette::Report::new(err));
+    assert!(
+        text.contains("has the range 4611686018427387000..0"),
+        "{text}"
+    );
 }

@@ -21,7 +21,7 @@ const NONE: ClassId = ClassId::MAX;
 pub const MAX_AT_ONCE: usize = 16;
 
 /// The most values a counter may take.
-const MAX_COUNTER: i64 = 1 << 32;
+use crate::resolve::{COUNTER_BOUND, MAX_COUNTER};
 
 /// One agent on one map: a single agent, or one member of a family.
 #[derive(Debug, Clone)]
@@ -316,7 +316,11 @@ impl Grounder<'_> {
                         self.num(lo, "a counter's range"),
                         self.num(hi, "a counter's range"),
                     );
-                    if lo > hi || hi - lo >= MAX_COUNTER {
+                    // In i128: bounds from a map can be anything an i64
+                    // holds, and their difference need not be.
+                    let (l, h) = (i128::from(lo), i128::from(hi));
+                    let bound = i128::from(COUNTER_BOUND);
+                    if l > h || h - l >= i128::from(MAX_COUNTER) || l < -bound || h > bound {
                         let e = case_error(
                             self.case,
                             format!(
@@ -324,12 +328,16 @@ impl Grounder<'_> {
                                 st.name, self.case.number
                             ),
                             format!(
-                                "a counter's range is not empty and has at most {MAX_COUNTER} values"
+                                "a counter's range is not empty, has at most {MAX_COUNTER} values, \
+                                 and lies within -{COUNTER_BOUND}..{COUNTER_BOUND}"
                             ),
                         );
                         self.errors.push(e);
                     }
-                    let hi = hi.clamp(lo, lo + MAX_COUNTER - 1);
+                    // Something within the engine's reach, for the rest of
+                    // the grounding to go on with (the case fails anyway).
+                    let lo = lo.clamp(-COUNTER_BOUND, COUNTER_BOUND);
+                    let hi = hi.clamp(lo, (lo + MAX_COUNTER - 1).min(COUNTER_BOUND));
                     VarKind::Counter {
                         lo,
                         hi,
