@@ -522,7 +522,15 @@ impl<'a> Reader<'a> {
             let ascii = l.text.is_ascii();
             let count = |t: &str| if ascii { t.len() } else { t.chars().count() };
             let n = count(l.text);
-            let kept = count(self.trimmed(l.text));
+            let mut kept = count(self.trimmed(l.text));
+            if kept > cols && self.space_is_cell {
+                // Even where a space is a cell, blanks past the last column
+                // are no cells: the row is cut there.
+                let at = l.text.char_indices().nth(cols).map_or(l.text.len(), |(b, _)| b);
+                if l.text[at..].trim().is_empty() {
+                    kept = cols;
+                }
+            }
             if let Some(f) = fill
                 && kept < cols
             {
