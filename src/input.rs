@@ -526,7 +526,11 @@ impl<'a> Reader<'a> {
             if kept > cols && self.space_is_cell {
                 // Even where a space is a cell, blanks past the last column
                 // are no cells: the row is cut there.
-                let at = l.text.char_indices().nth(cols).map_or(l.text.len(), |(b, _)| b);
+                let at = l
+                    .text
+                    .char_indices()
+                    .nth(cols)
+                    .map_or(l.text.len(), |(b, _)| b);
                 if l.text[at..].trim().is_empty() {
                     kept = cols;
                 }

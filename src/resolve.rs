@@ -201,6 +201,10 @@ pub struct LayoutDef {
     pub span: Span,
 }
 
+/// The most a move or a cell may cost: a way's total is kept in 32 bits by
+/// Dijkstra's search, which stops a case whose costs add up past that.
+pub const MAX_COST: u32 = 1 << 20;
+
 /// The most values a counter's range holds (its values are packed in the
 /// state: at most 32 bits).
 pub const MAX_COUNTER: i64 = 1 << 32;
@@ -1339,6 +1343,15 @@ impl Resolver {
                 span: c.span(),
                 label: "0 or less".into(),
                 help: "every step takes time: give a cost of 1 or more (the default is 1)".into(),
+            });
+            return None;
+        }
+        if let Some(v) = n.constant().filter(|&v| v > i64::from(MAX_COST)) {
+            self.err(RuleError::Invalid {
+                message: format!("a cost of {v} is more than the engine weighs"),
+                span: c.span(),
+                label: "too large".into(),
+                help: format!("a cost is at most {MAX_COST}"),
             });
             return None;
         }

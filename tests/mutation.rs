@@ -1,5 +1,7 @@
-//! Seeded mutation testing: a hundred thousand rule files and inputs derived
-//! from the shipped puzzles and samples by small random edits go through
+//! Seeded mutation testing: rule files and inputs derived from every
+//! shipped puzzle and sample by small random edits (characters, tokens of
+//! the seeds spliced in whole, numbers at the edges of what the engine
+//! holds in every numeric slot, lines) go through
 //! `check` (load) and `run`, rotating through the strategies and one and two
 //! threads, each case within a budget of states and time. None may panic
 //! or hang (a run may take at most a few seconds more than its cases'
@@ -15,20 +17,19 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-const PUZZLES: [&str; 12] = [
-    "halloween",
-    "keytask",
-    "hideseek",
-    "levers",
-    "keyring",
-    "cleaning",
-    "monocycle",
-    "rescue",
-    "eight",
-    "deadline",
-    "icecave",
-    "iceblocks",
-];
+/// Every shipped puzzle with a sample beside it: the fuzzer's seeds.
+fn puzzles() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(common::root().join("puzzles"))
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            let stem = p.file_stem()?.to_str()?.to_string();
+            (p.extension()? == "puz" && p.with_extension("in").exists()).then_some(stem)
+        })
+        .collect();
+    v.sort();
+    v
+}
 
 /// Small inputs for each puzzle, so that a run stays fast even when the
 /// mutated rules make the search larger.
@@ -131,10 +132,61 @@ const TOKENS: &[&str] = &[
     "limit cost < 3",
 ];
 
-/// One random edit of `text`.
-fn mutate(rng: &mut SmallRng, text: &str) -> String {
+/// Numbers at the edges of what the engine holds, for numeric slots.
+const EXTREMES: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "2",
+    "255",
+    "256",
+    "65535",
+    "65536",
+    "2147483647",
+    "2147483648",
+    "4294967295",
+    "4294967296",
+    "4611686018427387904",
+    "4611686018427387905",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775808",
+    "99999999999999999999999",
+    "1000000",
+];
+
+/// One random edit of `text`; `words` are tokens of every seed, spliced in
+/// whole so that a mutant gets past the parser more often than a random
+/// character would let it.
+fn mutate(rng: &mut SmallRng, text: &str, words: &[String]) -> String {
     let mut chars: Vec<char> = text.chars().collect();
     let n = chars.len().max(1);
+    match rng.gen_range(0..10) {
+        7 | 8 => {
+            // A number at an edge, in place of a number of the text: every
+            // numeric slot (sizes, ranges, costs, limits, headers, cells).
+            let spans = number_spans(text);
+            if !spans.is_empty() {
+                let (a, b) = spans[rng.gen_range(0..spans.len())];
+                let x = EXTREMES[rng.gen_range(0..EXTREMES.len())];
+                return format!("{}{x}{}", &text[..a], &text[b..]);
+            }
+        }
+        9 => {
+            // A valid token of some seed, at a token boundary.
+            let cuts: Vec<usize> = text
+                .char_indices()
+                .filter(|&(_, c)| c.is_whitespace())
+                .map(|(i, _)| i)
+                .collect();
+            if !cuts.is_empty() && !words.is_empty() {
+                let at = cuts[rng.gen_range(0..cuts.len())];
+                let w = &words[rng.gen_range(0..words.len())];
+                return format!("{} {w}{}", &text[..at], &text[at..]);
+            }
+        }
+        _ => {}
+    }
     match rng.gen_range(0..7) {
         0 if !chars.is_empty() => {
             // Delete a span.
@@ -192,6 +244,28 @@ fn mutate(rng: &mut SmallRng, text: &str) -> String {
     chars.into_iter().collect()
 }
 
+/// The byte spans of the numbers in `text` (digits, with a minus sign
+/// before them).
+fn number_spans(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut v = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_digit() {
+            let start = if i > 0 && b[i - 1] == b'-' { i - 1 } else { i };
+            let mut j = i;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            v.push((start, j));
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    v
+}
+
 /// Every diagnostic of a failure has a code and renders to some text.
 fn assert_diagnostic(d: &dyn Diagnostic, what: &str) {
     let related: Vec<&dyn Diagnostic> = d.related().map(|r| r.collect()).unwrap_or_default();
@@ -217,7 +291,9 @@ fn run_guarded(label: &str, rules: &str, input: &str, turn: usize) -> bool {
         // Mutants may make searches large: a budget keeps each one short.
         limits: puzzle::search::Limits {
             max_states: Some(200_000),
-            max_memory: None,
+            // Numbers at the edges make maps of billions of cells: they
+            // must stop cleanly, not take the machine.
+            max_memory: Some(3 << 30),
             timeout: Some(TIMEOUT),
         },
         ..Default::default()
@@ -254,12 +330,13 @@ fn run_guarded(label: &str, rules: &str, input: &str, turn: usize) -> bool {
     }
 }
 
-/// How many mutants a side: 50,000, or `PUZZLE_FUZZ`.
+/// How many mutants a side: 4,000 in `cargo test` (a short run), or
+/// `PUZZLE_FUZZ` (the fuzzer: a million executions is 500,000 a side).
 fn mutants() -> usize {
     std::env::var("PUZZLE_FUZZ")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(50_000)
+        .unwrap_or(4_000)
 }
 
 /// Runs mutants of the rule files (`rules_side`) or of the inputs, and
@@ -270,7 +347,7 @@ fn fuzz(seed: u64, rules_side: bool) -> (usize, usize) {
         .and_then(|s| s.parse::<u64>().ok())
         .map_or(seed, |s| seed ^ s);
     let mut rng = SmallRng::seed_from_u64(seed);
-    let seeds: Vec<(String, String)> = PUZZLES
+    let seeds: Vec<(String, String)> = puzzles()
         .iter()
         .map(|p| {
             (
@@ -279,13 +356,21 @@ fn fuzz(seed: u64, rules_side: bool) -> (usize, usize) {
             )
         })
         .collect();
+    // The tokens of every seed of this side, spliced into the others.
+    let mut words: Vec<String> = seeds
+        .iter()
+        .flat_map(|(r, i)| if rules_side { r } else { i }.split_whitespace())
+        .map(String::from)
+        .collect();
+    words.sort();
+    words.dedup();
     let (mut total, mut ran) = (0, 0);
     for i in 0..mutants() {
         let (rules, input) = &seeds[i % seeds.len()];
         let original = if rules_side { rules } else { input };
-        let mut m = mutate(&mut rng, original);
+        let mut m = mutate(&mut rng, original, &words);
         for _ in 0..rng.gen_range(0..3) {
-            m = mutate(&mut rng, &m);
+            m = mutate(&mut rng, &m, &words);
         }
         ran += if rules_side {
             run_guarded("rules", &m, input, i)

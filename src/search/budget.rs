@@ -371,6 +371,12 @@ impl Budget {
         true
     }
 
+    /// Stops the search at what the engine holds (a total cost past 32
+    /// bits).
+    pub fn beyond_engine(&self) {
+        self.stop(Limit::Engine);
+    }
+
     /// Stops the search because an allocation failed.
     pub fn out_of_memory(&self) {
         self.stop(Limit::NoMemory);

@@ -80,7 +80,12 @@ pub fn dijkstra<W: Word>(
         }
         out.generated += children.len() as u64;
         for &(t, c) in &children {
-            let gt = g + c;
+            // Costs of at most 2^20 a step, added up over more than 4,096
+            // steps, can pass what 32 bits hold: the case is stopped there.
+            let Some(gt) = g.checked_add(c) else {
+                budget.beyond_engine();
+                return Solution::stopped(budget);
+            };
             if gt as u64 > limit {
                 continue;
             }

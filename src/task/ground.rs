@@ -21,7 +21,7 @@ const NONE: ClassId = ClassId::MAX;
 pub const MAX_AT_ONCE: usize = 16;
 
 /// The most values a counter may take.
-use crate::resolve::{COUNTER_BOUND, MAX_COUNTER};
+use crate::resolve::{COUNTER_BOUND, MAX_COST, MAX_COUNTER};
 
 /// One agent on one map: a single agent, or one member of a family.
 #[derive(Debug, Clone)]
@@ -180,6 +180,22 @@ impl Grounder<'_> {
         }
     }
 
+    /// A cost, from 1 to [`MAX_COST`]; one out of that range is reported
+    /// (and 1 is used, for the rest of the grounding to go on).
+    fn cost(&mut self, n: &Num, what: &str) -> u32 {
+        let c = self.num(n, "a cost");
+        if !(1..=i64::from(MAX_COST)).contains(&c) {
+            let e = case_error(
+                self.case,
+                format!("{what} costs {c} in case {}", self.case.number),
+                format!("a cost is at least 1 and at most {MAX_COST}"),
+            );
+            self.errors.push(e);
+            return 1;
+        }
+        c as u32
+    }
+
     fn instance_name(&self, i: usize) -> String {
         let Instance { agent, member, .. } = self.instances[i];
         let a = &self.rules.agents[agent.ix()];
@@ -227,20 +243,9 @@ impl Grounder<'_> {
                 {
                     continue;
                 }
-                let cost = self.num(&mv.cost, "a move's cost");
-                if cost < 1 {
-                    let e = case_error(
-                        self.case,
-                        format!(
-                            "`{}` costs {cost} in case {}",
-                            mv.kind.name(),
-                            self.case.number
-                        ),
-                        "a cost must be at least 1".into(),
-                    );
-                    self.errors.push(e);
-                }
-                moves.push((mv.kind, cost.clamp(1, u32::MAX as i64) as u32));
+                let what = format!("`{}`", mv.kind.name());
+                let cost = self.cost(&mv.cost, &what);
+                moves.push((mv.kind, cost));
             }
             // A `stay` the rule file lists is a move in every mode: a step
             // that changes nothing but what its rules change (a counter, a
@@ -271,10 +276,7 @@ impl Grounder<'_> {
                 });
             }
             let object = agent.object.then(|| {
-                let push_cost = agent.push_cost.as_ref().map(|c| {
-                    let c = self.num(c, "a push's cost");
-                    c.clamp(1, u32::MAX as i64) as u32
-                });
+                let push_cost = agent.push_cost.as_ref().map(|c| self.cost(c, "a push"));
                 Object {
                     push_cost,
                     pushes_to_goal: None,
@@ -787,20 +789,8 @@ impl Grounder<'_> {
             let class = self.board.classes[k];
             for r in &rules.enter_costs {
                 if self.class_matches(&class, r.tile, r.value) {
-                    let c = self.num(&r.cost, "a cost");
-                    if c < 1 {
-                        let e = case_error(
-                            self.case,
-                            format!(
-                                "entering `{}` costs {c} in case {}",
-                                rules.tiles[class.tile.ix()].name,
-                                self.case.number
-                            ),
-                            "a cost must be at least 1".into(),
-                        );
-                        self.errors.push(e);
-                    }
-                    let c = c.clamp(1, u32::MAX as i64) as u32;
+                    let what = format!("entering `{}`", rules.tiles[class.tile.ix()].name);
+                    let c = self.cost(&r.cost, &what);
                     *slot = Some(slot.map_or(c, |old: u32| old.max(c)));
                 }
             }
@@ -1344,7 +1334,11 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                 let (r, c) = (r.eval(&env).unwrap_or(-1), c.eval(&env).unwrap_or(-1));
                 let inside =
                     (0..case.rows as i64).contains(&r) && (0..case.cols as i64).contains(&c);
-                let cell = (r * case.cols as i64 + c) as u32;
+                let cell = if inside {
+                    (r * case.cols as i64 + c) as u32
+                } else {
+                    0
+                };
                 if !inside || all_classes[class[cell as usize] as usize].solid {
                     errors.push(case_error(
                         case,
