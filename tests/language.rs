@@ -464,3 +464,26 @@ goal c > 0
         "{text}"
     );
 }
+
+#[test]
+fn a_large_domain_is_checked_whole() {
+    // 50,000 values (checked in linear time: it was quadratic), one of them
+    // repeated at the end: the repeat is reported.
+    let mut values: Vec<String> = (0..50_000).map(|i| format!("v{i}")).collect();
+    values.push("v123".into());
+    let rules = format!(
+        "domain d = {}\ntiles {{ floor '.' }}\nagent a 'A' on floor\nflag f[d]\nmove a: east\n\
+         on a east: set f[v1]\ngoal f[v1]\n",
+        values.join(" ")
+    );
+    let err = puzzle::load("big.puz", &rules)
+        .err()
+        .expect("a repeated value");
+    let text = format!("{:?}", miette::Report::new(err));
+    assert!(
+        text.contains("value `v123` appears twice in domain `d`"),
+        "{text}"
+    );
+    let ok = rules.replace(" v123\n", "\n");
+    assert!(puzzle::load("big.puz", &ok).is_ok());
+}

@@ -579,13 +579,33 @@ impl Grounder<'_> {
                     ActOp::Set => Op::Set(1),
                     ActOp::Clear => Op::Set(0),
                     ActOp::Toggle => Op::Toggle,
-                    ActOp::Add(n) => Op::Add(self.num(n, "an amount")),
-                    ActOp::Sub(n) => Op::Add(-self.num(n, "an amount")),
+                    ActOp::Add(n) => {
+                        let k = i128::from(self.num(n, "an amount"));
+                        Op::Add(self.amount(var, k))
+                    }
+                    ActOp::Sub(n) => {
+                        let k = -i128::from(self.num(n, "an amount"));
+                        Op::Add(self.amount(var, k))
+                    }
                     ActOp::Assign(n) => Op::Set(self.num(n, "a value")),
                 };
                 Effect { var, op }
             })
             .collect()
+    }
+
+    /// What `+= k` adds to `var`, within what the engine adds without
+    /// overflow: modulo its size for a counter that wraps; at most 2^62 either
+    /// way otherwise (a counter's range is at most 2^32 wide within
+    /// ±2^62: anything more leaves it as surely).
+    fn amount(&self, var: VarId, k: i128) -> i64 {
+        let v = &self.vars[var.ix()];
+        match v.kind() {
+            VarKind::Counter { lo, hi, wrap: true } => {
+                k.rem_euclid(i128::from(hi) - i128::from(lo) + 1) as i64
+            }
+            _ => k.clamp(-i128::from(COUNTER_BOUND), i128::from(COUNTER_BOUND)) as i64,
+        }
     }
 
     /// A rule's condition and effects, grounded on `class`.
@@ -869,7 +889,9 @@ impl Grounder<'_> {
         self.board.cells_of = cells_of;
         let mut goal = self.expr(&rules.goal, None);
         let limit = rules.limit.as_ref().map(|l| {
-            let max = self.num(&l.bound, "the limit") - i64::from(l.strict);
+            let max = self
+                .num(&l.bound, "the limit")
+                .saturating_sub(i64::from(l.strict));
             if max < 0 {
                 // No answer is within the limit.
                 goal = Expr::Const(false);
