@@ -558,7 +558,7 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
         );
     }
     if !task.fixed_moves() {
-        return generic("some action moves along a heading, turns, or fires rules");
+        return generic("some action moves along a heading, turns, stays in turn, or fires rules");
     }
     if !task.unit_costs() {
         return generic("steps have costs");

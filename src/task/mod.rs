@@ -853,10 +853,17 @@ impl Task {
         })
     }
 
-    /// Every action moves by a fixed offset (or stays), and fires no rules;
-    /// no object is pushed, no piece is larger than a cell, no movers are
-    /// interchangeable.
+    /// Every action moves by a fixed offset (or, at once, stays), and fires
+    /// no rules; no object is pushed, no piece is larger than a cell, no
+    /// movers are interchangeable. A `stay` in turn is a step of its own
+    /// (its `when` rules run again) that the table kernels, which move one
+    /// mover to a cell of its own, do not make.
     pub fn fixed_moves(&self) -> bool {
+        let fixed = |m: Motion| match m {
+            Motion::Step(_) => true,
+            Motion::Stay => self.mode == Mode::AtOnce,
+            _ => false,
+        };
         !self.far_moves()
             && !self.has_objects()
             && !self.has_pieces()
@@ -864,7 +871,7 @@ impl Task {
             && self
                 .actions
                 .iter()
-                .all(|a| matches!(a.motion, Motion::Stay | Motion::Step(_)) && a.rules.is_empty())
+                .all(|a| fixed(a.motion) && a.rules.is_empty())
     }
 
     /// Some step may take a mover further than the next cell: a slide, a
