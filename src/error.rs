@@ -210,6 +210,20 @@ pub enum RuleError {
         help: String,
     },
 
+    #[error("`{{steps}}` counts steps, and steps here have costs")]
+    #[diagnostic(
+        code(puzzle::check::steps_with_costs),
+        severity(Warning),
+        help(
+            "the answer is the least total cost, `{{cost}}`; `{{steps}}` is the number of steps \
+             of a least-cost way (the fewest among them)"
+        )
+    )]
+    StepsWithCosts {
+        #[label("prints the steps, not the answer's cost")]
+        span: SourceSpan,
+    },
+
     #[error("{message}")]
     #[diagnostic(code(puzzle::check::never), severity(Warning), help("{help}"))]
     Never {
@@ -224,7 +238,10 @@ pub enum RuleError {
 impl RuleError {
     /// Whether this is only a warning (the file still runs).
     pub fn is_warning(&self) -> bool {
-        matches!(self, RuleError::Never { .. })
+        matches!(
+            self,
+            RuleError::Never { .. } | RuleError::StepsWithCosts { .. }
+        )
     }
 }
 

@@ -486,15 +486,22 @@ impl Template {
     /// Whether it prints `{steps}`: then a case whose steps have costs needs
     /// its way found, to count them.
     pub fn uses_steps(&self) -> bool {
-        fn has(n: &Num) -> bool {
+        self.mentions(&Num::Steps)
+    }
+
+    /// Whether `leaf` (`{steps}`, `{cost}`) appears in it, alone or in
+    /// arithmetic.
+    fn mentions(&self, leaf: &Num) -> bool {
+        fn has(n: &Num, leaf: &Num) -> bool {
             match n {
-                Num::Steps => true,
-                Num::Neg(e) => has(e),
-                Num::Bin(a, _, b) => has(a) || has(b),
-                _ => false,
+                Num::Neg(e) => has(e, leaf),
+                Num::Bin(a, _, b) => has(a, leaf) || has(b, leaf),
+                n => n == leaf,
             }
         }
-        self.0.iter().any(|s| matches!(s, Seg::Num(n) if has(n)))
+        self.0
+            .iter()
+            .any(|s| matches!(s, Seg::Num(n) if has(n, leaf)))
     }
 
     /// The line for one case: `answer` is the least cost and the steps of
@@ -2545,6 +2552,15 @@ impl Resolver {
             }
         }
         let [before, solved, unsolved, separator, stopped] = slots;
+        // `{steps}` once printed the cost: where steps have costs it is now
+        // another number, said so rather than changed without a word.
+        if let Some((t, span)) = &solved
+            && self.has_costs
+            && t.uses_steps()
+            && !t.mentions(&Num::Cost)
+        {
+            self.err(RuleError::StepsWithCosts { span: *span });
+        }
         let lit = |s: &str| Template(vec![Seg::Lit(s.to_string())]);
         Some(Io {
             cases,
@@ -2663,6 +2679,7 @@ impl Resolver {
         goal: Option<&Expr>,
     ) {
         let mut set = vec![false; self.states.len()];
+        let mut read = vec![false; self.states.len()];
         for a in on
             .iter()
             .flat_map(|o| &o.actions)
@@ -2672,17 +2689,10 @@ impl Resolver {
             if a.op != ActOp::Clear {
                 set[a.state.ix()] = true;
             }
-        }
-        let mut read = vec![false; self.states.len()];
-        // A counter without `wrap` that an action adds to or subtracts from
-        // is read by its range: a step that would take it out is no step
-        // (a bag that holds three keys), so removing it changes answers.
-        for a in on
-            .iter()
-            .flat_map(|o| &o.actions)
-            .chain(on_move.iter().flat_map(|o| &o.actions))
-            .chain(when.iter().flat_map(|w| &w.actions))
-        {
+            // A counter without `wrap` that an action adds to or subtracts
+            // from is read by its range: a step that would take it out is
+            // no step (a bag that holds three keys), so removing it changes
+            // answers.
             if matches!(a.op, ActOp::Add(_) | ActOp::Sub(_))
                 && matches!(
                     self.states[a.state.ix()].kind,
