@@ -587,10 +587,14 @@ fn say_stopped(
     case: &RawCase,
     st: &crate::search::budget::Stopped,
     limits: &crate::search::Limits,
+    refused: bool,
 ) -> std::io::Result<()> {
     let limit = st.limit.describe(limits);
     let memory = crate::search::budget::size(st.memory);
-    if st.limit == crate::search::budget::Limit::Engine {
+    // A case refused before its search has its report above; one the
+    // engine's size stopped during its search (a total cost past 32 bits)
+    // is said as any limit is.
+    if refused {
         return writeln!(
             std::io::stderr(),
             "puzzle: case {} stopped before its search: it is beyond the engine's size (the \
@@ -830,7 +834,7 @@ pub fn run_input<W: Write>(
                 let _ = std::io::stderr().lock().write_all(report.as_bytes());
             }
             if opts.format == Format::Text {
-                let _ = say_stopped(case, st, &opts.limits);
+                let _ = say_stopped(case, st, &opts.limits, sol.refused.is_some());
             }
         }
         if sol.goal_never && opts.warn {

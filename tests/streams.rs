@@ -836,8 +836,20 @@ fn threads_the_system_cannot_give_are_fewer_threads_not_a_failure() {
                 .output()
                 .unwrap();
             let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(0), "ulimit -v {limit}: {err}");
-            assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{err}");
+            // Every answer, or (on a machine under load) a case the default
+            // memory limit, half the address space, stopped cleanly: `?`,
+            // exit 3. Never exit 1, never an abort, never a wrong answer.
+            let got = String::from_utf8_lossy(&out.stdout).into_owned();
+            match out.status.code() {
+                Some(0) => assert_eq!(got, want, "{err}"),
+                Some(3) => {
+                    assert_eq!(got.lines().count(), want.lines().count(), "{err}");
+                    for (g, w) in got.lines().zip(want.lines()) {
+                        assert!(g == w || g == "?", "{g} for {w}: {err}");
+                    }
+                }
+                code => panic!("ulimit -v {limit}: exit {code:?}: {err}"),
+            }
         }
     }
 }
