@@ -193,12 +193,20 @@ pub fn solve(
         return Ok(stopped);
     }
     let task = task::ground(rules, case)?;
+    // A limit (the deadline, Ctrl-C, memory) may pass while a large map's
+    // tables are built: each phase ends with a check of the budget.
+    if budget.poll() {
+        return Ok(solution::Solution::stopped(budget));
+    }
     if !show.moves {
         // Nothing draws this map: its characters are not held through the
         // search.
         case.forget_grid();
     }
     let plan = plan::plan(&task, config).map_err(|w| vec![run::too_wide(case, &task, &w.0)])?;
+    if budget.poll() {
+        return Ok(solution::Solution::stopped(budget));
+    }
     let mut sol = search::run(&task, &plan, budget, show.stats);
     sol.goal_never = *task.goal() == task::Expr::Const(false);
     if task.unit_costs() {

@@ -591,3 +591,46 @@ fn kernels_agree_on_the_padded_grid_of_a_large_map() {
         );
     }
 }
+
+/// A kernel's tables are built in passes over the map, with a limit asked
+/// between them (a map of millions of cells takes seconds): asked to stop
+/// at its `k`-th question, the build stops there and asks no more; never
+/// asked to stop, it gives the kernel of `Kernel::new`.
+#[test]
+fn a_kernels_build_stops_at_the_first_question_answered_yes() {
+    let rules = "input { cases until eof  header n rows cols  grid rows x cols }\n\
+         domain colour = red blue\n\
+         tiles { floor '.'  wall '#' solid  lever 'r' 'b' of colour  gate 'R' 'B' of colour  pad 'P' }\n\
+         agent bot[n] '1'.. on floor\n\
+         flag open[colour], on_pad\n\
+         move all in turn: north east south west\n\
+         enter gate(?c) only if open[?c]\n\
+         on enter lever(?c): toggle open[?c]\n\
+         when bot on pad: toggle on_pad\n\
+         goal every bot on pad\n";
+    let input = "2 3 4\n1r.P\n.#R.\nb.2B\n";
+    let task = ground(rules, input);
+    let plan = puzzle::plan::plan(&task, puzzle::plan::Config::default()).expect("a plan");
+    assert!(
+        !matches!(plan.kernel(), KernelKind::Generic),
+        "a table kernel is planned"
+    );
+    let asked = std::cell::Cell::new(0);
+    let whole = Kernel::<u64>::within(&task, &plan, &|| {
+        asked.set(asked.get() + 1);
+        false
+    })
+    .expect("nothing stops it");
+    let questions = asked.get();
+    assert!(questions >= 2 * 5, "{questions} questions for two movers");
+    assert_eq!(whole.starts(), Kernel::<u64>::new(&task, &plan).starts());
+    for k in 1..=questions {
+        asked.set(0);
+        let stopped = Kernel::<u64>::within(&task, &plan, &|| {
+            asked.set(asked.get() + 1);
+            asked.get() == k
+        });
+        assert!(stopped.is_none(), "not stopped at question {k}");
+        assert_eq!(asked.get(), k, "asked on after a yes at question {k}");
+    }
+}

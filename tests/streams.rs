@@ -493,11 +493,8 @@ fn a_state_with_billions_of_successors_meets_every_limit() {
     }
 }
 
-#[test]
-fn a_map_too_large_for_the_memory_left_stops_before_its_search() {
-    // A Key Task map of 9,000,000 cells: its tables are built before the
-    // search can check its budget, and used to abort the process when the
-    // system had no memory for them. The small map after it is answered.
+/// A Key Task input: a map of 9,000,000 cells, then one of three.
+fn huge_keytask_map() -> String {
     let mut map = String::from("3000 3000\n*");
     for r in 0..3000 {
         let row = if r == 2999 {
@@ -509,7 +506,45 @@ fn a_map_too_large_for_the_memory_left_stops_before_its_search() {
         map.push('\n');
     }
     map.push_str("1 3\n*.X\n0 0\n");
-    let input = write_temp("huge-map.in", map.as_bytes());
+    write_temp("huge-map.in", map.as_bytes())
+}
+
+#[test]
+fn a_time_limit_ends_the_build_of_a_large_maps_tables() {
+    // The tables of a large map take about a second: a limit is checked
+    // between their passes, not only once the search starts (it stopped a
+    // 1s limit after 4.8 s). How soon is the machine's to say; that it
+    // stops there, with the case's `?` and the next case answered, is
+    // asserted.
+    let input = huge_keytask_map();
+    let rules = path("puzzles/keytask.puz");
+    for threads in ["1", "2"] {
+        let out = puzzle()
+            .args([
+                "run",
+                &rules,
+                &input,
+                "--timeout",
+                "20ms",
+                "--threads",
+                threads,
+            ])
+            .output()
+            .unwrap();
+        let (err, what) = stopped(out, "?\nEscape possible in 2 steps.\n", threads.into());
+        assert!(
+            err.contains("case 1 stopped by the time limit of 20ms (--timeout), at depth 0"),
+            "{what}"
+        );
+    }
+}
+
+#[test]
+fn a_map_too_large_for_the_memory_left_stops_before_its_search() {
+    // A Key Task map of 9,000,000 cells: its tables are built before the
+    // search can check its budget, and used to abort the process when the
+    // system had no memory for them. The small map after it is answered.
+    let input = huge_keytask_map();
     let rules = path("puzzles/keytask.puz");
     for threads in ["1", "2"] {
         // The memory limit, and the system's own (an address-space limit

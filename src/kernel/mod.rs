@@ -45,13 +45,33 @@ impl<'t, W: Word> Kernel<'t, W> {
         Self::with_kind(task, plan.layout(), plan.kernel())
     }
 
+    /// The kernel, or `None` when `stop` (a limit: the deadline, Ctrl-C,
+    /// memory) says so while its tables are built: on a map of millions of
+    /// cells that takes seconds.
+    pub fn within(task: &'t Task, plan: &'t Plan, stop: &dyn Fn() -> bool) -> Option<Self> {
+        Self::build(task, plan.layout(), plan.kernel(), stop)
+    }
+
     /// The kernel of a task with a given kind (for tests comparing kinds).
     pub fn with_kind(task: &'t Task, layout: &'t Layout, kind: KernelKind) -> Self {
+        Self::build(task, layout, kind, &|| false).expect("nothing stops the build")
+    }
+
+    fn build(
+        task: &'t Task,
+        layout: &'t Layout,
+        kind: KernelKind,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Self> {
         let tables = !matches!(
             kind,
             KernelKind::Generic | KernelKind::Slides | KernelKind::Bodies
         );
-        let model = tables.then(|| Model::new(task, layout, kind));
+        let model = if tables {
+            Some(Model::new(task, layout, kind, stop)?)
+        } else {
+            None
+        };
         let slides = (kind == KernelKind::Slides).then(|| SlideModel::new(task, layout));
         let bodies = (kind == KernelKind::Bodies).then(|| BodyModel::new(task, layout));
         let mut goal_cx = Conds::new();
@@ -69,7 +89,7 @@ impl<'t, W: Word> Kernel<'t, W> {
             }
             None => Generic::starts(task, layout),
         };
-        Kernel {
+        Some(Kernel {
             task,
             layout,
             model,
@@ -78,7 +98,7 @@ impl<'t, W: Word> Kernel<'t, W> {
             goal_cx,
             goal,
             starts,
-        }
+        })
     }
 
     pub fn task(&self) -> &'t Task {

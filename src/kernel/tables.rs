@@ -288,8 +288,14 @@ impl<W: Word> Model<'_, W> {
     }
 
     /// Builds the tables of a task whose actions move by fixed offsets and
-    /// whose rules are plain.
-    pub fn new<'t>(task: &'t Task, layout: &Layout, kind: KernelKind) -> Model<'t, W> {
+    /// whose rules are plain; `None` when `stop` says so between two passes
+    /// over the map (a map of millions of cells takes seconds).
+    pub fn new<'t>(
+        task: &'t Task,
+        layout: &Layout,
+        kind: KernelKind,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Model<'t, W>> {
         let c = Compiler {
             task,
             layout,
@@ -298,7 +304,7 @@ impl<W: Word> Model<'_, W> {
             conds: Interner::new(Cond::Always),
             effects: Interner::new(Effect::default()),
         };
-        c.build(kind)
+        c.build(kind, stop)
     }
 }
 
@@ -427,13 +433,13 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
         self.effects.id(e)
     }
 
-    fn build(mut self, kind: KernelKind) -> Model<'t, W> {
+    fn build(mut self, kind: KernelKind, stop: &dyn Fn() -> bool) -> Option<Model<'t, W>> {
         let task = self.task;
         let dynamic_sight = task.dynamic_sight();
         let lone = kind == KernelKind::Lone;
         let movers: Vec<Mover<'t, W>> = (0..task.movers().len())
-            .map(|i| self.mover(i, lone, dynamic_sight))
-            .collect();
+            .map(|i| self.mover(i, lone, dynamic_sight, stop))
+            .collect::<Option<_>>()?;
         let has_effects = dynamic_sight || self.effects.table.len() > 1;
         let has_when = dynamic_sight || movers.iter().any(|m| m.when_here.iter().any(|&e| e != 0));
         let b = task.board();
@@ -456,11 +462,18 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
         if let KernelKind::Rows { .. } = kind {
             model.reach = Some(Reach::new(&model));
         }
-        model
+        Some(model)
     }
 
-    /// The tables of mover `i`.
-    fn mover(&mut self, i: usize, lone: bool, dynamic_sight: bool) -> Mover<'t, W> {
+    /// The tables of mover `i`, or `None` when `stop` says so between two
+    /// passes over its cells.
+    fn mover(
+        &mut self,
+        i: usize,
+        lone: bool,
+        dynamic_sight: bool,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Mover<'t, W>> {
         let task = self.task;
         let tm = &task.movers()[i];
         let b = task.board();
@@ -481,6 +494,9 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
                     *x = NONE;
                 }
             }
+        }
+        if stop() {
+            return None;
         }
         let dirs: Vec<Dir> = tm
             .actions()
@@ -508,6 +524,9 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
                 present[b.class(c) as usize] = true;
             }
         }
+        if stop() {
+            return None;
+        }
         let mut free = true;
         for k in (0..present.len()).filter(|&k| present[k]) {
             free &= self.class_entry(k as ClassId) == 0;
@@ -525,6 +544,9 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
                 cells.iter().map(|&c| entry(c)).collect()
             }
         };
+        if stop() {
+            return None;
+        }
         // The move table, unless the mover is lone. Every move is written
         // and kept only if it lands in the domain: no branch on the map's
         // layout.
@@ -550,6 +572,9 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             }
             adj.truncate(k);
             adj_start.push(adj.len() as u32);
+        }
+        if stop() {
+            return None;
         }
         let mut on_enter = vec![0; cells.len()];
         let nclasses = b.classes().len();
@@ -645,6 +670,9 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
                 }
             }
         }
+        if stop() {
+            return None;
+        }
         let when_here = if has_when {
             (cells.iter())
                 .map(|&c| {
@@ -658,6 +686,9 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
         } else {
             vec![0; cells.len()]
         };
+        if stop() {
+            return None;
+        }
         // A lone mover's arrival: entering, then standing, as one effect.
         let arrive = if lone && self.effects.table.len() > 1 {
             on_enter
@@ -675,7 +706,7 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
         } else {
             Vec::new()
         };
-        Mover {
+        Some(Mover {
             offset: field.offset,
             bits: field.bits,
             mask: ones::<W>(field.bits) << field.offset,
@@ -697,7 +728,7 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             rays,
             opaque: tm.opaque(),
             deltas,
-        }
+        })
     }
 }
 

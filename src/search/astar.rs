@@ -17,7 +17,7 @@
 
 use crate::kernel::Kernel;
 use crate::plan::{Bound, Checks, DENSE_G_BITS, Field, Layout, Word};
-use crate::search::budget::{Budget, Sink};
+use crate::search::budget::{Budget, Pace, Sink};
 use crate::solution::Solution;
 
 use crate::task::{MoverId, Task};
@@ -67,7 +67,7 @@ impl Table<'_> {
 /// teleport's other end. Every move of the task is one move there, so the
 /// distances are lower bounds that change by at most one a move.
 /// Positions with no way: `u32::MAX`.
-fn far_distances(task: &Task, m: MoverId, goal: &[u32]) -> Vec<u32> {
+fn far_distances(task: &Task, m: MoverId, goal: &[u32], budget: &Budget) -> Option<Vec<u32>> {
     use crate::task::{Dir, Expr, Motion};
     let b = task.board();
     let mover = task.mover(m);
@@ -97,7 +97,13 @@ fn far_distances(task: &Task, m: MoverId, goal: &[u32]) -> Vec<u32> {
             queue.push_back(g);
         }
     }
+    let mut pace = Pace::default();
+    let mut taken = 0u64;
     while let Some(x) = queue.pop_front() {
+        taken += 1;
+        if pace.due(taken) && budget.poll() {
+            return None;
+        }
         let next = dist[x as usize] + 1;
         // A move that ends on `x` stops there, or on the teleport's end
         // whose other end it is (ends come in pairs).
@@ -124,7 +130,7 @@ fn far_distances(task: &Task, m: MoverId, goal: &[u32]) -> Vec<u32> {
     mover
         .domain()
         .for_each(|p, c, _| table[p as usize] = dist[c as usize]);
-    table
+    Some(table)
 }
 
 /// A flag the goal fixes, and per mover the distance from each position
@@ -161,20 +167,27 @@ pub struct Heuristic<'t> {
 }
 
 impl<'t> Heuristic<'t> {
-    pub fn new(task: &'t Task, layout: &Layout, bound: &Bound) -> Heuristic<'t> {
+    /// The bound's tables, searched to the end for the movers the goal
+    /// pins; `None` when the budget stopped that (a large map).
+    pub fn new(
+        task: &'t Task,
+        layout: &Layout,
+        bound: &Bound,
+        budget: &Budget,
+    ) -> Option<Heuristic<'t>> {
         let tables = bound
             .pinned
             .iter()
             .map(|(m, goal)| {
                 if task.far_moves() {
                     let pos = layout.field(task.mover(*m).pos());
-                    return (pos, far_distances(task, *m, goal));
+                    return Some((pos, far_distances(task, *m, goal, budget)?));
                 }
                 let t = Table::new(task, layout, *m, goal);
-                let all = t.dist.all(t.padded, &t.deltas);
-                (t.pos, all)
+                let all = t.dist.all(t.padded, &t.deltas, budget)?;
+                Some((t.pos, all))
             })
-            .collect();
+            .collect::<Option<_>>()?;
         let flags = bound
             .flags
             .iter()
@@ -202,12 +215,12 @@ impl<'t> Heuristic<'t> {
                 ))
             })
             .collect();
-        Heuristic {
+        Some(Heuristic {
             tables,
             sum: bound.sum,
             pushes,
             flags,
-        }
+        })
     }
 
     /// A lower bound on the steps from `s` to a goal; `u32::MAX` if none.
@@ -313,10 +326,19 @@ impl Distances {
         self.search(pc, bound, deltas)
     }
 
-    /// Every position's distance, searched to the end.
-    fn all(mut self, padded: &[u32], deltas: &[isize]) -> Vec<u32> {
-        self.search(usize::MAX, u32::MAX, deltas);
-        padded.iter().map(|&pc| self.dist[pc as usize]).collect()
+    /// Every position's distance, searched to the end a level at a time,
+    /// with the budget checked every few thousand cells or so; `None`
+    /// when it stopped the search.
+    fn all(mut self, padded: &[u32], deltas: &[isize], budget: &Budget) -> Option<Vec<u32>> {
+        let mut pace = Pace::default();
+        let mut level = 0;
+        while self.search(usize::MAX, level, deltas) != u32::MAX {
+            level += 1;
+            if pace.due(self.head as u64) && budget.poll() {
+                return None;
+            }
+        }
+        Some(padded.iter().map(|&pc| self.dist[pc as usize]).collect())
     }
 
     /// Walks on until padded cell `until` has its distance, or every cell

@@ -302,6 +302,14 @@ impl Budget {
         false
     }
 
+    /// Checks the budget between the phases of a case and in the loops that
+    /// build its tables, before the search counts states: true when the
+    /// case must stop (a deadline, Ctrl-C or the memory limit passed while
+    /// a large map's tables were being built).
+    pub fn poll(&self) -> bool {
+        self.check(self.states.load(Relaxed), self.depth.load(Relaxed))
+    }
+
     /// Whether a check is to read the process's memory: the first, and
     /// then one every [`MEMORY_EVERY`] (whichever thread comes first).
     fn memory_due(&self) -> bool {

@@ -100,7 +100,13 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, count: bool) -> So
         // no start: no kernel to build, nothing to search.
         return Solution::default();
     }
-    let k = Kernel::<W>::new(task, plan);
+    // A limit may pass while a large map's tables are built.
+    let Some(k) = Kernel::<W>::within(task, plan, &|| budget.poll()) else {
+        return Solution::stopped(budget);
+    };
+    if budget.poll() {
+        return Solution::stopped(budget);
+    }
     let limit = task.limit().map(|l| l.max);
     if k.goal_never() || k.starts().is_empty() {
         // No state is a goal (say, no cell of the map has the goal tile),
@@ -128,8 +134,10 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, count: bool) -> So
         (Engine::Bfs, _) => bfs::<W, Sparse<W>>(&k, how, budget),
         (Engine::Astar, _) => {
             let bound = plan.bound().expect("A* is planned with its bound");
-            let h = Heuristic::new(task, plan.layout(), bound);
-            astar(&k, h, how, budget)
+            match Heuristic::new(task, plan.layout(), bound, budget) {
+                Some(h) => astar(&k, h, how, budget),
+                None => Solution::stopped(budget),
+            }
         }
         (Engine::Buckets | Engine::Dijkstra, _) => {
             dijkstra(&k, how, plan.engine() == Engine::Buckets, budget)

@@ -966,6 +966,10 @@ impl Grounder<'_> {
                 }
             }
             let open = |pc: usize| b.open[pc] == 1;
+            // Padded cell -> position: a list domain's lookup is a binary
+            // search, too slow for the millions of cells of a large map.
+            let mut index = vec![u32::MAX; b.open.len()];
+            mover.domain.for_each(|p, _, pc| index[pc as usize] = p);
             let mut done = vec![false; n];
             while let Some(p) = queue.pop_front() {
                 if std::mem::replace(&mut done[p], true) {
@@ -987,9 +991,10 @@ impl Grounder<'_> {
                     if !open(y) || !open(z) {
                         continue;
                     }
-                    let Some(q) = b.cell(y).and_then(|c| mover.position_of(c)) else {
+                    let q = index[y];
+                    if q == u32::MAX {
                         continue;
-                    };
+                    }
                     if dist[p] + 1 < dist[q as usize] {
                         dist[q as usize] = dist[p] + 1;
                         queue.push_back(q as usize);
