@@ -487,7 +487,7 @@ impl SourceCode for Source {
         if whole.data().len() <= MAX_SHOWN {
             return Ok(Box::new(MietteSpanContents::new_named(
                 self.name.clone(),
-                whole.data(),
+                shown(whole.data()),
                 *whole.span(),
                 whole.line(),
                 whole.column(),
@@ -514,13 +514,66 @@ impl SourceCode for Source {
         let column = text[line_start..from].chars().count();
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
-            &text.as_bytes()[from..to],
+            shown(&text.as_bytes()[from..to]),
             (from, to - from).into(),
             line,
             column,
             1,
         )))
     }
+}
+
+/// The stand-in a report shows for a control character of its source.
+pub const CONTROL_SHOWN: char = '?';
+
+/// Whether a report shows `c` as [`CONTROL_SHOWN`]: a control character
+/// other than a tab or a line break, which would act on the terminal the
+/// report is printed to (an escape sequence recolours it or moves the
+/// cursor).
+pub fn is_hidden_control(c: char) -> bool {
+    c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r')
+}
+
+/// Text from an input quoted in a message: each hidden control character
+/// written as its escape (`\u{1b}`), so that the message cannot act on the
+/// terminal it is printed to.
+pub fn raw(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_hidden_control) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if is_hidden_control(c) {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// The bytes of a source a report shows, each hidden control character
+/// replaced by [`CONTROL_SHOWN`]: one byte for one, so that every span
+/// keeps its place (the report's message names the character). The copy
+/// is made only when there is one, and is kept for the process's life (a
+/// report's window borrows from its source): at most [`MAX_SHOWN`] bytes a
+/// window, a few windows a report, [`MAX_REPORTS`] reports a run.
+fn shown(data: &[u8]) -> &[u8] {
+    if !data.iter().any(|&b| is_hidden_control(b as char)) {
+        return data;
+    }
+    let copy: Box<[u8]> = data
+        .iter()
+        .map(|&b| {
+            if is_hidden_control(b as char) {
+                CONTROL_SHOWN as u8
+            } else {
+                b
+            }
+        })
+        .collect();
+    Box::leak(copy)
 }
 
 /// All diagnostics of one phase, with the source they point into (at most
@@ -745,6 +798,21 @@ pub enum VerifyError {
         #[label("the file ends here, after {lines} lines")]
         span: SourceSpan,
         lines: usize,
+    },
+
+    #[error("the solution file is not text: {what}")]
+    #[diagnostic(
+        code(puzzle::verify::not_text),
+        help(
+            "a solution file is a line of move names per case, in UTF-8, as `puzzle run --moves` \
+             writes it: is this the right file?"
+        )
+    )]
+    NotText {
+        #[label("{label}")]
+        span: SourceSpan,
+        what: String,
+        label: String,
     },
 
     #[error("the solution file has more lines than the input has cases ({cases})")]

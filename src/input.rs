@@ -254,7 +254,10 @@ impl<'a> Reader<'a> {
                 Ok(v) => vals.push(v),
                 Err(_) => {
                     return Err(InputError::Header {
-                        message: format!("{what} holds `{tok}`, which is not an integer"),
+                        message: format!(
+                            "{what} holds `{}`, which is not an integer",
+                            crate::error::raw(tok)
+                        ),
                         span,
                         label: "not an integer".into(),
                         help: format!("{what} is {}", self.describe_header(want)),
@@ -569,7 +572,15 @@ impl<'a> Reader<'a> {
                         "row too long"
                     }
                     .into(),
-                    help: if self.space_is_cell && short {
+                    help: if let Some(c) =
+                        l.text.chars().find(|&c| crate::error::is_hidden_control(c))
+                    {
+                        format!(
+                            "the row holds the control character {c:?}, shown as `{}`: every \
+                             row of this case has {cols} characters",
+                            crate::error::CONTROL_SHOWN
+                        )
+                    } else if self.space_is_cell && short {
                         "a space is a cell in this puzzle: keep trailing spaces in the row".into()
                     } else {
                         format!("every row of this case has {cols} characters")

@@ -6,6 +6,7 @@ use miette::Report;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::Ordering::Relaxed;
 
 // Each map of an input file builds and drops tables of a few hundred KiB;
 // glibc's allocator hands such blocks back to the kernel and faults them in
@@ -19,7 +20,8 @@ mod exit {
     pub const OK: u8 = 0;
     /// The rule file or the input is malformed.
     pub const BAD_INPUT: u8 = 1;
-    // 2, a wrong command line, is clap's own exit code for usage errors.
+    /// A wrong command line (clap's own exit code for usage errors).
+    pub const USAGE: u8 = 2;
     /// A resource limit of the engine: the state of a map cannot be packed.
     pub const LIMIT: u8 = 3;
     /// Writing the output failed (not a closed pipe: that ends quietly).
@@ -262,8 +264,7 @@ impl RunOpts {
         // Ctrl-C stops the case running at its next checkpoint; a second
         // one ends the process at once.
         let _ = ctrlc::set_handler(|| {
-            if puzzle::search::budget::INTERRUPTED.swap(true, std::sync::atomic::Ordering::Relaxed)
-            {
+            if puzzle::search::budget::INTERRUPTED.swap(true, Relaxed) {
                 std::process::exit(130);
             }
         });
@@ -301,9 +302,10 @@ fn start_threads(asked: Option<u16>) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut threads = asked.map_or(cores, usize::from);
     if threads > cores {
-        let _ = writeln!(
-            std::io::stderr(),
-            "puzzle: note: --threads {threads}: this machine has {cores} cores; using {cores}"
+        notice(
+            Notice::Note,
+            "puzzle::run::threads",
+            &format!("--threads {threads}: this machine has {cores} cores; using {cores}"),
         );
         threads = cores;
     }
@@ -324,9 +326,10 @@ fn start_threads(asked: Option<u16>) -> usize {
                 match pool(threads).build_global() {
                     Ok(()) => break,
                     Err(e) => {
-                        let _ = writeln!(
-                            std::io::stderr(),
-                            "puzzle: note: cannot start {threads} threads ({e}); using 1"
+                        notice(
+                            Notice::Note,
+                            "puzzle::run::threads",
+                            &format!("cannot start {threads} threads ({e}); using 1"),
                         );
                         threads = 1;
                     }
@@ -334,9 +337,10 @@ fn start_threads(asked: Option<u16>) -> usize {
             }
             Err(e) => {
                 let fewer = threads / 2;
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "puzzle: note: cannot start {threads} threads ({e}); trying {fewer}"
+                notice(
+                    Notice::Note,
+                    "puzzle::run::threads",
+                    &format!("cannot start {threads} threads ({e}); trying {fewer}"),
                 );
                 threads = fewer;
             }
@@ -415,7 +419,7 @@ const PURGE_DELAY: libmimalloc_sys::mi_option_t = libmimalloc_sys::mi_option_use
 /// code 0; the descriptor is therefore looked at before the runtime starts,
 /// by a function the C library runs first (`.init_array`).
 fn stdout_closed() -> bool {
-    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+    STDOUT_CLOSED.load(Relaxed)
 }
 
 static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -427,7 +431,7 @@ static LOOK_AT_STDOUT: extern "C" fn() = {
     extern "C" fn look() {
         // SAFETY: F_GETFD only reads the descriptor's flags.
         let closed = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1;
-        STDOUT_CLOSED.store(closed, std::sync::atomic::Ordering::Relaxed);
+        STDOUT_CLOSED.store(closed, Relaxed);
     }
     look
 };
@@ -463,18 +467,23 @@ enum Outcome {
 
 fn main() -> ExitCode {
     allocator_setup();
+    // Until the command line is parsed, `--format json` is read from the
+    // words as given: a command line that does not parse is reported in
+    // the format it asks for.
+    JSON.store(json_asked(std::env::args_os()), Relaxed);
     if stdout_closed() {
-        let _ = writeln!(
-            std::io::stderr(),
-            "puzzle: cannot write the output: stdout is closed"
+        notice(
+            Notice::Error,
+            "puzzle::io::write",
+            "cannot write the output: stdout is closed",
         );
         return ExitCode::from(exit::OUTPUT);
     }
-    let cli = Cli::parse();
-    JSON.store(
-        cli.format == FormatArg::Json,
-        std::sync::atomic::Ordering::Relaxed,
-    );
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return ExitCode::from(command_line_error(&e)),
+    };
+    JSON.store(cli.format == FormatArg::Json, Relaxed);
     let code = match dispatch(cli) {
         Ok(Outcome::Code(code)) => code,
         // A report that cannot be written (stderr closed, or a pipe that
@@ -491,12 +500,104 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
+/// Whether the words of a command line ask for `--format json` (before
+/// `--`, after which words are operands).
+fn json_asked(args: impl IntoIterator<Item = std::ffi::OsString>) -> bool {
+    let words: Vec<std::ffi::OsString> = args.into_iter().collect();
+    let words = words.iter().take_while(|w| w.as_os_str() != "--");
+    let mut last_was_format = false;
+    let mut json = false;
+    for w in words {
+        if last_was_format {
+            json = w.as_os_str() == "json";
+        } else if let Some(v) = w.to_str().and_then(|w| w.strip_prefix("--format=")) {
+            json = v == "json";
+        }
+        last_was_format = w.as_os_str() == "--format";
+    }
+    json
+}
+
+/// A command line clap cannot take: help and version are printed as clap
+/// prints them; an error is a JSON line under `--format json`, else
+/// clap's own text. The exit code is clap's (2 for an error).
+fn command_line_error(e: &clap::Error) -> u8 {
+    if !e.use_stderr() || !JSON.load(Relaxed) {
+        // Nothing is done when it cannot be printed: the code tells it.
+        let _ = e.print();
+        return u8::try_from(e.exit_code()).unwrap_or(exit::USAGE);
+    }
+    // clap's text: `error: MESSAGE`, its indented continuation (the
+    // arguments missing), then tips and usage.
+    let text = e.render().to_string();
+    let mut lines = text.lines().peekable();
+    let mut message = lines
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("error: ")
+        .to_string();
+    while let Some(more) = lines.next_if(|l| l.starts_with(' ')) {
+        message.push(' ');
+        message.push_str(more.trim());
+    }
+    let help: Vec<&str> = lines.map(str::trim).filter(|l| !l.is_empty()).collect();
+    let json = serde_json::json!({
+        "severity": "error",
+        "code": format!("puzzle::cli::{}", kebab(&format!("{:?}", e.kind()))),
+        "message": message,
+        "help": help.join("\n"),
+    });
+    let _ = writeln!(std::io::stderr(), "{json}");
+    exit::USAGE
+}
+
+/// `UnknownArgument` as `unknown-argument`.
+fn kebab(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('-');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// What a [`notice`] is.
+#[derive(Clone, Copy)]
+enum Notice {
+    /// Told as `puzzle: MESSAGE`; `error` in JSON.
+    Error,
+    /// Told as `puzzle: note: MESSAGE`; `advice` in JSON (the run goes on).
+    Note,
+}
+
+/// A message of the command's own on stderr (not a report on a file): a
+/// line of text, or with `--format json` a JSON line with a severity and a
+/// code, as reports are. Nothing is done when stderr cannot take it.
+fn notice(kind: Notice, code: &str, message: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = if JSON.load(Relaxed) {
+        let severity = match kind {
+            Notice::Error => "error",
+            Notice::Note => "advice",
+        };
+        let json = serde_json::json!({"severity": severity, "code": code, "message": message});
+        writeln!(err, "{json}")
+    } else {
+        match kind {
+            Notice::Error => writeln!(err, "puzzle: {message}"),
+            Notice::Note => writeln!(err, "puzzle: note: {message}"),
+        }
+    };
+}
+
 /// Writes a report to stderr, as text or JSON lines. Nothing is done when
 /// that fails: stderr is where a failure would be told, and the exit code
 /// still tells it.
 fn say(report: &Report) {
     let mut err = std::io::stderr().lock();
-    let _ = if JSON.load(std::sync::atomic::Ordering::Relaxed) {
+    let _ = if JSON.load(Relaxed) {
         puzzle::error::json(report.as_ref())
             .iter()
             .try_for_each(|j| writeln!(err, "{j}"))
@@ -511,7 +612,11 @@ fn stream_failed(e: &std::io::Error) -> u8 {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         return exit::OK;
     }
-    let _ = writeln!(std::io::stderr(), "puzzle: cannot write the output: {e}");
+    notice(
+        Notice::Error,
+        "puzzle::io::write",
+        &format!("cannot write the output: {e}"),
+    );
     exit::OUTPUT
 }
 
@@ -560,7 +665,7 @@ fn finish(r: Result<puzzle::run::Summary, puzzle::RunError>) -> Result<Outcome, 
                     format!("interrupted after case {n}; its answer and those before it are above")
                 }
             };
-            let _ = writeln!(std::io::stderr(), "puzzle: {said}");
+            notice(Notice::Error, "puzzle::run::interrupted", &said);
             Ok(Outcome::Code(exit::INTERRUPTED))
         }
         Ok(s) if s.stopped > 0 => Ok(Outcome::Code(exit::LIMIT)),
@@ -655,7 +760,7 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
                 Err(o) => return Ok(o),
             };
             let (moves_name, moves) = read(&solution)?;
-            let moves = String::from_utf8_lossy(&moves);
+            let moves = puzzle::run::moves_text(&moves_name, &moves)?;
             let opts = puzzle::run::Options {
                 format: cli.format.into(),
                 ..opts.options(false)?
@@ -728,10 +833,10 @@ fn dispatch(cli: Cli) -> Result<Outcome, Report> {
                         return Ok(Outcome::Code(code));
                     }
                 } else if let Err(e) = std::fs::write(&path, text) {
-                    let _ = writeln!(
-                        std::io::stderr(),
-                        "puzzle: cannot write {}: {e}",
-                        path.display()
+                    notice(
+                        Notice::Error,
+                        "puzzle::io::write",
+                        &format!("cannot write {}: {e}", path.display()),
                     );
                     return Ok(Outcome::Code(exit::OUTPUT));
                 }

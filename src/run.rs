@@ -5,7 +5,7 @@
 //! on stdout, in order. The answers of the cases before a bad one are
 //! printed before its report.
 
-use crate::error::{Diagnostics, InputError, Source};
+use crate::error::{Diagnostics, InputError, Source, VerifyError};
 use crate::input::{RawCase, Reader};
 use crate::plan::Layout;
 use crate::resolve::Rules;
@@ -393,6 +393,40 @@ pub struct Verified {
 }
 
 /// The lines of a text with the byte offset of each.
+/// A solution file's bytes as the text `verify` reads, or the report that
+/// it is not text: a byte that is not UTF-8, or a control character other
+/// than a tab or a line break (a binary file, whose bytes would otherwise
+/// be read as move names). A byte-order mark is skipped.
+pub fn moves_text(name: &str, bytes: &[u8]) -> Result<String, Diagnostics<VerifyError>> {
+    let bytes = strip_bom(bytes);
+    let fail = |text: &str, at: usize, what: String, label: &str| {
+        let e = VerifyError::NotText {
+            span: (at, 1).into(),
+            what,
+            label: label.into(),
+        };
+        Diagnostics::new(Source::new(name, text), vec![e], name)
+    };
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            // The bytes before the bad one are UTF-8, and replacing bad
+            // bytes leaves them as they are.
+            let at = e.valid_up_to();
+            let what = format!("byte {} is 0x{:02X}, which is not UTF-8", at, bytes[at]);
+            return Err(fail(&String::from_utf8_lossy(bytes), at, what, "not UTF-8"));
+        }
+    };
+    if let Some((at, c)) = text
+        .char_indices()
+        .find(|&(_, c)| crate::error::is_hidden_control(c))
+    {
+        let what = format!("it holds the control character {c:?}");
+        return Err(fail(text, at, what, "a control character"));
+    }
+    Ok(text.to_string())
+}
+
 fn lines_at(text: &str) -> Vec<(usize, &str)> {
     let mut at = 0;
     text.split_inclusive('\n')
@@ -451,6 +485,7 @@ fn verdict_line<W: Write>(
         Some(E::WayExists { .. }) => "way-exists",
         Some(E::Missing { .. }) => "missing",
         Some(E::Extra { .. }) => "extra",
+        Some(E::NotText { .. }) => "not-text",
     };
     let json = serde_json::json!({
         "case": case,
@@ -525,7 +560,11 @@ pub fn verify_input<W: Write>(
                     span: token_span(at, line, step),
                     why: why.clone(),
                 }),
-                format!("illegal: step {} (`{token}`): {why}", step + 1),
+                format!(
+                    "illegal: step {} (`{}`): {why}",
+                    step + 1,
+                    crate::error::raw(&token)
+                ),
             ),
             WayExists { least } => (
                 Some(E::WayExists {

@@ -1075,7 +1075,7 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
             if word.is_empty() {
                 "found a blank here".to_string()
             } else {
-                format!("found `{word}`")
+                format!("found `{}`", crate::error::raw(&word))
             }
         }
     };

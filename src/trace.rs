@@ -94,7 +94,8 @@ pub fn parse(task: &Task, token: &str) -> Result<Step, String> {
                 let names: Vec<String> =
                     movers[m].actions().iter().map(|&a| word(task, a)).collect();
                 format!(
-                    "`{name}` is not a move of {} (its moves: {})",
+                    "`{}` is not a move of {} (its moves: {})",
+                    crate::error::raw(name),
                     movers[m].name(),
                     names.join(", ")
                 )
@@ -107,10 +108,9 @@ pub fn parse(task: &Task, token: &str) -> Result<Step, String> {
             let Some((who, what)) = token.split_once(':') else {
                 return Err("a step is MOVER:MOVE when several agents take turns".into());
             };
-            let m = movers
-                .iter()
-                .position(|m| m.name() == who)
-                .ok_or_else(|| format!("`{who}` is not an agent of this map"))?;
+            let m = movers.iter().position(|m| m.name() == who).ok_or_else(|| {
+                format!("`{}` is not an agent of this map", crate::error::raw(who))
+            })?;
             Ok(vec![find(m, what)?])
         }
         (n, Mode::AtOnce) => {
@@ -278,7 +278,7 @@ fn replay_in<W: Word>(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
             // Why, from the first state the moves may be in.
             let why = generic
                 .refusal(now[0].0, &step)
-                .unwrap_or_else(|| format!("`{token}` cannot be taken here"));
+                .unwrap_or_else(|| format!("`{}` cannot be taken here", crate::error::raw(token)));
             return Replay::Illegal { step: i, why };
         }
         now = next;

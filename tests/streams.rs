@@ -94,7 +94,7 @@ fn a_closed_pipe_ends_the_run_quietly() {
 /// child, its stdout, and those answers.
 fn slow_run(
     file: &str,
-    threads: &str,
+    args: &[&str],
     stderr: Stdio,
 ) -> (
     std::process::Child,
@@ -103,7 +103,8 @@ fn slow_run(
 ) {
     let mut child = puzzle()
         .args(["run", &path("puzzles/halloween.puz"), file])
-        .args(["--strategy", "bfs", "--threads", threads])
+        .args(["--strategy", "bfs"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(stderr)
         .spawn()
@@ -121,7 +122,8 @@ fn a_run_killed_mid_file_leaves_every_finished_answer_in_order() {
     let (input, want) = slow_input(60);
     let file = write_temp("kill.in", input.as_bytes());
     for threads in ["1", "2"] {
-        let (mut child, mut out, mut got) = slow_run(&file, threads, Stdio::inherit());
+        let (mut child, mut out, mut got) =
+            slow_run(&file, &["--threads", threads], Stdio::inherit());
         // SAFETY: `kill` only sends a signal to the child's process id.
         let sent = unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
         assert_eq!(sent, 0, "the signal is sent");
@@ -582,7 +584,8 @@ fn an_interrupt_stops_cleanly_and_says_which_case() {
     let (input, want) = slow_input(60);
     let file = write_temp("int.in", input.as_bytes());
     for threads in ["1", "2"] {
-        let (mut child, mut out, mut got) = slow_run(&file, threads, Stdio::piped());
+        let (mut child, mut out, mut got) =
+            slow_run(&file, &["--threads", threads], Stdio::piped());
         // SAFETY: `kill` only sends a signal to the child's process id.
         assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
         out.read_to_string(&mut got).unwrap();
@@ -608,6 +611,34 @@ fn an_interrupt_stops_cleanly_and_says_which_case() {
             "{threads} threads: {n} answers, then {err}"
         );
     }
+}
+
+#[test]
+fn an_interrupt_is_a_json_line_with_format_json() {
+    let (input, _) = slow_input(60);
+    let file = write_temp("int-json.in", input.as_bytes());
+    let (mut child, mut out, mut got) = slow_run(&file, &["--format", "json"], Stdio::piped());
+    // SAFETY: `kill` only sends a signal to the child's process id.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    out.read_to_string(&mut got).unwrap();
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    let mut stderr = child.stderr.take().unwrap();
+    stderr.read_to_string(&mut err).unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    for line in got.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON answer");
+        assert_eq!(v["status"], "solved", "{line}");
+    }
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(lines[0]).expect("a JSON line");
+    assert_eq!(v["code"], "puzzle::run::interrupted", "{err}");
+    assert_eq!(v["severity"], "error", "{err}");
+    assert!(
+        v["message"].as_str().unwrap().starts_with("interrupted "),
+        "{err}"
+    );
 }
 
 /// Three agents at once on an open 13 x 13 board: about a second of
