@@ -20,6 +20,10 @@ pub enum RuleError {
         #[label("{found}")]
         span: SourceSpan,
         found: String,
+        /// The `{` of a block still open where the error is, when that is
+        /// the likely cause.
+        #[label("this `{{` is not closed")]
+        opener: Option<SourceSpan>,
         hint: String,
     },
 
@@ -265,7 +269,38 @@ pub enum InputError {
         missing: String,
         #[label("input ends here")]
         span: SourceSpan,
+        /// The header that set the size, when it did.
+        #[label("{size_label}")]
+        size: Option<SourceSpan>,
+        size_label: String,
         help: String,
+    },
+
+    #[error(
+        "case {case}'s header says {rows} rows, but line {line} looks like the next case's header"
+    )]
+    #[diagnostic(
+        code(puzzle::input::header_rows),
+        help(
+            "if the grid of case {case} ends before that line, its header should say {given_rows}: \
+             the line is then read as the header (`{form}`) of case {next}"
+        )
+    )]
+    HeaderRows {
+        case: usize,
+        rows: usize,
+        /// The rows of the grid before the line that looks like a header
+        /// (`1 row`, `2 rows`).
+        given_rows: String,
+        next: usize,
+        /// That line's number in the input, from 1.
+        line: usize,
+        #[label("read as row {row} of case {case}")]
+        span: SourceSpan,
+        row: usize,
+        #[label("the header says {rows} rows")]
+        header: SourceSpan,
+        form: String,
     },
 
     #[error("row {row} of case {case} is {got} {unit} wide, expected {want}")]

@@ -31,6 +31,11 @@ pub struct RawCase {
     pub row_offsets: Vec<usize>,
     /// Where the case starts in the input.
     pub offset: usize,
+    /// Where its header set the number of rows, the first row (from 0,
+    /// past the first) that reads as a header line would and the report
+    /// to give when that row turns out not to be a row: the header said a
+    /// row too many, and the next case's header was read as a row.
+    pub header_like: Option<(usize, InputError)>,
 }
 
 /// A grid's characters, row by row: bytes while every one is ASCII (a
@@ -339,6 +344,8 @@ impl<'a> Reader<'a> {
                     case: 1,
                     missing: "the number of cases".into(),
                     span: self.eof_span(),
+                    size: None,
+                    size_label: String::new(),
                     help: "a counted input starts with a line holding the number of cases".into(),
                 }));
             };
@@ -397,6 +404,8 @@ impl<'a> Reader<'a> {
                     case: self.read + 1,
                     missing: "the header line".into(),
                     span: self.eof_span(),
+                    size: None,
+                    size_label: String::new(),
                     help: self.describe_header(header_len),
                 }));
             };
@@ -492,6 +501,10 @@ impl<'a> Reader<'a> {
                 Some(_) => lines.push(self.next_line().unwrap()),
             }
         }
+        // The header lines, without the blank lines before them.
+        let header_text = &self.src[start..start + header_span.len()];
+        let lead = header_text.len() - header_text.trim_start().len();
+        let header_at: miette::SourceSpan = (start + lead, header_text.trim().len().max(1)).into();
         if let Some(r) = want_rows
             && lines.len() < r
         {
@@ -499,6 +512,8 @@ impl<'a> Reader<'a> {
                 case: number,
                 missing: format!("{} of its {r} grid rows are missing", r - lines.len()),
                 span: self.eof_span(),
+                size: (!self.io.header_lines.is_empty()).then_some(header_at),
+                size_label: format!("the header says {r} rows"),
                 help: "each case's grid has as many lines as the header says".into(),
             });
         }
@@ -507,9 +522,38 @@ impl<'a> Reader<'a> {
                 case: number,
                 missing: "the grid is missing".into(),
                 span: self.eof_span(),
+                size: None,
+                size_label: String::new(),
                 help: "a case needs at least one grid row".into(),
             });
         }
+        // A row that reads as the first header line would: where the header
+        // fixed the rows and the grid is of characters, the next case's
+        // header, if that row is found not to be a row.
+        let header_like = match (want_rows, self.io.header_lines.first()) {
+            (Some(r), Some(&n)) if self.io.form == GridForm::Chars && r > 1 => (1..lines.len())
+                .find(|&j| self.ints(&lines[j], n, "").is_ok())
+                .map(|j| {
+                    let l = &lines[j];
+                    let e = InputError::HeaderRows {
+                        case: number,
+                        rows: r,
+                        given_rows: if j == 1 {
+                            "1 row".into()
+                        } else {
+                            format!("{j} rows")
+                        },
+                        next: number + 1,
+                        line: self.src[..l.offset].matches('\n').count() + 1,
+                        span: (l.offset, l.text.len().max(1)).into(),
+                        row: j + 1,
+                        header: header_at,
+                        form: self.io.header.join(" "),
+                    };
+                    (j, e)
+                }),
+            _ => None,
+        };
         if self.io.form == GridForm::Tokens {
             return self.read_tokens(number, header, start, &lines, cols.map(|c| c as usize));
         }
@@ -548,6 +592,11 @@ impl<'a> Reader<'a> {
                 continue;
             }
             if n < cols || kept > cols {
+                if let Some((j, e)) = &header_like
+                    && i == *j
+                {
+                    return Err(e.clone());
+                }
                 let got = if n < cols { n } else { kept };
                 let short = got < cols;
                 // A short row: the whole row; a long one: from the first
@@ -594,7 +643,7 @@ impl<'a> Reader<'a> {
             }
             row_offsets.push(l.offset);
         }
-        Ok(self.case(
+        let mut case = self.case(
             number,
             header,
             start,
@@ -603,7 +652,9 @@ impl<'a> Reader<'a> {
             cells,
             Vec::new(),
             row_offsets,
-        ))
+        );
+        case.header_like = header_like;
+        Ok(case)
     }
 
     /// A case read: the header completed by the grid's own size where a
@@ -635,6 +686,7 @@ impl<'a> Reader<'a> {
             tokens,
             row_offsets,
             offset: start,
+            header_like: None,
         }
     }
 
@@ -726,6 +778,8 @@ impl<'a> Reader<'a> {
                     case: number,
                     missing: format!("{} of its {want} cells are missing", want - tokens.len()),
                     span: self.eof_span(),
+                    size: None,
+                    size_label: String::new(),
                     help: format!(
                         "a board of {rows} x {cols} is {want} tokens, row by row, on any number of lines"
                     ),

@@ -167,8 +167,9 @@ fn int_expr(p: Pair<'_, Rule>) -> IntExpr {
 pub fn template_expr(text: &str, at: usize) -> Result<IntExpr, RuleError> {
     let mut pairs = PuzParser::parse(Rule::template_expr, text).map_err(|e| {
         let mut err = syntax_error(text, e);
-        if let RuleError::Syntax { span, .. } = &mut err {
+        if let RuleError::Syntax { span, opener, .. } = &mut err {
             *span = (span.offset() + at, span.len()).into();
+            *opener = opener.map(|o| (o.offset() + at, o.len()).into());
         }
         err
     })?;
@@ -1019,6 +1020,13 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
+    // The word at the error, and whether it is one of the language's.
+    let word: String = src[pos..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let is_keyword = !word.is_empty()
+        && PuzParser::parse(Rule::keyword, &word).is_ok_and(|p| p.as_str().len() == word.len());
     let (expected, hint) = match &e.variant {
         ErrorVariant::ParsingError {
             positives,
@@ -1035,10 +1043,6 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
                 format!("expected {}", or_list(&words))
             };
             // A word close to one the parser expected is a misspelt keyword.
-            let word: String = src[pos..]
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
             let names: Vec<String> = positives.iter().map(|r| format!("{r:?}")).collect();
             let mut candidates: Vec<&str> = positives
                 .iter()
@@ -1046,6 +1050,19 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
                 .copied()
                 .collect();
             candidates.extend(names.iter().filter_map(|n| n.strip_prefix("kw_")));
+            // Where a declaration may start, its keywords are expected;
+            // but a declaration starts a line: in the middle of one, a word
+            // like `moving` is not a misspelt `move` (where only `on` is
+            // expected, `onn` still is a misspelt `on`).
+            let starts = declaration_starts();
+            if src[..pos]
+                .rsplit('\n')
+                .next()
+                .is_some_and(|l| !l.trim().is_empty())
+                && starts.iter().all(|s| candidates.contains(s))
+            {
+                candidates.retain(|c| !starts.contains(c));
+            }
             candidates.sort_unstable();
             candidates.dedup();
             let close = candidates
@@ -1053,7 +1070,12 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
                 .map(|c| (strsim::jaro_winkler(&word, c), *c))
                 .filter(|(score, c)| *score > 0.8 && *c != word)
                 .max_by(|a, b| a.0.total_cmp(&b.0));
-            let hint = if let Some((_, c)) = close.filter(|_| !word.is_empty()) {
+            let hint = if is_keyword && positives.contains(&Rule::ident) {
+                format!(
+                    "`{word}` is a keyword of the language, and a keyword cannot be a name: \
+                     rename it (`my_{word}`, say)"
+                )
+            } else if let Some((_, c)) = close.filter(|_| !word.is_empty()) {
                 format!("did you mean `{c}`?")
             } else if negatives.contains(&Rule::keyword) || positives.contains(&Rule::ident) {
                 "names are letters, digits and `_`, and must not be keywords".to_string()
@@ -1074,6 +1096,12 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
                 .collect();
             if word.is_empty() {
                 "found a blank here".to_string()
+            } else if is_keyword {
+                let keyword: String = word
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                format!("found the keyword `{keyword}`")
             } else {
                 format!("found `{}`", crate::error::raw(&word))
             }
@@ -1085,12 +1113,88 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
         .map(char::len_utf8)
         .sum::<usize>()
         .max(usize::from(pos < src.len()));
+    // A block left open shows where the next declaration starts (a word
+    // at the start of a line) or where the file ends: the `{` is the
+    // place to look.
+    let at_line_start = src[..pos].rsplit('\n').next() == Some("");
+    let opener =
+        unclosed_brace(&src[..pos]).filter(|_| at_line_start || src[pos..].trim().is_empty());
+    let hint = match opener {
+        Some(at) => format!(
+            "the block opened on line {} is not closed: end it with `}}` before this",
+            src[..at].matches('\n').count() + 1
+        ),
+        None => hint,
+    };
     RuleError::Syntax {
         expected,
         span: (pos, len).into(),
         found,
+        opener: opener.map(|at| (at, 1).into()),
         hint,
     }
+}
+
+/// The keywords a declaration starts with, as the grammar says them (the
+/// words expected where a file's first declaration would be).
+fn declaration_starts() -> &'static [&'static str] {
+    static STARTS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    STARTS.get_or_init(|| {
+        let Err(e) = PuzParser::parse(Rule::file, "puzzle \"p\"\n?") else {
+            return Vec::new();
+        };
+        let pest::error::ErrorVariant::ParsingError { positives, .. } = e.variant else {
+            return Vec::new();
+        };
+        positives
+            .iter()
+            .flat_map(|r| {
+                let name = format!("{r:?}");
+                let own: Vec<&'static str> = match name.strip_prefix("kw_") {
+                    Some(k) => vec![Box::leak(k.to_string().into_boxed_str())],
+                    None => Vec::new(),
+                };
+                own.into_iter().chain(words_of(*r).iter().copied())
+            })
+            .collect()
+    })
+}
+
+/// The offset of the innermost `{` still open at the end of `text`, if
+/// any: braces in strings, character literals and comments do not count.
+fn unclosed_brace(text: &str) -> Option<usize> {
+    let mut open = Vec::new();
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '{' => open.push(i),
+            '}' => {
+                open.pop();
+            }
+            '#' => {
+                chars.by_ref().find(|&(_, c)| c == '\n');
+            }
+            '"' => {
+                chars.by_ref().find(|&(_, c)| c == '"' || c == '\n');
+            }
+            '\'' => {
+                // A character literal: `'x'` (or an escape, `'\''`).
+                let mut rest = chars.clone();
+                if let Some((_, body)) = rest.next() {
+                    let body_end = if body == '\\' {
+                        rest.next()
+                    } else {
+                        Some((0, body))
+                    };
+                    if body_end.is_some() && rest.next().is_some_and(|(_, c)| c == '\'') {
+                        chars = rest;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    open.pop()
 }
 
 fn or_list(words: &[String]) -> String {

@@ -1273,7 +1273,15 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
             }
         }
     }
-    if !unknown.is_empty() {
+    // Unknown symbols from a row that reads as a header on: the header
+    // said a row too many, and the next case's header was read as a row.
+    let header_read_as_row = case.header_like.as_ref().filter(|(j, _)| {
+        unknown.iter().all(|(cell, _)| cell / case.cols >= *j)
+            && unknown.iter().any(|(cell, _)| cell / case.cols == *j)
+    });
+    if let (false, Some((_, e))) = (unknown.is_empty(), header_read_as_row) {
+        errors.push(e.clone());
+    } else if !unknown.is_empty() {
         let mut legend: Vec<&String> = rules.legend.keys().collect();
         legend.sort_unstable();
         let legend: Vec<String> = legend
