@@ -98,7 +98,10 @@ fn span(p: &Pair<'_, Rule>) -> Span {
 fn ident(p: Pair<'_, Rule>) -> Ident {
     // A `?c` variable is a name that starts with `?`: no value or
     // declaration can be named so, and the resolver tells them apart by it.
-    debug_assert!(matches!(p.as_rule(), Rule::ident | Rule::var));
+    debug_assert!(matches!(
+        p.as_rule(),
+        Rule::ident | Rule::ident_on | Rule::var
+    ));
     Ident {
         name: p.as_str().to_string(),
         span: span(&p),
@@ -834,7 +837,7 @@ pub fn describe_rule(r: Rule) -> String {
     }
     match r {
         Rule::EOI => "the end of the file",
-        Rule::ident | Rule::ident_or_kw => "a name",
+        Rule::ident | Rule::ident_or_kw | Rule::ident_on => "a name",
         Rule::var => "a variable (`?c`)",
         Rule::int | Rule::signed_int => "a number",
         Rule::char_lit => "a quoted character like '#'",

@@ -487,3 +487,31 @@ fn a_large_domain_is_checked_whole() {
     let ok = rules.replace(" v123\n", "\n");
     assert!(puzzle::load("big.puz", &ok).is_ok());
 }
+
+#[test]
+fn a_condition_that_ends_a_line_does_not_run_on_into_the_next_rule() {
+    // `enter swamp only if not lit` then `on north: ...` on the next line:
+    // `lit on north` would read as "an agent `lit` on tile `north`" (and
+    // then fail at the `:`); `on` must be on the name's line to be a
+    // position. Hero at the bottom of a column: north onto the swamp
+    // needs `lit` clear, and going north sets it, so the first step (onto
+    // the plain floor) lights it and the swamp above is closed: unsolved.
+    // From right below the swamp, the step onto it is the first: 1.
+    let rules = "tiles { floor '.'  swamp 'S' }\n\
+                 agent hero '@' on floor\n\
+                 flag lit\n\
+                 domain colour = red\n\
+                 flag have[colour]\n\
+                 move hero: north\n\
+                 enter swamp only if not lit and not any have\n\
+                 on north: set lit\n\
+                 on hero enter swamp: set have[red]\n\
+                 goal hero on swamp\n";
+    assert_eq!(answer(rules, "S\n.\n@\n"), "-1\n");
+    assert_eq!(answer(rules, "S\n@\n"), "1\n");
+    // A position split over two lines is no position: a report, not a
+    // different reading.
+    let split =
+        "tiles { floor '.' }\nagent hero '@' on floor\nmove hero: north\ngoal hero\n  on floor\n";
+    assert!(puzzle::load("split.puz", split).is_err());
+}

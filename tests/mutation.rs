@@ -8,8 +8,14 @@
 //! limits allow), and every failure must be a diagnostic with a stable
 //! code.
 //!
+//! Beside the mutants, rule files written from the language's grammar
+//! (not derived from a seed) are loaded and run on random maps under every
+//! strategy: they answer alike, or a limit stops them, or the map is
+//! refused with a located report.
+//!
 //! The long mode is the fuzzer: `PUZZLE_FUZZ=N cargo test --release --test
-//! mutation` runs N mutants a side (and `PUZZLE_FUZZ_SEED=S` another seed).
+//! mutation` runs N mutants a side and 5,000 written rule files (and
+//! `PUZZLE_FUZZ_SEED=S` another seed).
 
 mod common;
 use miette::Diagnostic;
@@ -400,4 +406,426 @@ fn mutated_inputs_never_panic() {
         ran > 0 && ran < total,
         "mutations should both break and keep inputs"
     );
+}
+
+/// A random rule file written from the language's grammar: tiles with
+/// properties and parameters, one agent or a family (with targets and a
+/// heading, or not), objects, flags and counters, moves of every kind
+/// with costs, `forbid`, `enter` conditions and costs, `on` and `when`
+/// rules, goals combined with `and`, `or` and `not`, a limit. Most are
+/// valid; some are not (a slide at once, a push by agents at once, a
+/// heading's moves without a heading), which `check` must report.
+struct Written {
+    rules: String,
+    /// Map symbols a cell may hold, and the markers placed once each.
+    ground: Vec<u8>,
+    markers: Vec<u8>,
+    /// Teleport ends, placed in pairs.
+    pairs: Vec<u8>,
+}
+
+fn pick<'a, T>(rng: &mut SmallRng, items: &'a [T]) -> &'a T {
+    &items[rng.gen_range(0..items.len())]
+}
+
+fn write_rules(rng: &mut SmallRng) -> Written {
+    let mut r = String::from("input { cases until eof  header rows cols  grid rows x cols }\n");
+    let colours = rng.gen_bool(0.5);
+    if colours {
+        r.push_str("domain colour = red blue\n");
+    }
+    let mut ground = vec![b'.', b'.', b'.', b'#'];
+    let mut tiles = vec!["floor '.'".to_string(), "wall '#' solid".to_string()];
+    let mut names: Vec<&str> = vec!["floor", "wall"];
+    let optional: [(&str, &str, &[u8]); 7] = [
+        ("ice", "'~' slippery", b"~"),
+        ("snow", "'_' stops", b"_"),
+        ("pad", "'P'", b"P"),
+        ("exit", "'E'", b"E"),
+        ("swamp", "'S'", b"S"),
+        ("lamp", "'L' solid opaque", b"L"),
+        ("portal", "'o'", b""),
+    ];
+    let mut pairs = Vec::new();
+    for (name, rest, syms) in optional {
+        if rng.gen_bool(0.45) {
+            tiles.push(format!("{name} {rest}"));
+            names.push(name);
+            ground.extend_from_slice(syms);
+            if name == "portal" {
+                pairs.push(b'o');
+            }
+        }
+    }
+    if colours {
+        tiles.push("key 'k' 'm' of colour".into());
+        tiles.push("door 'K' 'M' of colour".into());
+        names.extend(["key", "door"]);
+        ground.extend_from_slice(b"kmKM");
+    }
+    r.push_str(&format!("tiles {{ {} }}\n", tiles.join("  ")));
+    let family = rng.gen_range(0..3usize);
+    let targets = family > 0 && rng.gen_bool(0.6);
+    let facing = family == 0 && rng.gen_bool(0.25);
+    let mut markers = Vec::new();
+    let who = if family == 0 {
+        r.push_str(&format!(
+            "agent hero '@' on floor{}\n",
+            if facing { " facing north" } else { "" }
+        ));
+        markers.push(b'@');
+        "hero".to_string()
+    } else {
+        let n = family + 1;
+        r.push_str(&format!(
+            "agent bot[{n}] '1'..{} on floor\n",
+            if targets { " target 'A'.." } else { "" }
+        ));
+        for i in 0..n as u8 {
+            markers.push(b'1' + i);
+            if targets {
+                markers.push(b'A' + i);
+            }
+        }
+        if rng.gen_bool(0.5) { "all" } else { "bot" }.to_string()
+    };
+    let objects = rng.gen_bool(0.3);
+    if objects {
+        r.push_str("object box '$' on floor\n");
+        markers.push(b'$');
+        if rng.gen_bool(0.3) {
+            r.push_str(&format!("push box costs {}\n", rng.gen_range(1..4)));
+        }
+    }
+    let counter = rng.gen_bool(0.5);
+    // Some flag or counter for conditions to read.
+    let lit = rng.gen_bool(0.6) || !(colours || counter);
+    if lit {
+        r.push_str("flag lit\n");
+    }
+    if colours {
+        r.push_str("flag have[colour]\n");
+    }
+    let top = rng.gen_range(1..5);
+    if counter {
+        let wrap = if rng.gen_bool(0.3) { " wrap" } else { "" };
+        let start = if rng.gen_bool(0.3) {
+            format!(" = {}", top)
+        } else {
+            String::new()
+        };
+        r.push_str(&format!("counter c 0..{top}{wrap}{start}\n"));
+    }
+    // Moves.
+    let at_once = family > 0 && rng.gen_bool(0.4);
+    let mode = match (family, at_once) {
+        (0, _) => "",
+        (_, true) => " at once",
+        (_, false) => {
+            if rng.gen_bool(0.5) {
+                " in turn"
+            } else {
+                ""
+            }
+        }
+    };
+    let mut moves: Vec<String> = Vec::new();
+    let dirs = [
+        "north",
+        "east",
+        "south",
+        "west",
+        "northeast",
+        "southwest",
+        "stay",
+    ];
+    for d in dirs {
+        if rng.gen_bool(if d.len() <= 5 { 0.8 } else { 0.2 }) {
+            moves.push(d.to_string());
+        }
+    }
+    if rng.gen_bool(0.25) {
+        moves.push(format!("slide {}", pick(rng, &dirs[..4])));
+    }
+    if facing || rng.gen_bool(0.05) {
+        moves.extend(["forward".into(), "turn left".into(), "turn right".into()]);
+    }
+    if moves.is_empty() {
+        moves.push("east".into());
+    }
+    for m in moves.iter_mut() {
+        if rng.gen_bool(0.15) {
+            m.push_str(&format!(" costs {}", rng.gen_range(1..4)));
+        }
+    }
+    r.push_str(&format!("move {who}{mode}: {}\n", moves.join(", ")));
+    if family > 0 {
+        if rng.gen_bool(0.5) {
+            r.push_str("forbid same cell\n");
+        }
+        if rng.gen_bool(0.3) {
+            r.push_str("forbid swap\n");
+        }
+    }
+    if names.contains(&"portal") {
+        r.push_str(if rng.gen_bool(0.5) {
+            "teleport portal\n"
+        } else {
+            "teleport portal optional\n"
+        });
+    }
+    // A condition on the state, for `enter`, `if` and the goal.
+    let cond = |rng: &mut SmallRng| -> String {
+        let mut atoms: Vec<String> = Vec::new();
+        if lit {
+            atoms.push("lit".into());
+        }
+        if counter {
+            let op = pick(rng, &["==", "!=", "<", "<=", ">", ">="]);
+            atoms.push(format!("c {op} {}", rng.gen_range(0..=top)));
+        }
+        if colours {
+            atoms.push("have[red]".into());
+            atoms.push("any have".into());
+        }
+        let a = pick(rng, &atoms).clone();
+        match rng.gen_range(0..4) {
+            0 => format!("not {a}"),
+            1 => format!("({a} or {})", pick(rng, &atoms)),
+            _ => a,
+        }
+    };
+    for name in &names[2..] {
+        match rng.gen_range(0..4) {
+            0 => r.push_str(&format!("enter {name} only if {}\n", cond(rng))),
+            1 => r.push_str(&format!("enter {name} costs {}\n", rng.gen_range(1..4))),
+            _ => {}
+        }
+    }
+    if colours {
+        r.push_str("enter door(?c) only if have[?c]\non enter key(?c): set have[?c]\n");
+    }
+    let effect = |rng: &mut SmallRng| -> String {
+        let mut v = Vec::new();
+        if lit {
+            v.push(pick(rng, &["set lit", "clear lit", "toggle lit"]).to_string());
+        }
+        if counter {
+            v.push(pick(rng, &["c += 1", "c -= 1", "c = 0"]).to_string());
+        }
+        v.join(", ")
+    };
+    for name in &names[2..] {
+        if rng.gen_bool(0.4) {
+            let e = effect(rng);
+            if !e.is_empty() {
+                let guard = if rng.gen_bool(0.3) {
+                    format!(" if {}", cond(rng))
+                } else {
+                    String::new()
+                };
+                r.push_str(&format!("on enter {name}{guard}: {e}\n"));
+            }
+        }
+    }
+    if rng.gen_bool(0.3) {
+        let e = effect(rng);
+        if !e.is_empty() {
+            r.push_str(&format!(
+                "on {}: {e}\n",
+                moves[0].split(" costs").next().unwrap()
+            ));
+        }
+    }
+    if family == 0 && rng.gen_bool(0.3) {
+        let e = effect(rng);
+        let relation = if names.contains(&"lamp") && rng.gen_bool(0.5) {
+            "sees lamp"
+        } else {
+            "on floor"
+        };
+        if !e.is_empty() {
+            r.push_str(&format!("when hero {relation}: {e}\n"));
+        }
+    }
+    // The goal.
+    let mut goals: Vec<String> = Vec::new();
+    let place = pick(
+        rng,
+        &names[2..]
+            .iter()
+            .copied()
+            .chain(["floor"])
+            .collect::<Vec<_>>(),
+    )
+    .to_string();
+    if family == 0 {
+        goals.push(format!("hero on {place}"));
+        if facing {
+            goals.push("hero facing south".into());
+        }
+    } else {
+        goals.push(format!("any bot on {place}"));
+        if targets {
+            goals.push("every bot on its target".into());
+        }
+    }
+    if objects {
+        goals.push(format!("every box on {place}"));
+    }
+    goals.push(cond(rng));
+    let mut goal = pick(rng, &goals).clone();
+    if rng.gen_bool(0.5) {
+        let op = pick(rng, &["and", "or"]);
+        goal = format!("{goal} {op} {}", pick(rng, &goals));
+    }
+    r.push_str(&format!("goal {goal}\n"));
+    if rng.gen_bool(0.3) {
+        // Mostly `cost` where something costs (a limit on steps is then
+        // reported), `steps` otherwise.
+        let costs = r.contains("costs");
+        let measure = if costs == rng.gen_bool(0.9) {
+            "cost"
+        } else {
+            "steps"
+        };
+        r.push_str(&format!("limit {measure} <= {}\n", rng.gen_range(0..15)));
+    }
+    if rng.gen_bool(0.3) {
+        r.push_str("output { solved \"{cost} {steps}\"  unsolved \"none\" }\n");
+    }
+    Written {
+        rules: r,
+        ground,
+        markers,
+        pairs,
+    }
+}
+
+/// A random map for a written rule file: its ground symbols, each marker
+/// once, teleport ends in pairs (now and then one alone).
+fn write_map(rng: &mut SmallRng, w: &Written) -> String {
+    let (h, wd) = (rng.gen_range(2..=5), rng.gen_range(3..=6));
+    let mut g = common::random_grid(rng, h, wd, |r| w.ground[r.gen_range(0..w.ground.len())]);
+    let mut cells = common::all_cells(&g);
+    let mut marks = w.markers.clone();
+    for &p in &w.pairs {
+        let n = if rng.gen_bool(0.9) { 2 } else { 1 };
+        marks.extend(std::iter::repeat_n(p, n));
+    }
+    if cells.len() < marks.len() {
+        return write_map(rng, w);
+    }
+    // The markers on cells of their own, the rest left as drawn.
+    use rand::seq::SliceRandom;
+    cells.shuffle(rng);
+    for (m, (r, c)) in marks.iter().zip(cells) {
+        g[r][c] = *m;
+    }
+    common::case_text(&format!("{h} {wd}"), &g)
+}
+
+/// Rule files written from the grammar never make `check` panic; where one
+/// loads, every strategy (on one thread and two) gives each random map the
+/// same answer, or a limit stops it, or the map is refused with a located
+/// report.
+#[test]
+fn rule_files_from_the_grammar_answer_alike_under_every_strategy() {
+    let mut rng = SmallRng::seed_from_u64(0x06a4_a3a4);
+    let (mut loaded_n, mut compared, mut refused) = (0, 0, 0);
+    let files = if std::env::var("PUZZLE_FUZZ").is_ok() {
+        5_000
+    } else {
+        300
+    };
+    for round in 0..files {
+        let w = write_rules(&mut rng);
+        let loaded = catch_unwind(|| puzzle::load("grammar.puz", &w.rules))
+            .unwrap_or_else(|_| panic!("round {round}: check panicked on\n{}", w.rules));
+        let loaded = match loaded {
+            Ok(l) => l,
+            Err(e) => {
+                assert_diagnostic(&e, &format!("round {round}: load"));
+                continue;
+            }
+        };
+        loaded_n += 1;
+        let mut input = String::new();
+        for _ in 0..3 {
+            input.push_str(&write_map(&mut rng, &w));
+        }
+        let mut reference: Option<(String, Vec<serde_json::Value>)> = None;
+        for config in common::configs() {
+            let opts = puzzle::run::Options {
+                search: config,
+                format: puzzle::run::Format::Json,
+                limits: puzzle::search::Limits {
+                    max_states: Some(100_000),
+                    max_memory: None,
+                    timeout: Some(TIMEOUT),
+                },
+                ..Default::default()
+            };
+            let what = format!("round {round}, {config:?}\n{}\n{input}", w.rules);
+            let mut out = Vec::new();
+            let ran = catch_unwind(AssertUnwindSafe(|| {
+                puzzle::run(&loaded.rules, "input", &input, &opts, &mut out)
+            }))
+            .unwrap_or_else(|_| panic!("{what}: run panicked"));
+            match ran {
+                Ok(_) => {}
+                Err(puzzle::RunError::Input(e)) => {
+                    // A map the rules cannot run on: a located report,
+                    // the same under every strategy.
+                    assert_diagnostic(&e, &what);
+                    let located = e
+                        .related()
+                        .into_iter()
+                        .flatten()
+                        .all(|d| d.labels().is_some_and(|mut l| l.next().is_some()));
+                    assert!(
+                        located,
+                        "{what}: a report with no place: {}",
+                        puzzle::error::render(&e)
+                    );
+                    refused += 1;
+                }
+                Err(e) => panic!("{what}: {e}"),
+            }
+            let answers: Vec<serde_json::Value> = String::from_utf8(out)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            let Some((first, want)) = &reference else {
+                reference = Some((format!("{config:?}"), answers));
+                continue;
+            };
+            assert_eq!(
+                answers.len(),
+                want.len(),
+                "{what}: cases answered, against {first}"
+            );
+            for (a, b) in answers.iter().zip(want) {
+                if a["status"] == "stopped" || b["status"] == "stopped" {
+                    continue;
+                }
+                assert_eq!(
+                    (&a["status"], &a["cost"], &a["answer"]),
+                    (&b["status"], &b["cost"], &b["answer"]),
+                    "{what}: case {}, against {first}",
+                    a["case"]
+                );
+                compared += 1;
+            }
+        }
+    }
+    eprintln!(
+        "{files} rule files, {loaded_n} loaded, {compared} answers compared, {refused} maps refused"
+    );
+    assert!(
+        loaded_n > files / 3,
+        "too few rule files load: {loaded_n} of {files}"
+    );
+    assert!(compared > files, "too few answers compared: {compared}");
 }
