@@ -515,3 +515,50 @@ fn a_condition_that_ends_a_line_does_not_run_on_into_the_next_rule() {
         "tiles { floor '.' }\nagent hero '@' on floor\nmove hero: north\ngoal hero\n  on floor\n";
     assert!(puzzle::load("split.puz", split).is_err());
 }
+
+/// The README's list of keywords is the grammar's: a word added to the
+/// language is listed where users look for names they cannot take.
+#[test]
+fn the_readme_lists_every_keyword_of_the_grammar() {
+    let words = |text: &str, open: &str, close: &str, quote: char| {
+        let at = text.find(open).expect(open) + open.len();
+        let body = &text[at..at + text[at..].find(close).expect(close)];
+        let mut v: Vec<String> = body
+            .split(quote)
+            .skip(1)
+            .step_by(2)
+            .map(String::from)
+            .collect();
+        v.sort();
+        v
+    };
+    let grammar = common::read(&common::root().join("grammar/puzzle.pest"));
+    let readme = common::read(&common::root().join("README.md"));
+    let want = words(&grammar, "keyword = @{", "}", '"');
+    let listed = words(&readme, "The keywords:\n", ".\n", '`');
+    assert!(want.len() > 40, "{want:?}");
+    assert_eq!(listed, want);
+}
+
+/// At once, the `on enter` rules fire agent by agent in the order the
+/// agents are declared (as the README says): `c = 2` then `c += 1` is 3,
+/// the other way round 2.
+#[test]
+fn rules_of_agents_moving_at_once_fire_in_declaration_order() {
+    let rules = |first: &str, second: &str, want: u8| {
+        format!(
+            "tiles {{ floor '.'  pad 'P' }}\n\
+             agent {first} on floor\nagent {second} on floor\n\
+             counter c 0..5\n\
+             move all at once: east\n\
+             on a enter pad: c = 2\n\
+             on b enter pad: c += 1\n\
+             goal c == {want}\n"
+        )
+    };
+    let map = "aP\nbP\n";
+    assert_eq!(answer(&rules("a 'a'", "b 'b'", 3), map), "1\n");
+    assert_eq!(answer(&rules("a 'a'", "b 'b'", 2), map), "-1\n");
+    assert_eq!(answer(&rules("b 'b'", "a 'a'", 2), map), "1\n");
+    assert_eq!(answer(&rules("b 'b'", "a 'a'", 3), map), "-1\n");
+}

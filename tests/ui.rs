@@ -59,3 +59,28 @@ fn inputs() {
         insta::assert_snapshot!(report);
     });
 }
+
+/// The plan of every shipped puzzle's sample, as `explain` prints it (two
+/// threads, the default limits): a change of plan shows in review.
+#[test]
+fn plans_of_the_shipped_puzzles() {
+    insta::glob!("../puzzles", "*.puz", |path| {
+        let sample = path.with_extension("in");
+        if !sample.exists() {
+            return;
+        }
+        let text = std::fs::read_to_string(path).unwrap();
+        let rules = puzzle::load(&rel(path), &text).unwrap().rules;
+        let input = puzzle::run::Input::from_bytes(&rel(&sample), std::fs::read(&sample).unwrap());
+        let opts = puzzle::run::Options {
+            search: puzzle::search::Config {
+                strategy: puzzle::search::Strategy::Auto,
+                threads: 2,
+            },
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        puzzle::run::explain_input(&rules, &input, &opts, &mut out).unwrap();
+        insta::assert_snapshot!(String::from_utf8(out).unwrap());
+    });
+}
