@@ -32,12 +32,19 @@ use crate::task::Task;
 pub struct Kernel<'t, W> {
     task: &'t Task,
     layout: &'t Layout,
-    model: Option<Model<'t, W>>,
-    slides: Option<SlideModel<'t, W>>,
-    bodies: Option<BodyModel>,
+    compiled: Compiled<'t, W>,
     goal_cx: Conds<W>,
     goal: Cond<W>,
     starts: Vec<W>,
+}
+
+/// What the plan's kernel compiled of the task, one per kind: the
+/// interpreter compiles nothing.
+enum Compiled<'t, W> {
+    Tables(Model<'t, W>),
+    Slides(SlideModel<'t, W>),
+    Bodies(BodyModel),
+    Generic,
 }
 
 impl<'t, W: Word> Kernel<'t, W> {
@@ -63,21 +70,20 @@ impl<'t, W: Word> Kernel<'t, W> {
         kind: KernelKind,
         stop: &dyn Fn() -> bool,
     ) -> Option<Self> {
-        let tables = !matches!(
-            kind,
-            KernelKind::Generic | KernelKind::Slides | KernelKind::Bodies
-        );
-        let model = if tables {
-            Some(Model::new(task, layout, kind, stop)?)
-        } else {
-            None
+        let compiled = match kind {
+            KernelKind::Generic => Compiled::Generic,
+            KernelKind::Slides => Compiled::Slides(SlideModel::new(task, layout)),
+            KernelKind::Bodies => Compiled::Bodies(BodyModel::new(task, layout)),
+            KernelKind::Lone
+            | KernelKind::InTurn
+            | KernelKind::AtOnce
+            | KernelKind::Nested(_)
+            | KernelKind::Rows { .. } => Compiled::Tables(Model::new(task, layout, kind, stop)?),
         };
-        let slides = (kind == KernelKind::Slides).then(|| SlideModel::new(task, layout));
-        let bodies = (kind == KernelKind::Bodies).then(|| BodyModel::new(task, layout));
         let mut goal_cx = Conds::new();
         let goal = goal_cx.compile(task.goal(), task, layout);
-        let starts = match &model {
-            Some(m) => {
+        let starts = match &compiled {
+            Compiled::Tables(m) => {
                 let mut v = Vec::new();
                 for s in task.starts() {
                     let w = m.settle(layout.encode::<W>(s));
@@ -87,14 +93,12 @@ impl<'t, W: Word> Kernel<'t, W> {
                 }
                 v
             }
-            None => Generic::starts(task, layout),
+            _ => Generic::starts(task, layout),
         };
         Some(Kernel {
             task,
             layout,
-            model,
-            slides,
-            bodies,
+            compiled,
             goal_cx,
             goal,
             starts,
@@ -127,11 +131,11 @@ impl<'t, W: Word> Kernel<'t, W> {
     /// A successor generator (one per thread).
     pub fn successors(&self) -> Successors<'_, 't, W> {
         Successors {
-            imp: match (&self.model, &self.slides, &self.bodies) {
-                (Some(m), _, _) => Imp::Tables(Tables::new(m)),
-                (None, Some(m), _) => Imp::Slides(Slides::new(m)),
-                (None, None, Some(m)) => Imp::Bodies(Bodies::new(m)),
-                (None, None, None) => Imp::Generic(Generic::new(self.task, self.layout)),
+            imp: match &self.compiled {
+                Compiled::Tables(m) => Imp::Tables(Tables::new(m)),
+                Compiled::Slides(m) => Imp::Slides(Slides::new(m)),
+                Compiled::Bodies(m) => Imp::Bodies(Bodies::new(m)),
+                Compiled::Generic => Imp::Generic(Generic::new(self.task, self.layout)),
             },
         }
     }
