@@ -496,6 +496,8 @@ pub enum Pred {
     Facing(Ident, u8, Span),
     /// `hero at (r, c)`.
     At(Ident, IntExpr, IntExpr, Span),
+    /// `moving north`: the direction of the step being taken.
+    Moving(Dir, Span),
 }
 
 impl Pred {
@@ -512,7 +514,8 @@ impl Pred {
             | Pred::AnyFlag(_, s)
             | Pred::Compare(_, _, _, s)
             | Pred::Facing(_, _, s)
-            | Pred::At(_, _, _, s) => *s,
+            | Pred::At(_, _, _, s)
+            | Pred::Moving(_, s) => *s,
             Pred::Flag(f) => f.span,
         }
     }

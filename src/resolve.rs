@@ -352,6 +352,8 @@ pub enum Expr {
     AnyFlag(StateId),
     /// An agent's heading.
     Facing(AgentId, u8),
+    /// The step being taken goes this way (in an `enter` condition).
+    Moving(ast::Dir),
     /// On every cell of the tile (of the values selected) stands a member
     /// of the agent.
     Has {
@@ -619,6 +621,9 @@ struct Resolver {
     bound_used: bool,
     /// Some move or tile has a cost given.
     has_costs: bool,
+    /// The condition being resolved is an `enter` rule's, where `moving
+    /// DIR` has a meaning (the way the cell is entered).
+    in_enter: bool,
     rules: Option<Rules>,
 }
 
@@ -979,7 +984,9 @@ impl Resolver {
                         ast::EnterWhat::If(c) => {
                             self.bound_used = false;
                             let before = self.errors.len();
+                            self.in_enter = true;
                             let cond = self.expr(c, &scope);
+                            self.in_enter = false;
                             if self.errors.len() == before {
                                 self.check_binding(&scope);
                             }
@@ -2332,6 +2339,21 @@ impl Resolver {
                 }
                 Expr::Facing(agent, *h)
             }
+            P::Moving(d, sp) => {
+                if !self.in_enter {
+                    self.invalid(
+                        "`moving` is read only by `enter ... only if` conditions".into(),
+                        *sp,
+                        "not an `enter` condition",
+                        "`moving DIR` is the way a cell is entered, which an `enter ... only if` \
+                         condition reads (one-way cells: `enter arrow only if moving east`); \
+                         `on` and `when` rules and the goal do not"
+                            .into(),
+                    );
+                    return None;
+                }
+                Expr::Moving(*d)
+            }
             P::AllFlags(f, _) | P::AnyFlag(f, _) => {
                 let state = self.flag_in_pred(f)?;
                 if self.states[state.ix()].index == StateIndex::None {
@@ -2749,6 +2771,16 @@ impl Resolver {
 }
 
 impl Expr {
+    /// Whether the expression reads `moving` (the step's direction).
+    pub fn reads_moving(&self) -> bool {
+        match self {
+            Expr::Or(v) | Expr::And(v) => v.iter().any(Expr::reads_moving),
+            Expr::Not(e) => e.reads_moving(),
+            Expr::Moving(_) => true,
+            _ => false,
+        }
+    }
+
     /// Calls `f` on every state the expression reads.
     pub fn visit_states(&self, f: &mut impl FnMut(StateId)) {
         match self {
@@ -2758,7 +2790,11 @@ impl Expr {
             | Expr::Cmp { state, .. }
             | Expr::AllFlags(state)
             | Expr::AnyFlag(state) => f(*state),
-            Expr::On { .. } | Expr::Facing(..) | Expr::AtCell { .. } | Expr::Has { .. } => {}
+            Expr::On { .. }
+            | Expr::Facing(..)
+            | Expr::AtCell { .. }
+            | Expr::Has { .. }
+            | Expr::Moving(_) => {}
         }
     }
 }

@@ -809,6 +809,12 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
             let who = ident(it.next().unwrap());
             Pred::Facing(who, heading(it.next().unwrap()), sp)
         }
+        Rule::moving_is => {
+            let MoveKind::Dir(d) = move_kind_dir(inner(p).next().unwrap().as_str()) else {
+                unreachable!("a compass word is a direction")
+            };
+            Pred::Moving(d, sp)
+        }
         Rule::all_flags => Pred::AllFlags(ident(inner(p).next().unwrap()), sp),
         Rule::any_flags => Pred::AnyFlag(ident(inner(p).next().unwrap()), sp),
         Rule::state_ref => Pred::Flag(state_ref(p)),
@@ -917,6 +923,8 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::all_flags => "`all`",
         Rule::compare | Rule::cmp_op => "a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`)",
         Rule::agent_on | Rule::agent_at => "an agent",
+        Rule::moving_is => "`moving`",
+        Rule::compass => "a direction (`north`, `northeast`, ...)",
         Rule::place => "a tile or `its target`",
         Rule::its_target => "`its target`",
         Rule::int_expr | Rule::int_term | Rule::negated | Rule::template_expr => {
@@ -1073,7 +1081,11 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
                 .map(|c| (strsim::jaro_winkler(&word, c), *c))
                 .filter(|(score, c)| *score > 0.8 && *c != word)
                 .max_by(|a, b| a.0.total_cmp(&b.0));
-            let hint = if is_keyword && positives.contains(&Rule::ident) {
+            let hint = if word == "moving" && !positives.contains(&Rule::moving_is) {
+                "`moving DIR` is a condition by itself, on the step entering the cell: \
+                 `enter up only if moving north`, joined to others by `and` or `or`"
+                    .to_string()
+            } else if is_keyword && positives.contains(&Rule::ident) {
                 format!(
                     "`{word}` is a keyword of the language, and a keyword cannot be a name: \
                      rename it (`my_{word}`, say)"

@@ -124,7 +124,9 @@ impl<'k, W: Word> Generic<'k, W> {
                 .class_ids()
                 .map(|k| match task.entry(k) {
                     crate::task::Expr::Const(false) => Entry::Never,
-                    crate::task::Expr::Const(true) => Entry::Always,
+                    // Open whichever way it is entered only where no
+                    // condition reads the way.
+                    crate::task::Expr::Const(true) if !task.reads_moving() => Entry::Always,
                     _ => Entry::If,
                 })
                 .collect(),
@@ -334,7 +336,7 @@ impl<'k, W: Word> Generic<'k, W> {
                 }
                 return Some(if b.classes()[class as usize].solid {
                     format!("{who} would walk into a solid tile at {}", at(to))
-                } else if !task.eval(task.entry(class), &self.vals) {
+                } else if !task.eval(task.entry_going(class, dir), &self.vals) {
                     format!("{who} may not enter {} now (its entry condition)", at(to))
                 } else {
                     format!("{who} may not stand at {}", at(to))
@@ -516,7 +518,7 @@ impl<'k, W: Word> Generic<'k, W> {
             let class = b.class(to);
             let k = b.classes()[class as usize];
             if k.solid
-                || !task.eval(task.entry(class), &self.next)
+                || !task.eval(task.entry_going(class, dir), &self.next)
                 || kept_out(self, to, went.at != from || slide)
             {
                 break;
@@ -662,7 +664,7 @@ impl<'k, W: Word> Generic<'k, W> {
             let open = match self.entry[class as usize] {
                 Entry::Never => false,
                 Entry::Always => true,
-                Entry::If => task.eval(task.entry(class), state),
+                Entry::If => task.eval(task.entry_going(class, dir), state),
             };
             if !open {
                 return None;
@@ -760,7 +762,8 @@ impl<'k, W: Word> Generic<'k, W> {
         }
         let to = b.step(self.cells[i], dir)?;
         let class = b.class(to);
-        if b.classes()[class as usize].solid || !task.eval(task.entry(class), &self.vals) {
+        if b.classes()[class as usize].solid || !task.eval(task.entry_going(class, dir), &self.vals)
+        {
             return None;
         }
         let p = m.position_of(to)?;
@@ -801,7 +804,7 @@ impl<'k, W: Word> Generic<'k, W> {
         let beyond = b.step(at, dir)?;
         let class = b.class(beyond);
         if b.classes()[class as usize].solid
-            || !task.eval(task.entry(class), &self.vals)
+            || !task.eval(task.entry_going(class, dir), &self.vals)
             || self.taken(j, beyond)
         {
             return None;

@@ -513,6 +513,10 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
     if task.has_objects() {
         return generic("agents push objects");
     }
+    if task.reads_moving() {
+        // The kernels' tables hold one entry condition a cell.
+        return generic("entry conditions read the way a cell is entered (`moving`)");
+    }
     // Movers that never share a cell (pieces, or `forbid same cell`) and
     // are alike: the bodies kernel keeps their positions in order, where
     // the table kernels would not.

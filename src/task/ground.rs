@@ -118,6 +118,7 @@ pub fn ground(rules: &Rules, case: &RawCase) -> Result<Task, Vec<InputError>> {
         task_rules: Vec::new(),
         state_vars: Vec::new(),
         action_kinds: Vec::new(),
+        moving: None,
         errors: Vec::new(),
     };
     g.movers_and_vars();
@@ -147,6 +148,9 @@ struct Grounder<'a> {
     state_vars: Vec<u32>,
     /// Per action, the move of the rules it is.
     action_kinds: Vec<MoveKind>,
+    /// The direction `moving` is grounded for (an `enter` condition's,
+    /// one direction at a time); `None` elsewhere.
+    moving: Option<Dir>,
     errors: Vec<InputError>,
 }
 
@@ -722,6 +726,7 @@ impl Grounder<'_> {
                     .collect();
                 Expr::and(parts)
             }
+            E::Moving(d) => Expr::Const(self.moving == Some(Dir { dr: d.dr, dc: d.dc })),
             E::Facing(agent, h) => {
                 let parts = (0..self.instances.len())
                     .filter(|&i| self.instances[i].agent == *agent)
@@ -778,25 +783,20 @@ impl Grounder<'_> {
         let rules = self.rules;
         let nclasses = self.board.classes.len();
         let present = self.board.present.clone();
-        // Entry conditions: solid never; else every `enter` rule matching.
-        let mut entry = Vec::with_capacity(nclasses);
-        for (k, &here) in present.iter().enumerate() {
-            let class = self.board.classes[k];
-            // No cell of an absent class is ever entered.
-            if class.solid || !here {
-                entry.push(Expr::Const(false));
-                continue;
+        // Entry conditions; where one reads `moving`, one set per
+        // direction, and as the plain entry their union (a cell closed
+        // whichever way it is entered is closed).
+        let mut entry = self.entries(&present);
+        let mut entry_moving = Vec::new();
+        if rules.enter_rules.iter().any(|r| r.cond.reads_moving()) {
+            for d in Dir::EIGHT {
+                self.moving = Some(d);
+                entry_moving.push((d, self.entries(&present)));
             }
-            let parts = rules
-                .enter_rules
-                .iter()
-                .filter(|r| self.class_matches(&class, r.tile, r.value))
-                .map(|r| r.cond.clone())
-                .collect::<Vec<_>>()
-                .iter()
-                .map(|c| self.expr(c, Some(&class)))
+            self.moving = None;
+            entry = (0..nclasses)
+                .map(|k| Expr::or(entry_moving.iter().map(|(_, e)| e[k].clone()).collect()))
                 .collect();
-            entry.push(Expr::and(parts));
         }
         // What entering a cell costs: the largest cost of the rules that
         // match it, if any does.
@@ -913,6 +913,7 @@ impl Grounder<'_> {
             actions: self.actions,
             rules: self.task_rules,
             entry,
+            entry_moving,
             enter_cost,
             on_enter,
             mode: match rules.mode {
@@ -930,6 +931,33 @@ impl Grounder<'_> {
             limit,
         };
         (task, self.errors)
+    }
+
+    /// Each class's entry condition: solid never; else every `enter` rule
+    /// matching, grounded for [`Self::moving`].
+    fn entries(&mut self, present: &[bool]) -> Vec<Expr> {
+        let rules = self.rules;
+        let mut entry = Vec::with_capacity(present.len());
+        for (k, &here) in present.iter().enumerate() {
+            let class = self.board.classes[k];
+            // No cell of an absent class is ever entered.
+            if class.solid || !here {
+                entry.push(Expr::Const(false));
+                continue;
+            }
+            let conds: Vec<&resolve::Expr> = rules
+                .enter_rules
+                .iter()
+                .filter(|r| self.class_matches(&class, r.tile, r.value))
+                .map(|r| &r.cond)
+                .collect();
+            let parts = conds
+                .into_iter()
+                .map(|c| self.expr(c, Some(&class)))
+                .collect();
+            entry.push(Expr::and(parts));
+        }
+        entry
     }
 
     /// For each object's member the goal puts on some positions (a

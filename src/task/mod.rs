@@ -77,6 +77,18 @@ impl Dir {
         Dir { dr: 0, dc: -1 },
     ];
 
+    /// The eight directions of a step, clockwise from north.
+    pub const EIGHT: [Dir; 8] = [
+        Dir { dr: -1, dc: 0 },
+        Dir { dr: -1, dc: 1 },
+        Dir { dr: 0, dc: 1 },
+        Dir { dr: 1, dc: 1 },
+        Dir { dr: 1, dc: 0 },
+        Dir { dr: 1, dc: -1 },
+        Dir { dr: 0, dc: -1 },
+        Dir { dr: -1, dc: -1 },
+    ];
+
     pub fn opposite(self) -> Dir {
         Dir {
             dr: -self.dr,
@@ -662,6 +674,10 @@ pub struct Task {
     rules: Vec<Rule>,
     /// Class -> the condition to enter a cell of it (false when solid).
     entry: Vec<Expr>,
+    /// Where entry conditions read `moving`: per direction of a step, class
+    /// -> the condition to enter a cell of it going that way (`entry` is
+    /// then their union). Empty otherwise.
+    entry_moving: Vec<(Dir, Vec<Expr>)>,
     /// Class -> the cost of a move onto a cell of it, when the class sets
     /// one (else the action's own).
     enter_cost: Vec<Option<u32>>,
@@ -716,8 +732,24 @@ impl Task {
         &self.rules[r.ix()]
     }
 
+    /// Whether a cell of `class` may be entered, whichever way: with
+    /// conditions that read `moving`, the union of [`Self::entry_going`]'s.
     pub fn entry(&self, class: ClassId) -> &Expr {
         &self.entry[class as usize]
+    }
+
+    /// Whether a cell of `class` may be entered by a step going `dir`.
+    pub fn entry_going(&self, class: ClassId, dir: Dir) -> &Expr {
+        match self.entry_moving.iter().find(|(d, _)| *d == dir) {
+            Some((_, e)) => &e[class as usize],
+            None => &self.entry[class as usize],
+        }
+    }
+
+    /// Whether some entry condition reads the way a cell is entered
+    /// (`moving`): only the interpreter asks [`Self::entry_going`].
+    pub fn reads_moving(&self) -> bool {
+        !self.entry_moving.is_empty()
     }
 
     pub fn enter_cost(&self, class: ClassId) -> Option<u32> {
@@ -888,6 +920,7 @@ impl Task {
     /// depends on the positions alone.
     pub fn unconditional(&self) -> bool {
         self.rules.is_empty()
+            && !self.reads_moving()
             && self
                 .entry
                 .iter()
