@@ -685,3 +685,28 @@ fn one_way_cells_match_a_hand_written_search() {
         "{solved} solved, {unsolved} not"
     );
 }
+
+/// `moving` on the cells a slide and a push enter, worked by hand.
+#[test]
+fn slides_and_pushes_enter_cells_their_way() {
+    let slides = "tiles { floor '.'  left '<'  exit 'E' }\n\
+                  agent hero '@' on floor\n\
+                  move hero: slide east, slide west\n\
+                  enter left only if moving west\n\
+                  goal hero on exit\n";
+    // Sliding east stops before `<` (it is entered going west only), and
+    // a slide that enters no cell is no move: the exit is out of reach.
+    assert_eq!(answer(slides, "@..<E\n"), "-1\n");
+    // Sliding west goes over `<` to the exit at the edge: one move.
+    assert_eq!(answer(slides, "E<..@\n"), "1\n");
+    let pushes = "tiles { floor '.'  right '>' }\n\
+                  agent keeper '@' on floor\n\
+                  object box '$' on floor\n\
+                  move keeper: east west\n\
+                  enter right only if moving east\n\
+                  goal every box on right\n";
+    // The box is pushed east onto `>`: one move; pushed west, it may not
+    // enter `>` going west, and nothing else brings it there.
+    assert_eq!(answer(pushes, "@$>.\n"), "1\n");
+    assert_eq!(answer(pushes, ".>$@\n"), "-1\n");
+}
