@@ -77,6 +77,8 @@ const TOKENS: &[&str] = &[
     "on",
     "of",
     "all",
+    "moving",
+    "moving north",
     "at once",
     "in turn",
     "solid",
@@ -596,9 +598,19 @@ fn write_rules(rng: &mut SmallRng) -> Written {
         }
     };
     for name in &names[2..] {
-        match rng.gen_range(0..4) {
+        match rng.gen_range(0..5) {
             0 => r.push_str(&format!("enter {name} only if {}\n", cond(rng))),
             1 => r.push_str(&format!("enter {name} costs {}\n", rng.gen_range(1..4))),
+            2 => {
+                // The way in: one direction, or one of two, or with the state.
+                let d = *pick(rng, &dirs[..6]);
+                let way = match rng.gen_range(0..3) {
+                    0 => format!("moving {d}"),
+                    1 => format!("moving {d} or moving {}", pick(rng, &dirs[..6])),
+                    _ => format!("moving {d} and {}", cond(rng)),
+                };
+                r.push_str(&format!("enter {name} only if {way}\n"));
+            }
             _ => {}
         }
     }
