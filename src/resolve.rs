@@ -1011,7 +1011,10 @@ impl Resolver {
                         ast::Trigger::Enter(p) => {
                             if let Some((tile, value, scope)) = self.pattern(p) {
                                 self.warn_if_solid(tile, p.span, "entering this tile");
+                                // The way in is read here too.
+                                self.in_enter = true;
                                 let (cond, actions) = self.rule_body(&o.cond, &o.actions, &scope);
+                                self.in_enter = false;
                                 on_enter.push(OnEnter {
                                     agent,
                                     tile,
@@ -2342,12 +2345,13 @@ impl Resolver {
             P::Moving(d, sp) => {
                 if !self.in_enter {
                     self.invalid(
-                        "`moving` is read only by `enter ... only if` conditions".into(),
+                        "`moving` is read only where a cell is entered".into(),
                         *sp,
-                        "not an `enter` condition",
+                        "no cell is being entered here",
                         "`moving DIR` is the way a cell is entered, which an `enter ... only if` \
-                         condition reads (one-way cells: `enter arrow only if moving east`); \
-                         `on` and `when` rules and the goal do not"
+                         condition and an `on enter` rule's `if` read (one-way cells: `enter \
+                         arrow only if moving east`); `on MOVE` and `when` rules and the goal \
+                         do not"
                             .into(),
                     );
                     return None;

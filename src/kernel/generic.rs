@@ -527,7 +527,7 @@ impl<'k, W: Word> Generic<'k, W> {
             self.next[m.pos().ix()] = p as i64;
             went.at = to;
             went.cost = task.enter_cost(class);
-            for &r in task.on_enter(MoverId(i as u32), class) {
+            for &r in task.on_enter_going(MoverId(i as u32), class, dir) {
                 if !fire(task, r, &mut self.next) {
                     return None;
                 }
@@ -692,7 +692,8 @@ impl<'k, W: Word> Generic<'k, W> {
             if before {
                 continue;
             }
-            for &r in task.on_enter(MoverId(i as u32), b.class(c)) {
+            let dir = way(b, from, to);
+            for &r in task.on_enter_going(MoverId(i as u32), b.class(c), dir) {
                 if !fire(task, r, &mut self.next) {
                     return false;
                 }
@@ -837,11 +838,14 @@ impl<'k, W: Word> Generic<'k, W> {
             // object's: the object's rules fire first.
             if let Some(Move {
                 push: Some((j, _, c)),
+                enters: Some(from),
                 ..
             }) = mv
             {
+                // The object goes from the cell its pusher enters.
                 let class = task.board().class(*c);
-                for &r in task.on_enter(MoverId(*j as u32), class) {
+                let dir = way(task.board(), *from, *c);
+                for &r in task.on_enter_going(MoverId(*j as u32), class, dir) {
                     if !fire(task, r, &mut self.next) {
                         return None;
                     }
@@ -863,7 +867,8 @@ impl<'k, W: Word> Generic<'k, W> {
             }) = mv
             {
                 let class = task.board().class(*c);
-                for &r in task.on_enter(MoverId(i as u32), class) {
+                let dir = way(task.board(), self.cells[i], *c);
+                for &r in task.on_enter_going(MoverId(i as u32), class, dir) {
                     if !fire(task, r, &mut self.next) {
                         return None;
                     }
@@ -968,4 +973,21 @@ pub fn settle(task: &Task, vals: &mut [i64]) -> bool {
             })
     );
     true
+}
+
+/// The way from cell `from` to cell `to` on a straight line (a step, a
+/// slide, a piece's move): the sign of each difference.
+fn way(b: &crate::task::Board, from: u32, to: u32) -> Dir {
+    let (fr, fc) = (
+        (from as usize / b.cols()) as i64,
+        (from as usize % b.cols()) as i64,
+    );
+    let (tr, tc) = (
+        (to as usize / b.cols()) as i64,
+        (to as usize % b.cols()) as i64,
+    );
+    Dir {
+        dr: (tr - fr).signum() as i8,
+        dc: (tc - fc).signum() as i8,
+    }
 }

@@ -853,7 +853,7 @@ fn flag_bound(task: &Task, var: VarId, want: i64) -> Option<FlagBound> {
             // Arriving on or standing on a cell of the class gives; or
             // seeing one, from the cells that walking outward from it
             // reaches (sight is symmetric).
-            let mut here = task.on_enter(mid, k).iter().any(|&r| gives(r));
+            let mut here = task.on_enter_any(mid, k).any(gives);
             let mut seen = false;
             for w in m.when() {
                 let g = w.by_class[k as usize].is_some_and(gives);
@@ -872,6 +872,11 @@ fn flag_bound(task: &Task, var: VarId, want: i64) -> Option<FlagBound> {
                     }
                 }
             }
+        }
+        if m.object().is_some() && !cells.is_empty() {
+            // An object gets there by being pushed, which no distance of
+            // its own (it has no moves) tells: no bound for this flag.
+            return None;
         }
         out.push((mid, cells));
     }

@@ -815,22 +815,23 @@ impl Grounder<'_> {
                 }
             }
         }
-        // Rules fired on entering: grounded per class present on the map.
-        let mut on_enter = vec![Vec::new(); self.movers.len() * nclasses];
-        for k in (0..nclasses).filter(|&k| present[k]) {
-            let class = self.board.classes[k];
-            for i in 0..self.instances.len() {
-                let agent = self.instances[i].agent;
-                for r in &rules.on_enter {
-                    if r.agent.is_some_and(|a| a != agent)
-                        || !self.class_matches(&class, r.tile, r.value)
-                    {
-                        continue;
-                    }
-                    let id = self.ground_rule(&r.cond, &r.actions, Some(&class));
-                    on_enter[i * nclasses + k].push(id);
-                }
+        // Rules fired on entering: grounded per class present on the map;
+        // where one reads `moving`, one set per direction of a step.
+        let mut on_enter = self.on_enter_rules(&present);
+        let mut on_enter_moving = Vec::new();
+        if rules
+            .on_enter
+            .iter()
+            .any(|r| r.cond.as_ref().is_some_and(|c| c.reads_moving()))
+        {
+            for d in Dir::EIGHT {
+                self.moving = Some(d);
+                on_enter_moving.push((d, self.on_enter_rules(&present)));
             }
+            self.moving = None;
+            // Without a way (no step enters): none of the rules that read
+            // one fire.
+            on_enter = vec![Vec::new(); self.movers.len() * nclasses];
         }
         // Rules fired by moves.
         for a in 0..self.actions.len() {
@@ -870,8 +871,10 @@ impl Grounder<'_> {
         }
         // The cells of each class a rule fires on, found in one pass.
         let mut ruled = vec![false; nclasses];
-        for (i, slot) in on_enter.iter().enumerate() {
-            ruled[i % nclasses] |= !slot.is_empty();
+        for lists in std::iter::once(&on_enter).chain(on_enter_moving.iter().map(|(_, l)| l)) {
+            for (i, slot) in lists.iter().enumerate() {
+                ruled[i % nclasses] |= !slot.is_empty();
+            }
         }
         for w in self.movers.iter().flat_map(|m| &m.when) {
             for (k, r) in w.by_class.iter().enumerate() {
@@ -916,6 +919,7 @@ impl Grounder<'_> {
             entry_moving,
             enter_cost,
             on_enter,
+            on_enter_moving,
             mode: match rules.mode {
                 crate::ast::Mode::InTurn => Mode::InTurn,
                 crate::ast::Mode::AtOnce => Mode::AtOnce,
@@ -931,6 +935,30 @@ impl Grounder<'_> {
             limit,
         };
         (task, self.errors)
+    }
+
+    /// Mover by class, the rules fired on entering a cell of it, grounded
+    /// for [`Self::moving`], in file order.
+    fn on_enter_rules(&mut self, present: &[bool]) -> Vec<Vec<RuleId>> {
+        let rules = self.rules;
+        let nclasses = present.len();
+        let mut on_enter = vec![Vec::new(); self.movers.len() * nclasses];
+        for k in (0..nclasses).filter(|&k| present[k]) {
+            let class = self.board.classes[k];
+            for i in 0..self.instances.len() {
+                let agent = self.instances[i].agent;
+                for r in &rules.on_enter {
+                    if r.agent.is_some_and(|a| a != agent)
+                        || !self.class_matches(&class, r.tile, r.value)
+                    {
+                        continue;
+                    }
+                    let id = self.ground_rule(&r.cond, &r.actions, Some(&class));
+                    on_enter[i * nclasses + k].push(id);
+                }
+            }
+        }
+        on_enter
     }
 
     /// Each class's entry condition: solid never; else every `enter` rule

@@ -684,6 +684,10 @@ pub struct Task {
     /// `mover * classes + class` -> the rules fired when the mover enters a
     /// cell of the class, in order.
     on_enter: Vec<Vec<RuleId>>,
+    /// Where an `on enter` rule reads `moving`: per direction of a step,
+    /// what `on_enter` holds for a cell entered going that way. Empty
+    /// otherwise.
+    on_enter_moving: Vec<(Dir, Vec<Vec<RuleId>>)>,
     mode: Mode,
     forbid_same_cell: bool,
     forbid_swap: bool,
@@ -749,7 +753,7 @@ impl Task {
     /// Whether some entry condition reads the way a cell is entered
     /// (`moving`): only the interpreter asks [`Self::entry_going`].
     pub fn reads_moving(&self) -> bool {
-        !self.entry_moving.is_empty()
+        !self.entry_moving.is_empty() || !self.on_enter_moving.is_empty()
     }
 
     pub fn enter_cost(&self, class: ClassId) -> Option<u32> {
@@ -757,6 +761,24 @@ impl Task {
     }
 
     /// The rules fired when mover `m` enters a cell of `class`.
+    /// The rules fired when mover `m` enters a cell of `class` going
+    /// `dir`.
+    pub fn on_enter_going(&self, m: MoverId, class: ClassId, dir: Dir) -> &[RuleId] {
+        match self.on_enter_moving.iter().find(|(d, _)| *d == dir) {
+            Some((_, r)) => &r[m.ix() * self.board.classes.len() + class as usize],
+            None => self.on_enter(m, class),
+        }
+    }
+
+    /// The rules that may fire when mover `m` enters a cell of `class`,
+    /// whichever way (each direction's, where rules read `moving`).
+    pub fn on_enter_any(&self, m: MoverId, class: ClassId) -> impl Iterator<Item = RuleId> + '_ {
+        let k = m.ix() * self.board.classes.len() + class as usize;
+        std::iter::once(&self.on_enter)
+            .chain(self.on_enter_moving.iter().map(|(_, r)| r))
+            .flat_map(move |r| r[k].iter().copied())
+    }
+
     pub fn on_enter(&self, m: MoverId, class: ClassId) -> &[RuleId] {
         &self.on_enter[m.ix() * self.board.classes.len() + class as usize]
     }
