@@ -631,12 +631,19 @@ fn write_rules(rng: &mut SmallRng) -> Written {
         if rng.gen_bool(0.4) {
             let e = effect(rng);
             if !e.is_empty() {
-                let guard = if rng.gen_bool(0.3) {
-                    format!(" if {}", cond(rng))
-                } else {
-                    String::new()
+                let guard = match rng.gen_range(0..6) {
+                    0 | 1 => format!(" if {}", cond(rng)),
+                    2 => format!(" if moving {}", pick(rng, &dirs[..6])),
+                    _ => String::new(),
                 };
-                r.push_str(&format!("on enter {name}{guard}: {e}\n"));
+                // Whose entering: any mover's, or (where there are objects)
+                // the object's alone.
+                let who = if objects && rng.gen_bool(0.3) {
+                    "box "
+                } else {
+                    ""
+                };
+                r.push_str(&format!("on {who}enter {name}{guard}: {e}\n"));
             }
         }
     }
