@@ -498,6 +498,8 @@ pub enum Pred {
     At(Ident, IntExpr, IntExpr, Span),
     /// `moving north`: the direction of the step being taken.
     Moving(Dir, Span),
+    /// `moving ?w`: the direction the value bound to `?w` names.
+    MovingAs(Ident, Span),
 }
 
 impl Pred {
@@ -515,7 +517,8 @@ impl Pred {
             | Pred::Compare(_, _, _, s)
             | Pred::Facing(_, _, s)
             | Pred::At(_, _, _, s)
-            | Pred::Moving(_, s) => *s,
+            | Pred::Moving(_, s)
+            | Pred::MovingAs(_, s) => *s,
             Pred::Flag(f) => f.span,
         }
     }

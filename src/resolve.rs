@@ -354,6 +354,9 @@ pub enum Expr {
     Facing(AgentId, u8),
     /// The step being taken goes this way (in an `enter` condition).
     Moving(ast::Dir),
+    /// The step being taken goes the way the value bound by the rule's
+    /// pattern names (its domain's values are direction words).
+    MovingBound,
     /// On every cell of the tile (of the values selected) stands a member
     /// of the agent.
     Has {
@@ -2358,6 +2361,53 @@ impl Resolver {
                 }
                 Expr::Moving(*d)
             }
+            P::MovingAs(v, sp) => {
+                if !self.in_enter {
+                    self.invalid(
+                        "`moving` is read only where a cell is entered".into(),
+                        *sp,
+                        "no cell is being entered here",
+                        "`moving ?w` is the way a cell is entered, which an `enter ... only if` \
+                         condition and an `on enter` rule's `if` read"
+                            .into(),
+                    );
+                    return None;
+                }
+                let Some((_, d, _)) = scope.bind.clone().filter(|(b, _, _)| *b == v.name) else {
+                    let help = match &scope.bind {
+                        Some((b, _, _)) => format!("this rule's pattern binds `{b}`"),
+                        None => "a variable is bound by the rule's pattern: `enter arrow(?w) \
+                                 only if moving ?w`"
+                            .into(),
+                    };
+                    self.err(RuleError::UnboundVariable {
+                        name: v.name.clone(),
+                        span: v.span,
+                        help,
+                    });
+                    return None;
+                };
+                let dom = &self.domains[d.ix()];
+                if let Some(bad) = dom.values.iter().find(|x| compass(x).is_none()) {
+                    let (name, bad) = (dom.name.clone(), bad.clone());
+                    self.invalid(
+                        format!(
+                            "`{}` ranges over `{name}`, whose value `{bad}` is no direction",
+                            v.name
+                        ),
+                        v.span,
+                        "not a domain of directions",
+                        format!(
+                            "`moving {}` needs a domain of direction words (`domain way = north \
+                             east south west`)",
+                            v.name
+                        ),
+                    );
+                    return None;
+                }
+                self.bound_used = true;
+                Expr::MovingBound
+            }
             P::AllFlags(f, _) | P::AnyFlag(f, _) => {
                 let state = self.flag_in_pred(f)?;
                 if self.states[state.ix()].index == StateIndex::None {
@@ -2774,13 +2824,29 @@ impl Resolver {
     }
 }
 
+/// The direction a compass word names, as (row, column) offsets.
+pub fn compass(word: &str) -> Option<ast::Dir> {
+    let (dr, dc) = match word {
+        "north" => (-1, 0),
+        "northeast" => (-1, 1),
+        "east" => (0, 1),
+        "southeast" => (1, 1),
+        "south" => (1, 0),
+        "southwest" => (1, -1),
+        "west" => (0, -1),
+        "northwest" => (-1, -1),
+        _ => return None,
+    };
+    Some(ast::Dir { dr, dc })
+}
+
 impl Expr {
     /// Whether the expression reads `moving` (the step's direction).
     pub fn reads_moving(&self) -> bool {
         match self {
             Expr::Or(v) | Expr::And(v) => v.iter().any(Expr::reads_moving),
             Expr::Not(e) => e.reads_moving(),
-            Expr::Moving(_) => true,
+            Expr::Moving(_) | Expr::MovingBound => true,
             _ => false,
         }
     }
@@ -2798,7 +2864,8 @@ impl Expr {
             | Expr::Facing(..)
             | Expr::AtCell { .. }
             | Expr::Has { .. }
-            | Expr::Moving(_) => {}
+            | Expr::Moving(_)
+            | Expr::MovingBound => {}
         }
     }
 }

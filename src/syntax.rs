@@ -810,7 +810,11 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
             Pred::Facing(who, heading(it.next().unwrap()), sp)
         }
         Rule::moving_is => {
-            let MoveKind::Dir(d) = move_kind_dir(inner(p).next().unwrap().as_str()) else {
+            let way = inner(p).next().unwrap();
+            if way.as_rule() == Rule::var {
+                return Pred::MovingAs(ident(way), sp);
+            }
+            let MoveKind::Dir(d) = move_kind_dir(way.as_str()) else {
                 unreachable!("a compass word is a direction")
             };
             Pred::Moving(d, sp)

@@ -638,21 +638,30 @@ fn one_way_cells_match_a_hand_written_search() {
             .collect();
         format!(
             "input {{ cases until eof  header rows cols  grid rows x cols }}\n\
-             tiles {{ floor '.'  wall '#' solid  up '^'  right '>'  down 'v'  left '<'  \
-                      stairs '|'  slant 'z'  exit 'E'  switch 'S'  gate 'G' }}\n\
+             tiles {{ floor '.'  wall '#' solid  stairs '|'  slant 'z'  exit 'E'  \
+                      switch 'S'  gate 'G' }}\n\
              agent walker '@' on floor\n\
              flag lit\n\
              on enter switch if moving south: toggle lit\n\
              enter gate only if lit\n\
              move walker: {}\n\
-             enter up only if moving north\n\
-             enter right only if moving east\n\
-             enter down only if moving south\n\
-             enter left only if moving west\n\
+             {}\
              enter stairs only if moving north or moving south\n\
              enter slant only if not (moving north or moving east) and moving northeast\n\
              goal walker on exit\n",
-            moves.join(" ")
+            moves.join(" "),
+            // The arrows as one tile of a domain of directions, or four.
+            if eight {
+                "domain way = north east south west\n\
+                 tiles { arrow '^' '>' 'v' '<' of way }\n\
+                 enter arrow(?w) only if moving ?w\n"
+            } else {
+                "tiles { up '^'  right '>'  down 'v'  left '<' }\n\
+                 enter up only if moving north\n\
+                 enter right only if moving east\n\
+                 enter down only if moving south\n\
+                 enter left only if moving west\n"
+            }
         )
     };
     let mut rng = rand::rngs::SmallRng::seed_from_u64(0x0e_a7_01);

@@ -727,6 +727,16 @@ impl Grounder<'_> {
                 Expr::and(parts)
             }
             E::Moving(d) => Expr::Const(self.moving == Some(Dir { dr: d.dr, dc: d.dc })),
+            E::MovingBound => {
+                // The value of the cell's tile, a direction word.
+                let rules = self.rules;
+                let way = class.and_then(|c| {
+                    let d = rules.tiles[c.tile.ix()].domain?;
+                    let word = &rules.domains[d.ix()].values[c.value? as usize];
+                    resolve::compass(word)
+                });
+                Expr::Const(way.is_some_and(|d| self.moving == Some(Dir { dr: d.dr, dc: d.dc })))
+            }
             E::Facing(agent, h) => {
                 let parts = (0..self.instances.len())
                     .filter(|&i| self.instances[i].agent == *agent)
