@@ -265,6 +265,24 @@ pub struct Dir {
     pub dc: i8,
 }
 
+impl Dir {
+    /// The direction a compass word names (`north`, ..., `northwest`).
+    pub fn named(word: &str) -> Option<Dir> {
+        let (dr, dc) = match word {
+            "north" => (-1, 0),
+            "northeast" => (-1, 1),
+            "east" => (0, 1),
+            "southeast" => (1, 1),
+            "south" => (1, 0),
+            "southwest" => (1, -1),
+            "west" => (0, -1),
+            "northwest" => (-1, -1),
+            _ => return None,
+        };
+        Some(Dir { dr, dc })
+    }
+}
+
 /// One kind of move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MoveKind {

@@ -2267,6 +2267,20 @@ impl Resolver {
         }
     }
 
+    /// `moving` where no cell is being entered (an `on MOVE` or `when`
+    /// rule, the goal).
+    fn moving_outside_enter(&mut self, span: Span) {
+        self.invalid(
+            "`moving` is read only where a cell is entered".into(),
+            span,
+            "no cell is being entered here",
+            "`moving DIR` is the way a cell is entered, which an `enter ... only if` condition \
+             and an `on enter` rule's `if` read (one-way cells: `enter arrow only if moving \
+             east`); `on MOVE` and `when` rules and the goal do not"
+                .into(),
+        );
+    }
+
     /// A goal binds nothing: `gate(?x)` in a goal has no rule to use it.
     fn bound_in_goal(&mut self, tile: TileId, pat: &ast::Pattern) {
         let d = self.tiles[tile.ix()].domain.unwrap();
@@ -2347,30 +2361,14 @@ impl Resolver {
             }
             P::Moving(d, sp) => {
                 if !self.in_enter {
-                    self.invalid(
-                        "`moving` is read only where a cell is entered".into(),
-                        *sp,
-                        "no cell is being entered here",
-                        "`moving DIR` is the way a cell is entered, which an `enter ... only if` \
-                         condition and an `on enter` rule's `if` read (one-way cells: `enter \
-                         arrow only if moving east`); `on MOVE` and `when` rules and the goal \
-                         do not"
-                            .into(),
-                    );
+                    self.moving_outside_enter(*sp);
                     return None;
                 }
                 Expr::Moving(*d)
             }
             P::MovingAs(v, sp) => {
                 if !self.in_enter {
-                    self.invalid(
-                        "`moving` is read only where a cell is entered".into(),
-                        *sp,
-                        "no cell is being entered here",
-                        "`moving ?w` is the way a cell is entered, which an `enter ... only if` \
-                         condition and an `on enter` rule's `if` read"
-                            .into(),
-                    );
+                    self.moving_outside_enter(*sp);
                     return None;
                 }
                 let Some((_, d, _)) = scope.bind.clone().filter(|(b, _, _)| *b == v.name) else {
@@ -2388,7 +2386,7 @@ impl Resolver {
                     return None;
                 };
                 let dom = &self.domains[d.ix()];
-                if let Some(bad) = dom.values.iter().find(|x| compass(x).is_none()) {
+                if let Some(bad) = dom.values.iter().find(|x| ast::Dir::named(x).is_none()) {
                     let (name, bad) = (dom.name.clone(), bad.clone());
                     self.invalid(
                         format!(
@@ -2822,22 +2820,6 @@ impl Resolver {
             }
         }
     }
-}
-
-/// The direction a compass word names, as (row, column) offsets.
-pub fn compass(word: &str) -> Option<ast::Dir> {
-    let (dr, dc) = match word {
-        "north" => (-1, 0),
-        "northeast" => (-1, 1),
-        "east" => (0, 1),
-        "southeast" => (1, 1),
-        "south" => (1, 0),
-        "southwest" => (1, -1),
-        "west" => (0, -1),
-        "northwest" => (-1, -1),
-        _ => return None,
-    };
-    Some(ast::Dir { dr, dc })
 }
 
 impl Expr {

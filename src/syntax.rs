@@ -657,20 +657,12 @@ fn move_kind(p: Pair<'_, Rule>) -> Spanned<MoveKind> {
 
 /// A direction word, `stay`, `forward` or `back` as a move.
 fn move_kind_dir(text: &str) -> MoveKind {
-    let (dr, dc) = match text {
-        "north" => (-1, 0),
-        "south" => (1, 0),
-        "east" => (0, 1),
-        "west" => (0, -1),
-        "northeast" => (-1, 1),
-        "northwest" => (-1, -1),
-        "southeast" => (1, 1),
-        "southwest" => (1, -1),
-        "forward" => return MoveKind::Forward,
-        "back" => return MoveKind::Back,
-        _ => (0, 0),
-    };
-    MoveKind::Dir(Dir { dr, dc })
+    match text {
+        "forward" => MoveKind::Forward,
+        "back" => MoveKind::Back,
+        // `stay` is no way.
+        _ => MoveKind::Dir(Dir::named(text).unwrap_or(Dir { dr: 0, dc: 0 })),
+    }
 }
 
 fn pattern(p: Pair<'_, Rule>) -> Pattern {
@@ -814,9 +806,7 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
             if way.as_rule() == Rule::var {
                 return Pred::MovingAs(ident(way), sp);
             }
-            let MoveKind::Dir(d) = move_kind_dir(way.as_str()) else {
-                unreachable!("a compass word is a direction")
-            };
+            let d = Dir::named(way.as_str()).expect("a compass word is a direction");
             Pred::Moving(d, sp)
         }
         Rule::all_flags => Pred::AllFlags(ident(inner(p).next().unwrap()), sp),
@@ -1074,9 +1064,9 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
                 .rsplit('\n')
                 .next()
                 .is_some_and(|l| !l.trim().is_empty())
-                && starts.iter().all(|s| candidates.contains(s))
+                && starts.iter().all(|s| candidates.contains(&s.as_str()))
             {
-                candidates.retain(|c| !starts.contains(c));
+                candidates.retain(|c| !starts.iter().any(|s| s == c));
             }
             candidates.sort_unstable();
             candidates.dedup();
@@ -1156,8 +1146,8 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
 
 /// The keywords a declaration starts with, as the grammar says them (the
 /// words expected where a file's first declaration would be).
-fn declaration_starts() -> &'static [&'static str] {
-    static STARTS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+fn declaration_starts() -> &'static [String] {
+    static STARTS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     STARTS.get_or_init(|| {
         let Err(e) = PuzParser::parse(Rule::file, "puzzle \"p\"\n?") else {
             return Vec::new();
@@ -1168,12 +1158,9 @@ fn declaration_starts() -> &'static [&'static str] {
         positives
             .iter()
             .flat_map(|r| {
-                let name = format!("{r:?}");
-                let own: Vec<&'static str> = match name.strip_prefix("kw_") {
-                    Some(k) => vec![Box::leak(k.to_string().into_boxed_str())],
-                    None => Vec::new(),
-                };
-                own.into_iter().chain(words_of(*r).iter().copied())
+                let own = format!("{r:?}").strip_prefix("kw_").map(str::to_string);
+                own.into_iter()
+                    .chain(words_of(*r).iter().map(|w| w.to_string()))
             })
             .collect()
     })

@@ -733,7 +733,7 @@ impl Grounder<'_> {
                 let way = class.and_then(|c| {
                     let d = rules.tiles[c.tile.ix()].domain?;
                     let word = &rules.domains[d.ix()].values[c.value? as usize];
-                    resolve::compass(word)
+                    crate::ast::Dir::named(word)
                 });
                 Expr::Const(way.is_some_and(|d| self.moving == Some(Dir { dr: d.dr, dc: d.dc })))
             }

@@ -766,7 +766,7 @@ impl Task {
     pub fn on_enter_going(&self, m: MoverId, class: ClassId, dir: Dir) -> &[RuleId] {
         match self.on_enter_moving.iter().find(|(d, _)| *d == dir) {
             Some((_, r)) => &r[m.ix() * self.board.classes.len() + class as usize],
-            None => self.on_enter(m, class),
+            None => &self.on_enter[m.ix() * self.board.classes.len() + class as usize],
         }
     }
 
@@ -780,6 +780,12 @@ impl Task {
     }
 
     pub fn on_enter(&self, m: MoverId, class: ClassId) -> &[RuleId] {
+        // Where rules read the way in, these lists are empty: such a task
+        // asks `on_enter_going` (the interpreter) or `on_enter_any`.
+        debug_assert!(
+            self.on_enter_moving.is_empty(),
+            "rules that read `moving` are asked by the way a cell is entered"
+        );
         &self.on_enter[m.ix() * self.board.classes.len() + class as usize]
     }
 
