@@ -119,7 +119,7 @@ awk -v a="$c1" -v b="$c2" \
 awk -v a="$m1" -v b="$m2" \
   'BEGIN {printf "peak memory (median): 1 thread %d KB, 2 threads %d KB: %.2fx\n", a, b, (a > 0 ? b / a : 0)}'
 
-# Families of moves (slides, teleports): each shipped puzzle against a
+# Families of moves (slides, leaps, teleports): each shipped puzzle against a
 # hand-written straightforward C++ solver of it (benches/families/*.cpp),
 # on a large input that benches/families/gen.py makes the same every time.
 echo
@@ -128,7 +128,7 @@ FAM=target/bench-families
 mkdir -p "$FAM"
 printf '%-10s %9s %9s %7s %7s %10s %10s %12s\n' puzzle "puzzle s" "C++ s" ratio best "puzzle KB" "C++ KB" expanded
 # NAME or NAME:PUZZLE (an input of gen.py's NAME for puzzles/PUZZLE.puz).
-for spec in ice robots robots4:robots portals sokoban klotski; do
+for spec in ice knights robots robots4:robots portals sokoban klotski; do
   n=${spec%%:*}
   p=${spec#*:}
   [ "$FAM/$p" -nt benches/families/$p.cpp ] || g++ -O2 -std=c++17 -o "$FAM/$p" benches/families/$p.cpp

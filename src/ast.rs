@@ -84,6 +84,7 @@ pub enum Decl {
     Counters(Vec<CounterDecl>),
     Layout(LayoutDecl),
     Move(MoveDecl),
+    Moves(MovesDecl),
     Forbid(Spanned<Forbid>),
     Enter(EnterDecl),
     On(OnDecl),
@@ -258,11 +259,12 @@ pub enum Mode {
     InTurn,
 }
 
-/// A direction of a neighbourhood, as (row, column) offsets.
+/// A direction of a neighbourhood, or an offset as written, as (row,
+/// column) offsets (an offset's range is checked when resolved).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Dir {
-    pub dr: i8,
-    pub dc: i8,
+    pub dr: i32,
+    pub dc: i32,
 }
 
 impl Dir {
@@ -297,34 +299,31 @@ pub enum MoveKind {
 }
 
 impl MoveKind {
-    /// How it is written.
-    pub fn name(self) -> &'static str {
+    /// How it is written: a compass word for a step of one cell, the
+    /// offset `(dr,dc)` for any other (no blank, so that it is one token
+    /// of a `--moves` line).
+    pub fn name(self) -> String {
+        fn way(d: Dir) -> String {
+            match (d.dr, d.dc) {
+                (0, 0) => "stay".into(),
+                (-1, 0) => "north".into(),
+                (1, 0) => "south".into(),
+                (0, 1) => "east".into(),
+                (0, -1) => "west".into(),
+                (-1, 1) => "northeast".into(),
+                (-1, -1) => "northwest".into(),
+                (1, 1) => "southeast".into(),
+                (1, -1) => "southwest".into(),
+                (dr, dc) => format!("({dr},{dc})"),
+            }
+        }
         match self {
-            MoveKind::Dir(d) => match (d.dr, d.dc) {
-                (-1, 0) => "north",
-                (1, 0) => "south",
-                (0, 1) => "east",
-                (0, -1) => "west",
-                (-1, 1) => "northeast",
-                (-1, -1) => "northwest",
-                (1, 1) => "southeast",
-                (1, -1) => "southwest",
-                _ => "stay",
-            },
-            MoveKind::Forward => "forward",
-            MoveKind::Back => "back",
-            MoveKind::TurnLeft => "turn left",
-            MoveKind::TurnRight => "turn right",
-            MoveKind::Slide(d) => match (d.dr, d.dc) {
-                (-1, 0) => "slide north",
-                (1, 0) => "slide south",
-                (0, 1) => "slide east",
-                (0, -1) => "slide west",
-                (-1, 1) => "slide northeast",
-                (-1, -1) => "slide northwest",
-                (1, 1) => "slide southeast",
-                _ => "slide southwest",
-            },
+            MoveKind::Dir(d) => way(d),
+            MoveKind::Forward => "forward".into(),
+            MoveKind::Back => "back".into(),
+            MoveKind::TurnLeft => "turn left".into(),
+            MoveKind::TurnRight => "turn right".into(),
+            MoveKind::Slide(d) => format!("slide {}", way(d)),
         }
     }
 }
@@ -346,11 +345,35 @@ pub struct TeleportDecl {
     pub span: Span,
 }
 
-/// A move and its cost.
+/// What a move list names: a move, or a set of moves declared with
+/// `moves`.
+#[derive(Debug, Clone)]
+pub enum MoveWhat {
+    Kind(Spanned<MoveKind>),
+    Set(Ident),
+}
+
+impl MoveWhat {
+    pub fn span(&self) -> Span {
+        match self {
+            MoveWhat::Kind(k) => k.span,
+            MoveWhat::Set(i) => i.span,
+        }
+    }
+}
+
+/// A move (or a set of moves) and its cost.
 #[derive(Debug, Clone)]
 pub struct MoveItem {
-    pub kind: Spanned<MoveKind>,
+    pub what: MoveWhat,
     pub cost: Option<IntExpr>,
+}
+
+/// `moves knight = (-2, -1) (-2, 1) ...`: a named set of moves.
+#[derive(Debug, Clone)]
+pub struct MovesDecl {
+    pub name: Ident,
+    pub moves: Vec<MoveItem>,
 }
 
 /// `move all at once: stay north east south west`.

@@ -75,6 +75,15 @@ pub enum RuleError {
         help: String,
     },
 
+    #[error("unknown move `{name}`")]
+    #[diagnostic(code(puzzle::resolve::unknown_move), help("{help}"))]
+    UnknownMove {
+        name: String,
+        #[label("no move or set of moves is called this")]
+        span: SourceSpan,
+        help: String,
+    },
+
     #[error("unknown domain `{name}`")]
     #[diagnostic(code(puzzle::resolve::unknown_domain), help("{help}"))]
     UnknownDomain {

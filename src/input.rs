@@ -532,7 +532,7 @@ impl<'a> Reader<'a> {
         // header, if that row is found not to be a row.
         let header_like = match (want_rows, self.io.header_lines.first()) {
             (Some(r), Some(&n)) if self.io.form == GridForm::Chars && r > 1 => (1..lines.len())
-                .find(|&j| self.ints(&lines[j], n, "").is_ok())
+                .find(|&j| reads_as_ints(lines[j].text, n))
                 .map(|j| {
                     let l = &lines[j];
                     let e = InputError::HeaderRows {
@@ -829,4 +829,18 @@ impl<'a> Reader<'a> {
         let blank = l.text.trim().is_empty();
         blank && (!self.space_is_cell || cols.is_some_and(|c| (l.text.chars().count() as i64) < c))
     }
+}
+
+/// Whether `text` is `n` integers and nothing else (a grid row that reads
+/// as a header line would), without building the report
+/// [`Reader::ints`] makes: this is asked of every row.
+fn reads_as_ints(text: &str, n: usize) -> bool {
+    let mut k = 0;
+    for tok in text.split_whitespace() {
+        if k == n || tok.parse::<i64>().is_err() {
+            return false;
+        }
+        k += 1;
+    }
+    k == n
 }

@@ -213,6 +213,31 @@ pub const MAX_COUNTER: i64 = 1 << 32;
 /// a value plus or minus any step the engine takes stays an `i64`.
 pub const COUNTER_BOUND: i64 = 1 << 62;
 
+/// The most rows (or columns) one move goes at once: the board is padded
+/// by the longest move, so that a move is one addition.
+pub const MAX_REACH: u32 = 64;
+
+/// The words a move list reads as moves, never as a set's name.
+const MOVE_WORDS: [&str; 12] = [
+    "north",
+    "northeast",
+    "east",
+    "southeast",
+    "south",
+    "southwest",
+    "west",
+    "northwest",
+    "stay",
+    "forward",
+    "back",
+    "slide",
+];
+
+/// Whether `name` is read as a move (or starts one) in a move list.
+fn is_move_word(name: &str) -> bool {
+    MOVE_WORDS.contains(&name) || name == "left" || name == "right"
+}
+
 /// A checked integer expression, evaluated per case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Num {
@@ -627,6 +652,13 @@ struct Resolver {
     /// The condition being resolved is an `enter` rule's, where `moving
     /// DIR` has a meaning (the way the cell is entered).
     in_enter: bool,
+    /// The sets of moves `moves` declares, by name: their items and the
+    /// name's span.
+    move_sets: HashMap<String, (Vec<ast::MoveItem>, Span)>,
+    /// The first slide some agent is given (slides need agents in turn).
+    first_slide: Option<Span>,
+    /// The cycles of sets of moves reported, each as its sorted names.
+    cycles: Vec<Vec<String>>,
     rules: Option<Rules>,
 }
 
@@ -938,6 +970,23 @@ impl Resolver {
             }
         }
         for d in &file.decls {
+            if let D::Moves(m) = d {
+                self.moves_decl(m);
+            }
+        }
+        // Each set's names are checked once, here, not wherever it is used.
+        for d in &file.decls {
+            if let D::Moves(m) = d
+                && self
+                    .move_sets
+                    .get(&m.name.name)
+                    .is_some_and(|s| s.1 == m.name.span)
+            {
+                let mut stack = vec![m.name.name.clone()];
+                self.expand_moves(&m.moves, None, &mut stack, &mut Vec::new(), 1);
+            }
+        }
+        for d in &file.decls {
             match d {
                 D::Agent(a) => self.agent_decl(a),
                 D::Flags(fs) => {
@@ -1114,7 +1163,7 @@ impl Resolver {
             );
         }
 
-        self.far_checks(file, mode.as_ref(), &teleports);
+        self.far_checks(mode.as_ref(), &teleports);
         self.object_checks(mode.as_ref());
         self.piece_checks(mode.as_ref(), &teleports);
         let io = self.io(input.map(|(i, _)| i), file);
@@ -1311,19 +1360,8 @@ impl Resolver {
 
     /// The first construct that moves an agent further than the next cell:
     /// a slide, a slippery tile, a teleport; its span and what it is.
-    fn far_construct(
-        &self,
-        file: &ast::File,
-        teleports: &[Teleport],
-    ) -> Option<(Span, &'static str)> {
-        let slide = file.decls.iter().find_map(|d| match d {
-            ast::Decl::Move(m) => m
-                .moves
-                .iter()
-                .find(|i| matches!(i.kind.value, MoveKind::Slide(_)))
-                .map(|i| (i.kind.span, "a slide")),
-            _ => None,
-        });
+    fn far_construct(&self, teleports: &[Teleport]) -> Option<(Span, &'static str)> {
+        let slide = self.first_slide.map(|s| (s, "a slide"));
         let slippery = self
             .tiles
             .iter()
@@ -1333,19 +1371,158 @@ impl Resolver {
         slide.or(slippery).or(teleport)
     }
 
+    /// `moves NAME = ...`: a set of moves, kept by name to be expanded
+    /// where a move list names it.
+    fn moves_decl(&mut self, m: &ast::MovesDecl) {
+        let name = &m.name.name;
+        if is_move_word(name) {
+            self.invalid(
+                format!("`{name}` is a move: a set of moves needs a name of its own"),
+                m.name.span,
+                "the name of a move",
+                format!(
+                    "`move ... : {name}` would be read as the move, never as this set: rename it"
+                ),
+            );
+            return;
+        }
+        if let Some((_, first)) = self.move_sets.get(name) {
+            let first = *first;
+            self.err(RuleError::Repeated {
+                what: "a set of moves of one name",
+                span: m.name.span,
+                first,
+            });
+            return;
+        }
+        self.move_sets
+            .insert(name.clone(), (m.moves.clone(), m.name.span));
+    }
+
+    /// The moves a move list's items name, sets expanded in place, each
+    /// with its cost (the item's own, else the cost written after the set
+    /// that holds it). `stack` holds the sets being expanded, to stop at a
+    /// set that names itself. What is wrong is reported once: an unknown
+    /// name among the items `report` sets deep (0 for a move list's own
+    /// items, 1 when a declared set is checked), a set that contains
+    /// itself only when declared sets are checked, once per cycle.
+    fn expand_moves(
+        &mut self,
+        items: &[ast::MoveItem],
+        outer: Option<&IntExpr>,
+        stack: &mut Vec<String>,
+        out: &mut Vec<(ast::Spanned<MoveKind>, Option<IntExpr>)>,
+        report: usize,
+    ) {
+        for item in items {
+            let cost = item.cost.as_ref().or(outer);
+            match &item.what {
+                ast::MoveWhat::Kind(k) => out.push((k.clone(), cost.cloned())),
+                ast::MoveWhat::Set(id) => {
+                    let Some((inner, _)) = self.move_sets.get(&id.name).cloned() else {
+                        if stack.len() != report {
+                            continue;
+                        }
+                        let sets: Vec<String> = self.move_sets.keys().cloned().collect();
+                        let near = did_you_mean(
+                            &id.name,
+                            MOVE_WORDS[..11]
+                                .iter()
+                                .copied()
+                                .chain(sets.iter().map(String::as_str)),
+                            "moves",
+                        );
+                        let known = if sets.is_empty() {
+                            "no set of moves is declared (`moves NAME = ...`)".to_string()
+                        } else {
+                            let sets: Vec<&str> = sets.iter().map(String::as_str).collect();
+                            format!("the sets of moves are {}", crate::error::quote_list(&sets))
+                        };
+                        let near = if near.starts_with("did you mean") {
+                            format!("{near} ")
+                        } else {
+                            String::new()
+                        };
+                        self.err(RuleError::UnknownMove {
+                            name: id.name.clone(),
+                            span: id.span,
+                            help: format!(
+                                "{near}a move is a direction, `stay`, `forward`, `back`, \
+                                 `turn left`, `turn right`, an offset `(rows, columns)`, \
+                                 `slide DIRECTION` or a set of moves; {known}"
+                            ),
+                        });
+                        continue;
+                    };
+                    if let Some(k) = stack.iter().position(|x| *x == id.name) {
+                        let mut cycle = stack[k..].to_vec();
+                        cycle.sort();
+                        if report == 0 || self.cycles.contains(&cycle) {
+                            continue;
+                        }
+                        self.cycles.push(cycle);
+                        self.invalid(
+                            format!("the set of moves `{}` contains itself", id.name),
+                            id.span,
+                            "the cycle closes here",
+                            format!(
+                                "a set lists moves or other sets; `{}` is reached again \
+                                 through `{}` -> `{}`",
+                                id.name,
+                                stack.join("` -> `"),
+                                id.name
+                            ),
+                        );
+                        continue;
+                    }
+                    stack.push(id.name.clone());
+                    self.expand_moves(&inner, cost, stack, out, report);
+                    stack.pop();
+                }
+            }
+        }
+    }
+
+    /// An offset's reach is at most [`MAX_REACH`] cells, and a slide goes
+    /// somewhere; false (reported) when not.
+    fn check_offset(&mut self, kind: &ast::Spanned<MoveKind>) -> bool {
+        let (MoveKind::Dir(d) | MoveKind::Slide(d)) = kind.value else {
+            return true;
+        };
+        if d.dr.unsigned_abs() > MAX_REACH || d.dc.unsigned_abs() > MAX_REACH {
+            self.invalid(
+                format!(
+                    "an offset of ({}, {}) is further than a move reaches",
+                    d.dr, d.dc
+                ),
+                kind.span,
+                "too far",
+                format!("a move goes at most {MAX_REACH} rows and {MAX_REACH} columns at once"),
+            );
+            return false;
+        }
+        if matches!(kind.value, MoveKind::Slide(_)) && (d.dr, d.dc) == (0, 0) {
+            self.invalid(
+                "a slide by (0, 0) never moves".into(),
+                kind.span,
+                "no way to slide",
+                "give a slide a direction or an offset other than (0, 0); `stay` is the move \
+                 that waits"
+                    .into(),
+            );
+            return false;
+        }
+        true
+    }
+
     /// Slides, slippery tiles and teleports need agents that move in turn:
     /// at once, where each of several sliding agents stops would depend on
     /// the order they are taken in.
-    fn far_checks(
-        &mut self,
-        file: &ast::File,
-        mode: Option<&ast::Spanned<Mode>>,
-        teleports: &[Teleport],
-    ) {
+    fn far_checks(&mut self, mode: Option<&ast::Spanned<Mode>>, teleports: &[Teleport]) {
         if mode.is_none_or(|m| m.value != Mode::AtOnce) {
             return;
         }
-        if let Some((span, what)) = self.far_construct(file, teleports) {
+        if let Some((span, what)) = self.far_construct(teleports) {
             self.err(RuleError::Invalid {
                 message: format!("{what} needs agents that move in turn"),
                 span,
@@ -1906,9 +2083,12 @@ impl Resolver {
             );
             return;
         }
+        let mut items = Vec::new();
+        self.expand_moves(&m.moves, None, &mut Vec::new(), &mut items, 0);
         let mut moves: Vec<Move> = Vec::new();
-        for item in &m.moves {
-            let cost = match &item.cost {
+        let mut spans: Vec<Span> = Vec::new();
+        for (kind, cost) in &items {
+            let cost = match cost {
                 Some(c) => {
                     self.has_costs = true;
                     self.cost(c)
@@ -1916,12 +2096,27 @@ impl Resolver {
                 None => Some(Num::Lit(1)),
             };
             let Some(cost) = cost else { continue };
-            if !moves.iter().any(|mv| mv.kind == item.kind.value) {
-                moves.push(Move {
-                    kind: item.kind.value,
-                    cost,
-                });
+            if !self.check_offset(kind) {
+                continue;
             }
+            if let MoveKind::Slide(_) = kind.value {
+                self.first_slide.get_or_insert(kind.span);
+            }
+            // A move listed twice (often once directly and once in a set)
+            // would be one move with two costs: which one was meant?
+            if let Some(k) = moves.iter().position(|mv| mv.kind == kind.value) {
+                self.err(RuleError::Repeated {
+                    what: "a move in one move list",
+                    span: kind.span,
+                    first: spans[k],
+                });
+                continue;
+            }
+            moves.push(Move {
+                kind: kind.value,
+                cost,
+            });
+            spans.push(kind.span);
         }
         for a in targets {
             if let Some(first) = moved.insert(a, m.mover_span) {
@@ -1933,9 +2128,9 @@ impl Resolver {
             }
             let agent = &self.agents[a.ix()];
             if agent.facing.is_none()
-                && let Some(item) = m.moves.iter().find(|i| {
+                && let Some((kind, _)) = items.iter().find(|(k, _)| {
                     matches!(
-                        i.kind.value,
+                        k.value,
                         MoveKind::Forward
                             | MoveKind::Back
                             | MoveKind::TurnLeft
@@ -1947,9 +2142,9 @@ impl Resolver {
                 self.invalid(
                     format!(
                         "`{}` needs a heading, and agent `{name}` has none",
-                        item.kind.value.name()
+                        kind.value.name()
                     ),
-                    item.kind.span,
+                    kind.span,
                     "a move along a heading",
                     format!("give the agent a heading: `agent {name} ... on TILE facing north`"),
                 );

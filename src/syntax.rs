@@ -355,13 +355,7 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
                             span: span(&c),
                         });
                     }
-                    _ => {
-                        let mut mi = inner(c);
-                        moves.push(MoveItem {
-                            kind: move_kind(mi.next().unwrap()),
-                            cost: mi.next().map(int_expr),
-                        });
-                    }
+                    _ => moves.push(move_item(c)),
                 }
             }
             Decl::Move(MoveDecl {
@@ -369,6 +363,13 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
                 mover_span,
                 mode,
                 moves,
+            })
+        }
+        Rule::moves_decl => {
+            let name = ident(it.next().unwrap());
+            Decl::Moves(MovesDecl {
+                name,
+                moves: it.map(move_item).collect(),
             })
         }
         Rule::forbid_decl => {
@@ -624,22 +625,46 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, object: bool) -> Age
     }
 }
 
+/// A move list's item: a move or a set's name, and its cost.
+fn move_item(p: Pair<'_, Rule>) -> MoveItem {
+    let mut mi = inner(p);
+    let w = mi.next().unwrap();
+    let what = if w.as_rule() == Rule::move_set {
+        MoveWhat::Set(ident(inner(w).next().unwrap()))
+    } else {
+        MoveWhat::Kind(move_kind(w))
+    };
+    MoveItem {
+        what,
+        cost: mi.next().map(int_expr),
+    }
+}
+
 fn move_kind(p: Pair<'_, Rule>) -> Spanned<MoveKind> {
     let sp = span(&p);
     let text = p.as_str();
-    if let Some(c) = p.clone().into_inner().next()
+    let first = p.clone().into_inner().next();
+    if let Some(c) = first.clone()
         && c.as_rule() == Rule::slide
     {
-        let dir = c
+        let way = c
             .into_inner()
-            .find(|p| p.as_rule() == Rule::slide_dir)
+            .find(|p| matches!(p.as_rule(), Rule::slide_dir | Rule::offset))
             .expect("a slide has a direction");
-        let d = match move_kind_dir(dir.as_str()) {
-            MoveKind::Dir(d) => d,
-            _ => unreachable!("a slide's direction is a compass direction"),
+        let d = match way.as_rule() {
+            Rule::offset => offset(way),
+            _ => Dir::named(way.as_str()).expect("a slide's direction is a compass word"),
         };
         return Spanned {
             value: MoveKind::Slide(d),
+            span: sp,
+        };
+    }
+    if let Some(c) = first
+        && c.as_rule() == Rule::offset
+    {
+        return Spanned {
+            value: MoveKind::Dir(offset(c)),
             span: sp,
         };
     }
@@ -653,6 +678,25 @@ fn move_kind(p: Pair<'_, Rule>) -> Spanned<MoveKind> {
         move_kind_dir(text)
     };
     Spanned { value, span: sp }
+}
+
+/// `(dr, dc)`: numbers past an `i32` are kept as its bounds, which the
+/// resolver reports as too far.
+fn offset(p: Pair<'_, Rule>) -> Dir {
+    let mut n = inner(p)
+        .filter(|p| p.as_rule() == Rule::signed_int)
+        .map(|p| {
+            let t = p.as_str();
+            t.parse::<i32>().unwrap_or(if t.starts_with('-') {
+                i32::MIN
+            } else {
+                i32::MAX
+            })
+        });
+    Dir {
+        dr: n.next().unwrap(),
+        dc: n.next().unwrap(),
+    }
 }
 
 /// A direction word, `stay`, `forward` or `back` as a move.
@@ -854,6 +898,7 @@ pub fn describe_rule(r: Rule) -> String {
         | Rule::counter_decl
         | Rule::layout_decl
         | Rule::move_decl
+        | Rule::moves_decl
         | Rule::forbid_decl
         | Rule::enter_decl
         | Rule::on_decl
@@ -895,6 +940,8 @@ pub fn describe_rule(r: Rule) -> String {
              `slide north`, ...)"
         }
         Rule::slide | Rule::slide_dir => "a direction to slide in (`north`, `east`, ...)",
+        Rule::offset => "an offset `(rows, columns)`",
+        Rule::move_set => "a set of moves declared with `moves`",
         Rule::teleport_decl => "a declaration (`tiles`, `agent`, `move`, `goal`, ...)",
         Rule::optional => "`optional`",
         Rule::same_cell | Rule::swap => "`same cell` or `swap`",
@@ -948,6 +995,7 @@ fn words_of(r: Rule) -> &'static [&'static str] {
         | Rule::counter_decl
         | Rule::layout_decl
         | Rule::move_decl
+        | Rule::moves_decl
         | Rule::forbid_decl
         | Rule::enter_decl
         | Rule::on_decl
@@ -960,8 +1008,8 @@ fn words_of(r: Rule) -> &'static [&'static str] {
         | Rule::limit_decl
         | Rule::output_decl => &[
             "puzzle", "input", "domain", "tiles", "agent", "object", "piece", "flag", "counter",
-            "layout", "move", "forbid", "enter", "on", "when", "teleport", "push", "goal", "limit",
-            "output",
+            "layout", "move", "moves", "forbid", "enter", "on", "when", "teleport", "push", "goal",
+            "limit", "output",
         ],
         Rule::cases_item | Rule::header_item | Rule::grid_item | Rule::fill_item => {
             &["cases", "header", "grid", "fill"]

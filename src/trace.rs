@@ -114,7 +114,18 @@ pub fn parse(task: &Task, token: &str) -> Result<Step, String> {
             Ok(vec![find(m, what)?])
         }
         (n, Mode::AtOnce) => {
-            let parts: Vec<&str> = token.split(',').collect();
+            // An offset's name, `(-2,1)`, has a comma of its own.
+            let mut depth = 0i32;
+            let parts: Vec<&str> = token
+                .split(|c| {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                    c == ',' && depth == 0
+                })
+                .collect();
             if parts.len() != n {
                 return Err(format!(
                     "a step names the moves of all {n} agents, in order, joined by `,`"

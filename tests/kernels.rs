@@ -177,6 +177,9 @@ const DIRS: [&str; 9] = [
     "stay",
 ];
 
+/// Moves by offsets: a knight's jumps, a jump of two, a jump of three.
+const LEAPS: [&str; 5] = ["(2,1)", "(-1,2)", "(0,-2)", "(-2,-2)", "(3,0)"];
+
 /// A random set of directions (some always, so that things move), and
 /// `stay` more often at once (where an agent must move otherwise) than in
 /// turn (where it is a step that only fires rules).
@@ -188,6 +191,11 @@ fn dirs(rng: &mut SmallRng, at_once: bool) -> String {
         .collect();
     if v.is_empty() {
         v.push("east");
+    }
+    // Offsets: leaps over the next cell (the kernels add them to a cell's
+    // index like any step, and pad the board by the longest).
+    if rng.gen_bool(0.25) {
+        v.push(LEAPS[rng.gen_range(0..LEAPS.len())]);
     }
     if rng.gen_bool(if at_once { 0.6 } else { 0.2 }) {
         v.push("stay");
@@ -288,6 +296,9 @@ fn the_slide_kernel_gives_the_interpreters_successors() {
         if rng.gen_bool(0.3) {
             moves.push(steps[4 + rng.gen_range(0..2)]);
         }
+        if rng.gen_bool(0.3) {
+            moves.push(["slide (1,2)", "(-2,1)", "slide (0,-2)"][rng.gen_range(0..3)]);
+        }
         if moves.is_empty() {
             moves.push("slide east");
         }
@@ -371,6 +382,9 @@ fn the_bodies_kernel_gives_the_interpreters_successors() {
             "slide east",
             "slide south",
             "slide west",
+            "(2,1)",
+            "(0,-2)",
+            "slide (-1,2)",
         ];
         let mut moves: Vec<&str> = all.iter().copied().filter(|_| rng.gen_bool(0.4)).collect();
         if moves.is_empty() {

@@ -762,3 +762,160 @@ fn a_flag_given_by_an_object_is_not_bounded_by_the_agents_distances() {
         assert_eq!(answer_with(rules, "@$P..\n", &opts), "1\n", "{config:?}");
     }
 }
+
+/// Moves by offsets (leaps that enter only the cell they land on, slides
+/// by an offset, sets of moves named with `moves` and given a cost as a
+/// whole), on random maps of walls, mud that costs 3 to enter and cells
+/// entered only going north (a jump of two north goes north; a knight's
+/// jump goes no compass way), against a hand-written Dijkstra, under
+/// every strategy.
+#[test]
+fn leapers_match_a_hand_written_search() {
+    use rand::{Rng, SeedableRng};
+    // (offset, slides) -> how it is written.
+    const POOL: [((i32, i32), bool, &str); 15] = [
+        ((-2, -1), false, "(-2,-1)"),
+        ((-2, 1), false, "(-2, 1)"),
+        ((-1, 2), false, "(-1,2)"),
+        ((1, 2), false, "(1,2)"),
+        ((2, 1), false, "(2,1)"),
+        ((2, -1), false, "(2,-1)"),
+        ((1, -2), false, "(1,-2)"),
+        ((-1, -2), false, "(-1,-2)"),
+        ((-2, 0), false, "(-2,0)"),
+        ((0, 2), false, "(0,2)"),
+        ((-1, 0), false, "north"),
+        ((0, -1), false, "(0,-1)"),
+        ((1, 0), false, "south"),
+        ((1, 2), true, "slide (1,2)"),
+        ((-2, 0), true, "slide (-2,0)"),
+    ];
+    // Whether a cell may be entered going (dr, dc).
+    let enters = |sym: u8, (dr, dc): (i32, i32)| match sym {
+        b'#' => false,
+        b'^' => dc == 0 && dr < 0,
+        _ => true,
+    };
+    let solve = |g: &[Vec<u8>], moves: &[((i32, i32), bool, u32)]| -> Option<u32> {
+        let (h, w) = (g.len() as i32, g[0].len() as i32);
+        let at = |r: i32, c: i32| {
+            (r >= 0 && c >= 0 && r < h && c < w).then(|| g[r as usize][c as usize])
+        };
+        let start = (0..h)
+            .flat_map(|r| (0..w).map(move |c| (r, c)))
+            .find(|&(r, c)| g[r as usize][c as usize] == b'@')
+            .unwrap();
+        let mut dist = std::collections::HashMap::from([(start, 0u32)]);
+        let mut heap = std::collections::BinaryHeap::from([std::cmp::Reverse((0u32, start))]);
+        while let Some(std::cmp::Reverse((d, (r, c)))) = heap.pop() {
+            if dist[&(r, c)] < d {
+                continue;
+            }
+            if at(r, c) == Some(b'E') {
+                return Some(d);
+            }
+            for &((dr, dc), slides, cost) in moves {
+                let (mut nr, mut nc) = (r, c);
+                loop {
+                    match at(nr + dr, nc + dc) {
+                        Some(s) if enters(s, (dr, dc)) => (nr, nc) = (nr + dr, nc + dc),
+                        _ => break,
+                    }
+                    if !slides {
+                        break;
+                    }
+                }
+                if (nr, nc) == (r, c) {
+                    continue;
+                }
+                let step = if at(nr, nc) == Some(b'm') { 3 } else { cost };
+                let nd = d + step;
+                if dist.get(&(nr, nc)).is_none_or(|&old| nd < old) {
+                    dist.insert((nr, nc), nd);
+                    heap.push(std::cmp::Reverse((nd, (nr, nc))));
+                }
+            }
+        }
+        None
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0x1ea9e5);
+    let (mut solved, mut unsolved, mut maps) = (0, 0, 0);
+    for round in 0..50 {
+        // Some moves in a set of their own, costing 2 as a whole; the
+        // rest listed directly, each costing 1.
+        let mut in_set = Vec::new();
+        let mut direct = Vec::new();
+        let mut moves = Vec::new();
+        for &(d, slides, text) in &POOL {
+            if rng.gen_bool(0.35) {
+                if round % 2 == 0 && rng.gen_bool(0.5) {
+                    in_set.push(text);
+                    moves.push((d, slides, 2));
+                } else {
+                    direct.push(text);
+                    moves.push((d, slides, 1));
+                }
+            }
+        }
+        if in_set.is_empty() && direct.is_empty() {
+            direct.push("north");
+            moves.push(((-1, 0), false, 1));
+        }
+        let mut list = direct.join(", ");
+        let mut sets = String::new();
+        if !in_set.is_empty() {
+            sets = format!("moves jumps = {}\n", in_set.join(" "));
+            if !list.is_empty() {
+                list.push_str(", ");
+            }
+            list.push_str("jumps costs 2");
+        }
+        let rules = format!(
+            "input {{ cases until eof  header rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  wall '#' solid  up '^'  mud 'm'  exit 'E' }}\n\
+             agent leaper '@' on floor\n\
+             {sets}\
+             move leaper: {list}\n\
+             enter up only if moving north\n\
+             enter mud costs 3\n\
+             goal leaper on exit\n\
+             output {{ solved \"{{cost}}\" unsolved \"-1\" }}\n"
+        );
+        let mut input = String::new();
+        let mut want = String::new();
+        for _ in 0..10 {
+            let (h, w) = (rng.gen_range(2..=7), rng.gen_range(2..=7));
+            let tiles = b".....#^m";
+            let mut g = common::random_grid(&mut rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
+            let cells = common::all_cells(&g);
+            common::place(&mut rng, &mut g, cells, b"@E");
+            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
+            maps += 1;
+            match solve(&g, &moves) {
+                Some(n) => {
+                    want.push_str(&format!("{n}\n"));
+                    solved += 1;
+                }
+                None => {
+                    want.push_str("-1\n");
+                    unsolved += 1;
+                }
+            }
+        }
+        for config in common::configs() {
+            let opts = Options {
+                search: config,
+                ..Default::default()
+            };
+            assert_eq!(
+                answer_with(&rules, &input, &opts),
+                want,
+                "{config:?}\n{rules}\n{input}"
+            );
+        }
+    }
+    assert!(
+        maps == 500 && solved > 150 && unsolved > 100,
+        "{solved} solved, {unsolved} not"
+    );
+}

@@ -79,6 +79,10 @@ const TOKENS: &[&str] = &[
     "all",
     "moving",
     "moving north",
+    "moves",
+    "moves m = (2, 1) east",
+    "(-2, 1)",
+    "slide (1, 2)",
     "at once",
     "in turn",
     "solid",
@@ -548,6 +552,21 @@ fn write_rules(rng: &mut SmallRng) -> Written {
     }
     if rng.gen_bool(0.25) {
         moves.push(format!("slide {}", pick(rng, &dirs[..4])));
+    }
+    // Leaps, sometimes sliding, sometimes through a set of moves.
+    if rng.gen_bool(0.2) {
+        let leap = pick(rng, &["(2, 1)", "(-1, 2)", "(0, -2)", "(3, 3)"]).to_string();
+        let leap = if rng.gen_bool(0.2) {
+            format!("slide {leap}")
+        } else {
+            leap
+        };
+        if rng.gen_bool(0.5) {
+            r.push_str(&format!("moves leaps = {leap} (-2, 0)\n"));
+            moves.push("leaps".into());
+        } else {
+            moves.push(leap);
+        }
     }
     if facing || rng.gen_bool(0.05) {
         moves.extend(["forward".into(), "turn left".into(), "turn right".into()]);

@@ -234,7 +234,7 @@ impl Grounder<'_> {
                 _ => self.domain(i, lone),
             };
             let shape = self.instances[i].shape.clone();
-            let along = |d: crate::ast::Dir| lengthwise(agent, &shape, d.dr as i32, d.dc as i32);
+            let along = |d: crate::ast::Dir| lengthwise(agent, &shape, d.dr, d.dc);
             let name = self.instance_name(i);
             let m = MoverId(i as u32);
             let pos = self.var(name.clone(), VarKind::Position(m), domain.len() as u64);
@@ -262,12 +262,12 @@ impl Grounder<'_> {
             for (kind, cost) in moves {
                 let motion = match kind {
                     MoveKind::Dir(d) if d.dr == 0 && d.dc == 0 => Motion::Stay,
-                    MoveKind::Dir(d) => Motion::Step(Dir { dr: d.dr, dc: d.dc }),
+                    MoveKind::Dir(d) => Motion::Step(Dir::of(d)),
                     MoveKind::Forward => Motion::Forward,
                     MoveKind::Back => Motion::Back,
                     MoveKind::TurnLeft => Motion::Turn(-1),
                     MoveKind::TurnRight => Motion::Turn(1),
-                    MoveKind::Slide(d) => Motion::Slide(Dir { dr: d.dr, dc: d.dc }),
+                    MoveKind::Slide(d) => Motion::Slide(Dir::of(d)),
                 };
                 actions.push(ActionId(self.actions.len() as u32));
                 self.action_kinds.push(kind);
@@ -726,7 +726,7 @@ impl Grounder<'_> {
                     .collect();
                 Expr::and(parts)
             }
-            E::Moving(d) => Expr::Const(self.moving == Some(Dir { dr: d.dr, dc: d.dc })),
+            E::Moving(d) => Expr::Const(self.moving.is_some_and(|m| m.goes(Dir::of(*d)))),
             E::MovingBound => {
                 // The value of the cell's tile, a direction word.
                 let rules = self.rules;
@@ -735,7 +735,7 @@ impl Grounder<'_> {
                     let word = &rules.domains[d.ix()].values[c.value? as usize];
                     crate::ast::Dir::named(word)
                 });
-                Expr::Const(way.is_some_and(|d| self.moving == Some(Dir { dr: d.dr, dc: d.dc })))
+                Expr::Const(way.is_some_and(|d| self.moving.is_some_and(|m| m.goes(Dir::of(d)))))
             }
             E::Facing(agent, h) => {
                 let parts = (0..self.instances.len())
@@ -798,8 +798,20 @@ impl Grounder<'_> {
         // whichever way it is entered is closed).
         let mut entry = self.entries(&present);
         let mut entry_moving = Vec::new();
+        // The ways a step goes: every offset some agent moves by (a jump
+        // of two north is `moving north`; a knight's jump no compass way).
+        let ways = rules
+            .agents
+            .iter()
+            .flat_map(agent_dirs)
+            .fold(Vec::new(), |mut v, d| {
+                if !v.contains(&d) {
+                    v.push(d);
+                }
+                v
+            });
         if rules.enter_rules.iter().any(|r| r.cond.reads_moving()) {
-            for d in Dir::EIGHT {
+            for &d in &ways {
                 self.moving = Some(d);
                 entry_moving.push((d, self.entries(&present)));
             }
@@ -834,7 +846,7 @@ impl Grounder<'_> {
             .iter()
             .any(|r| r.cond.as_ref().is_some_and(|c| c.reads_moving()))
         {
-            for d in Dir::EIGHT {
+            for &d in &ways {
                 self.moving = Some(d);
                 on_enter_moving.push((d, self.on_enter_rules(&present)));
             }
@@ -1143,7 +1155,7 @@ fn agent_dirs(a: &resolve::Agent) -> Vec<Dir> {
     for m in &a.moves {
         let more: Vec<Dir> = match m.kind {
             MoveKind::Dir(d) | MoveKind::Slide(d) if d.dr != 0 || d.dc != 0 => {
-                vec![Dir { dr: d.dr, dc: d.dc }]
+                vec![Dir::of(d)]
             }
             MoveKind::Forward | MoveKind::Back => Dir::COMPASS.to_vec(),
             _ => Vec::new(),

@@ -89,6 +89,31 @@ impl Dir {
         Dir { dr: -1, dc: -1 },
     ];
 
+    /// The offset a checked rule file wrote (the resolver keeps offsets
+    /// within [`crate::resolve::MAX_REACH`], so they fit).
+    pub fn of(d: crate::ast::Dir) -> Dir {
+        Dir {
+            dr: d.dr as i8,
+            dc: d.dc as i8,
+        }
+    }
+
+    /// Whether a move by this offset goes `way`: it is a whole number of
+    /// `way`'s steps (a jump of two north goes north; a knight's jump
+    /// goes no compass way).
+    pub fn goes(self, way: Dir) -> bool {
+        let (dr, dc) = (i32::from(self.dr), i32::from(self.dc));
+        let (wr, wc) = (i32::from(way.dr), i32::from(way.dc));
+        let k = if wr != 0 {
+            dr / wr
+        } else if wc != 0 {
+            dc / wc
+        } else {
+            0
+        };
+        k >= 1 && dr == k * wr && dc == k * wc
+    }
+
     pub fn opposite(self) -> Dir {
         Dir {
             dr: -self.dr,
@@ -760,7 +785,6 @@ impl Task {
         self.enter_cost[class as usize]
     }
 
-    /// The rules fired when mover `m` enters a cell of `class`.
     /// The rules fired when mover `m` enters a cell of `class` going
     /// `dir`.
     pub fn on_enter_going(&self, m: MoverId, class: ClassId, dir: Dir) -> &[RuleId] {
