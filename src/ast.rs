@@ -362,11 +362,35 @@ impl MoveWhat {
     }
 }
 
-/// A move (or a set of moves) and its cost.
+/// A move (or a set of moves), its condition and its cost.
 #[derive(Debug, Clone)]
 pub struct MoveItem {
     pub what: MoveWhat,
+    /// `if COND`: made only when this holds.
+    pub guard: Option<Pred>,
     pub cost: Option<IntExpr>,
+}
+
+/// Which cell a cell test reads, relative to the mover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelCell {
+    /// The mover's own cell.
+    Here,
+    /// One move's way on from the mover.
+    Ahead,
+    /// Two moves' way on.
+    Beyond,
+    /// So many rows and columns from the mover's cell.
+    Offset(Dir),
+}
+
+/// What a cell test asks of its cell.
+#[derive(Debug, Clone)]
+pub enum CellWhat {
+    /// `is TILE`.
+    Is(Pattern),
+    /// `has NAME`: an agent or object stands there.
+    Has(Ident),
 }
 
 /// `moves knight = (-2, -1) (-2, 1) ...`: a named set of moves.
@@ -541,6 +565,8 @@ pub enum Pred {
     Moving(Dir, Span),
     /// `moving ?w`: the direction the value bound to `?w` names.
     MovingAs(Ident, Span),
+    /// `cell ahead is wall`: a cell relative to the mover.
+    Cell(RelCell, CellWhat, Span),
 }
 
 impl Pred {
@@ -559,7 +585,8 @@ impl Pred {
             | Pred::Facing(_, _, s)
             | Pred::At(_, _, _, s)
             | Pred::Moving(_, s)
-            | Pred::MovingAs(_, s) => *s,
+            | Pred::MovingAs(_, s)
+            | Pred::Cell(_, _, s) => *s,
             Pred::Flag(f) => f.span,
         }
     }

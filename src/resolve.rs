@@ -125,11 +125,14 @@ pub enum Targets {
     Layout(LayoutId),
 }
 
-/// One kind of move of an agent, with its cost.
+/// One kind of move of an agent, with its cost and the condition it is
+/// made on.
 #[derive(Debug, Clone)]
 pub struct Move {
     pub kind: MoveKind,
     pub cost: Num,
+    /// `if COND`: the move is made only where this holds before it.
+    pub guard: Option<Expr>,
 }
 
 /// An agent, or a family of agents.
@@ -216,6 +219,10 @@ pub const COUNTER_BOUND: i64 = 1 << 62;
 /// The most rows (or columns) one move goes at once: the board is padded
 /// by the longest move, so that a move is one addition.
 pub const MAX_REACH: u32 = 64;
+
+/// A move as a move list's sets expand to: the move, its cost and its
+/// conditions.
+type Expanded = (ast::Spanned<MoveKind>, Option<IntExpr>, Vec<ast::Pred>);
 
 /// The words a move list reads as moves, never as a set's name.
 const MOVE_WORDS: [&str; 12] = [
@@ -312,7 +319,7 @@ impl Num {
 }
 
 /// Which parameter values of a tile a pattern matches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ValueSel {
     /// Any value; the pattern binds none (or the tile has no parameter).
     Any,
@@ -395,6 +402,22 @@ pub enum Expr {
         row: Num,
         col: Num,
     },
+    /// What is on a cell relative to the mover (in a move's `if` and in
+    /// `on MOVE` rules: the mover is the one moving).
+    Cell {
+        at: ast::RelCell,
+        what: CellTest,
+    },
+}
+
+/// What a cell test asks of its cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CellTest {
+    /// The cell's tile is this one (with these values).
+    Tile(TileId, ValueSel),
+    /// A member of the agent (or object) stands there, other than the
+    /// mover itself.
+    Has(AgentId),
 }
 
 /// `enter gate(?c) only if have[?c]`.
@@ -652,6 +675,9 @@ struct Resolver {
     /// The condition being resolved is an `enter` rule's, where `moving
     /// DIR` has a meaning (the way the cell is entered).
     in_enter: bool,
+    /// The condition being resolved is a move's `if` or an `on MOVE`
+    /// rule's, where a mover is moving: `moving` and cell tests read it.
+    in_move: bool,
     /// The sets of moves `moves` declares, by name: their items and the
     /// name's span.
     move_sets: HashMap<String, (Vec<ast::MoveItem>, Span)>,
@@ -659,6 +685,9 @@ struct Resolver {
     first_slide: Option<Span>,
     /// The cycles of sets of moves reported, each as its sorted names.
     cycles: Vec<Vec<String>>,
+    /// Moves' conditions resolved, by their span (a set's are resolved
+    /// once however often it is used).
+    guards: HashMap<(usize, usize), Option<Expr>>,
     rules: Option<Rules>,
 }
 
@@ -983,7 +1012,11 @@ impl Resolver {
                     .is_some_and(|s| s.1 == m.name.span)
             {
                 let mut stack = vec![m.name.name.clone()];
-                self.expand_moves(&m.moves, None, &mut stack, &mut Vec::new(), 1);
+                self.expand_moves(&m.moves, (None, &[]), &mut stack, &mut Vec::new(), 1);
+                // A set's conditions are checked here, once, used or not.
+                for g in m.moves.iter().filter_map(|i| i.guard.as_ref()) {
+                    self.guard(g);
+                }
             }
         }
         for d in &file.decls {
@@ -1078,7 +1111,16 @@ impl Resolver {
                         }
                         ast::Trigger::Move(k) => {
                             let scope = Scope::default();
+                            self.in_move = true;
                             let (cond, actions) = self.rule_body(&o.cond, &o.actions, &scope);
+                            self.in_move = false;
+                            if let Some(c) = &cond {
+                                let who: Vec<AgentId> = match agent {
+                                    Some(a) => vec![a],
+                                    None => (0..self.agents.len() as u32).map(AgentId).collect(),
+                                };
+                                self.check_way(k, c, &who);
+                            }
                             on_move.push(OnMove {
                                 agent,
                                 kind: k.value,
@@ -1401,7 +1443,8 @@ impl Resolver {
 
     /// The moves a move list's items name, sets expanded in place, each
     /// with its cost (the item's own, else the cost written after the set
-    /// that holds it). `stack` holds the sets being expanded, to stop at a
+    /// that holds it) and its conditions (its own and those of the sets
+    /// that hold it). `stack` holds the sets being expanded, to stop at a
     /// set that names itself. What is wrong is reported once: an unknown
     /// name among the items `report` sets deep (0 for a move list's own
     /// items, 1 when a declared set is checked), a set that contains
@@ -1409,15 +1452,17 @@ impl Resolver {
     fn expand_moves(
         &mut self,
         items: &[ast::MoveItem],
-        outer: Option<&IntExpr>,
+        outer: (Option<&IntExpr>, &[ast::Pred]),
         stack: &mut Vec<String>,
-        out: &mut Vec<(ast::Spanned<MoveKind>, Option<IntExpr>)>,
+        out: &mut Vec<Expanded>,
         report: usize,
     ) {
         for item in items {
-            let cost = item.cost.as_ref().or(outer);
+            let cost = item.cost.as_ref().or(outer.0);
+            let mut guards = outer.1.to_vec();
+            guards.extend(item.guard.iter().cloned());
             match &item.what {
-                ast::MoveWhat::Kind(k) => out.push((k.clone(), cost.cloned())),
+                ast::MoveWhat::Kind(k) => out.push((k.clone(), cost.cloned(), guards)),
                 ast::MoveWhat::Set(id) => {
                     let Some((inner, _)) = self.move_sets.get(&id.name).cloned() else {
                         if stack.len() != report {
@@ -1476,10 +1521,54 @@ impl Resolver {
                         continue;
                     }
                     stack.push(id.name.clone());
-                    self.expand_moves(&inner, cost, stack, out, report);
+                    self.expand_moves(&inner, (cost, &guards), stack, out, report);
                     stack.pop();
                 }
             }
+        }
+    }
+
+    /// A move's `if` condition, resolved once (a set's conditions are
+    /// met wherever the set is used, and reported once).
+    fn guard(&mut self, p: &ast::Pred) -> Option<Expr> {
+        let key = (p.span().offset(), p.span().len());
+        if let Some(e) = self.guards.get(&key) {
+            return e.clone();
+        }
+        self.in_move = true;
+        let e = self.expr(p, &Scope::default());
+        self.in_move = false;
+        self.guards.insert(key, e.clone());
+        e
+    }
+
+    /// `ahead` and `beyond` lie along the way a move goes; a move that
+    /// goes no way (`stay`, a turn) reads them along the heading, which
+    /// each of `agents` must then have.
+    fn check_way(&mut self, kind: &ast::Spanned<MoveKind>, cond: &Expr, agents: &[AgentId]) {
+        let wayless = matches!(kind.value, MoveKind::TurnLeft | MoveKind::TurnRight)
+            || kind.value == MoveKind::Dir(ast::Dir { dr: 0, dc: 0 });
+        if !wayless || !cond.reads_way() {
+            return;
+        }
+        if let Some(a) = agents
+            .iter()
+            .find(|a| !self.agents[a.ix()].object && self.agents[a.ix()].facing.is_none())
+        {
+            let name = self.agents[a.ix()].name.clone();
+            self.invalid(
+                format!(
+                    "`{}` goes no way, so `ahead` and `beyond` would be along a heading, and agent \
+                     `{name}` has none",
+                    kind.value.name()
+                ),
+                kind.span,
+                "a move that goes no way",
+                format!(
+                    "give the agent a heading (`agent {name} ... facing north`), or name the cell \
+                     by its offset: `cell (-1, 0)` is the cell north of the mover"
+                ),
+            );
         }
     }
 
@@ -2084,10 +2173,25 @@ impl Resolver {
             return;
         }
         let mut items = Vec::new();
-        self.expand_moves(&m.moves, None, &mut Vec::new(), &mut items, 0);
+        self.expand_moves(&m.moves, (None, &[]), &mut Vec::new(), &mut items, 0);
         let mut moves: Vec<Move> = Vec::new();
         let mut spans: Vec<Span> = Vec::new();
-        for (kind, cost) in &items {
+        for (kind, cost, guards) in &items {
+            let mut parts = Vec::new();
+            for g in guards {
+                parts.extend(self.guard(g));
+            }
+            if parts.len() < guards.len() {
+                continue;
+            }
+            let guard = match parts.len() {
+                0 => None,
+                1 => parts.pop(),
+                _ => Some(Expr::And(parts)),
+            };
+            if let Some(g) = &guard {
+                self.check_way(kind, g, &targets);
+            }
             let cost = match cost {
                 Some(c) => {
                     self.has_costs = true;
@@ -2115,6 +2219,7 @@ impl Resolver {
             moves.push(Move {
                 kind: kind.value,
                 cost,
+                guard,
             });
             spans.push(kind.span);
         }
@@ -2128,7 +2233,7 @@ impl Resolver {
             }
             let agent = &self.agents[a.ix()];
             if agent.facing.is_none()
-                && let Some((kind, _)) = items.iter().find(|(k, _)| {
+                && let Some((kind, _, _)) = items.iter().find(|(k, _, _)| {
                     matches!(
                         k.value,
                         MoveKind::Forward
@@ -2462,22 +2567,26 @@ impl Resolver {
         }
     }
 
-    /// `moving` where no cell is being entered (an `on MOVE` or `when`
-    /// rule, the goal).
+    /// `moving` where nothing moves (a `when` rule, the goal).
     fn moving_outside_enter(&mut self, span: Span) {
         self.invalid(
-            "`moving` is read only where a cell is entered".into(),
+            "`moving` is read only where something moves".into(),
             span,
-            "no cell is being entered here",
-            "`moving DIR` is the way a cell is entered, which an `enter ... only if` condition \
-             and an `on enter` rule's `if` read (one-way cells: `enter arrow only if moving \
-             east`); `on MOVE` and `when` rules and the goal do not"
+            "nothing moves here",
+            "`moving DIR` is the way a step goes, which an `enter ... only if` condition, an \
+             `on enter` rule's `if`, a move's `if` and an `on MOVE` rule read (one-way cells: \
+             `enter arrow only if moving east`); `when` rules and the goal do not"
                 .into(),
         );
     }
 
     /// A goal binds nothing: `gate(?x)` in a goal has no rule to use it.
     fn bound_in_goal(&mut self, tile: TileId, pat: &ast::Pattern) {
+        self.binds_nothing(tile, pat, "a goal");
+    }
+
+    /// `gate(?x)` where nothing binds (`what`: a goal, a cell test).
+    fn binds_nothing(&mut self, tile: TileId, pat: &ast::Pattern, what: &str) {
         let d = self.tiles[tile.ix()].domain.unwrap();
         let dom = &self.domains[d.ix()];
         let arg = pat.arg.as_ref().unwrap();
@@ -2485,7 +2594,7 @@ impl Resolver {
             name: arg.name.clone(),
             span: arg.span,
             help: format!(
-                "a goal binds nothing: write `{}` alone for any value, or a value of `{}` ({})",
+                "{what} binds nothing: write `{}` alone for any value, or a value of `{}` ({})",
                 pat.tile.name,
                 dom.name,
                 crate::error::quote_list(
@@ -2554,15 +2663,55 @@ impl Resolver {
                 }
                 Expr::Facing(agent, *h)
             }
+            P::Cell(at, what, sp) => {
+                if !self.in_move {
+                    self.invalid(
+                        "a cell test reads the cells around a mover, and none moves here".into(),
+                        *sp,
+                        "no mover here",
+                        "`cell ahead is TILE`, `cell (r, c) has NAME` and the like are read in a \
+                         move's `if` (`move hero: north if cell here is ladder`) and in `on \
+                         MOVE` rules (`on hero north if cell here is bell: ...`)"
+                            .into(),
+                    );
+                    return None;
+                }
+                if let ast::RelCell::Offset(d) = at
+                    && (d.dr.unsigned_abs() > MAX_REACH || d.dc.unsigned_abs() > MAX_REACH)
+                {
+                    self.invalid(
+                        format!(
+                            "an offset of ({}, {}) is further than a cell test reads",
+                            d.dr, d.dc
+                        ),
+                        *sp,
+                        "too far",
+                        format!("a cell test reads at most {MAX_REACH} rows and columns away"),
+                    );
+                    return None;
+                }
+                let what = match what {
+                    ast::CellWhat::Is(pat) => {
+                        let (tile, value, scope) = self.pattern(pat)?;
+                        if scope.bind.is_some() {
+                            self.binds_nothing(tile, pat, "a cell test");
+                            return None;
+                        }
+                        CellTest::Tile(tile, value)
+                    }
+                    ast::CellWhat::Has(who) => CellTest::Has(self.agent_in_pred(who)?),
+                };
+                Expr::Cell { at: *at, what }
+            }
             P::Moving(d, sp) => {
-                if !self.in_enter {
+                if !self.in_enter && !self.in_move {
                     self.moving_outside_enter(*sp);
                     return None;
                 }
                 Expr::Moving(*d)
             }
             P::MovingAs(v, sp) => {
-                if !self.in_enter {
+                if !self.in_enter && !self.in_move {
                     self.moving_outside_enter(*sp);
                     return None;
                 }
@@ -3042,7 +3191,19 @@ impl Expr {
             | Expr::AtCell { .. }
             | Expr::Has { .. }
             | Expr::Moving(_)
-            | Expr::MovingBound => {}
+            | Expr::MovingBound
+            | Expr::Cell { .. } => {}
+        }
+    }
+
+    /// Whether the expression reads a cell along the move's way (`ahead`,
+    /// `beyond`).
+    pub fn reads_way(&self) -> bool {
+        match self {
+            Expr::Or(v) | Expr::And(v) => v.iter().any(Expr::reads_way),
+            Expr::Not(e) => e.reads_way(),
+            Expr::Cell { at, .. } => matches!(at, ast::RelCell::Ahead | ast::RelCell::Beyond),
+            _ => false,
         }
     }
 }

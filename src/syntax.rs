@@ -634,10 +634,15 @@ fn move_item(p: Pair<'_, Rule>) -> MoveItem {
     } else {
         MoveWhat::Kind(move_kind(w))
     };
-    MoveItem {
-        what,
-        cost: mi.next().map(int_expr),
+    let mut guard = None;
+    let mut cost = None;
+    for c in mi {
+        match c.as_rule() {
+            Rule::move_if => guard = Some(pred(inner(c).next().unwrap())),
+            _ => cost = Some(int_expr(c)),
+        }
     }
+    MoveItem { what, guard, cost }
 }
 
 fn move_kind(p: Pair<'_, Rule>) -> Spanned<MoveKind> {
@@ -853,6 +858,24 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
             let d = Dir::named(way.as_str()).expect("a compass word is a direction");
             Pred::Moving(d, sp)
         }
+        Rule::cell_is => {
+            let mut it = inner(p);
+            let rel = inner(it.next().unwrap()).next().unwrap();
+            let at = match rel.as_rule() {
+                Rule::offset => RelCell::Offset(offset(rel)),
+                _ => match rel.as_str() {
+                    "here" => RelCell::Here,
+                    "ahead" => RelCell::Ahead,
+                    _ => RelCell::Beyond,
+                },
+            };
+            let what = it.next().unwrap();
+            let what = match what.as_rule() {
+                Rule::cell_has => CellWhat::Has(ident(inner(what).next().unwrap())),
+                _ => CellWhat::Is(pattern(inner(what).next().unwrap())),
+            };
+            Pred::Cell(at, what, sp)
+        }
         Rule::all_flags => Pred::AllFlags(ident(inner(p).next().unwrap()), sp),
         Rule::any_flags => Pred::AnyFlag(ident(inner(p).next().unwrap()), sp),
         Rule::state_ref => Pred::Flag(state_ref(p)),
@@ -965,6 +988,12 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::compare | Rule::cmp_op => "a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`)",
         Rule::agent_on | Rule::agent_at => "an agent",
         Rule::moving_is => "`moving`",
+        Rule::move_if => "`if`",
+        Rule::cell_is => "`cell`",
+        Rule::rel_cell | Rule::rel_word => {
+            "`here`, `ahead`, `beyond` or an offset `(rows, columns)`"
+        }
+        Rule::cell_has | Rule::cell_tile => "`is` or `has`",
         Rule::compass => "a direction (`north`, `northeast`, ...)",
         Rule::place => "a tile or `its target`",
         Rule::its_target => "`its target`",

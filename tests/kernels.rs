@@ -54,7 +54,10 @@ fn kinds(task: &Task) -> Vec<KernelKind> {
         };
     }
     let n = task.movers().len();
-    let tables = task.fixed_moves() && task.unit_costs() && task.plain_rules();
+    let tables = task.fixed_moves()
+        && task.unit_costs()
+        && task.plain_rules()
+        && (!task.has_guards() || task.static_guards());
     if !tables {
         return Vec::new();
     }
@@ -184,23 +187,35 @@ const LEAPS: [&str; 5] = ["(2,1)", "(-1,2)", "(0,-2)", "(-2,-2)", "(3,0)"];
 /// `stay` more often at once (where an agent must move otherwise) than in
 /// turn (where it is a step that only fires rules).
 fn dirs(rng: &mut SmallRng, at_once: bool) -> String {
-    let mut v: Vec<&str> = DIRS[..8]
+    let mut v: Vec<String> = DIRS[..8]
         .iter()
-        .copied()
+        .map(|d| d.to_string())
         .filter(|_| rng.gen_bool(0.5))
         .collect();
+    // Conditions on the cells around the mover, which the table kernels
+    // hold per position.
+    for d in v.iter_mut() {
+        if rng.gen_bool(0.2) {
+            let guard = [
+                "cell here is floor",
+                "not cell ahead is wall",
+                "cell beyond is floor or cell (1, 1) is wall",
+            ][rng.gen_range(0..3)];
+            *d = format!("{d} if {guard}");
+        }
+    }
     if v.is_empty() {
-        v.push("east");
+        v.push("east".into());
     }
     // Offsets: leaps over the next cell (the kernels add them to a cell's
     // index like any step, and pad the board by the longest).
     if rng.gen_bool(0.25) {
-        v.push(LEAPS[rng.gen_range(0..LEAPS.len())]);
+        v.push(LEAPS[rng.gen_range(0..LEAPS.len())].into());
     }
     if rng.gen_bool(if at_once { 0.6 } else { 0.2 }) {
-        v.push("stay");
+        v.push("stay".into());
     }
-    v.join(" ")
+    v.join(", ")
 }
 
 /// Random rule files of several movers with gates, levers, lamps, pads
@@ -647,4 +662,76 @@ fn a_kernels_build_stops_at_the_first_question_answered_yes() {
         assert!(stopped.is_none(), "not stopped at question {k}");
         assert_eq!(asked.get(), k, "asked on after a yes at question {k}");
     }
+}
+
+/// Cell tests that read another mover (`cell ahead has bot`), compiled
+/// for the kernels' packed states, hold exactly where the interpreter's
+/// evaluation says, on every state reached of random maps (a piece's test
+/// covers each of its cells).
+#[test]
+fn compiled_cell_tests_hold_where_the_interpreters_do() {
+    let mut rng = SmallRng::seed_from_u64(0xce11);
+    let rules = "input { cases until eof  header n rows cols  grid rows x cols }\n\
+         tiles { floor '.'  wall '#' solid }\n\
+         agent bot[n] '1'.. on floor\n\
+         piece block 'B' on floor\n\
+         move all: east if cell ahead has bot or cell beyond has block, \
+                   north if cell (1, -1) has bot, south if not cell beyond has bot, \
+                   west if cell (0, -2) has block\n\
+         goal any bot on floor\n";
+    let (mut checked, mut held) = (0, 0);
+    for _ in 0..60 {
+        let n = rng.gen_range(1..=3);
+        let (h, w) = (rng.gen_range(2..=5), rng.gen_range(3..=6));
+        let mut g = common::random_grid(&mut rng, h, w, |r| b"...#"[r.gen_range(0..4)]);
+        // A block of two cells, where it fits.
+        let r = rng.gen_range(0..h);
+        let c = rng.gen_range(0..w - 1);
+        g[r][c] = b'B';
+        g[r][c + 1] = b'B';
+        let cells: Vec<(usize, usize)> = common::all_cells(&g)
+            .into_iter()
+            .filter(|&(r, c)| g[r][c] == b'.')
+            .collect();
+        if cells.len() < n {
+            continue;
+        }
+        let starts: Vec<u8> = (0..n as u8).map(|i| b'1' + i).collect();
+        common::place(&mut rng, &mut g, cells, &starts);
+        let input = common::case_text(&format!("{n} {h} {w}"), &g);
+        let task = ground(rules, &input);
+        let layout = Layout::new(&task);
+        let generic = Kernel::<u64>::with_kind(&task, &layout, KernelKind::Generic);
+        let mut conds = puzzle::kernel::Conds::<u64>::new();
+        let guards: Vec<_> = (0..task.actions().len())
+            .map(|a| {
+                let e = task
+                    .action(puzzle::task::ActionId(a as u32))
+                    .guard()
+                    .clone();
+                (conds.compile(&e, &task, &layout), e)
+            })
+            .collect();
+        let mut seen: HashSet<u64> = generic.starts().iter().copied().collect();
+        let mut queue: Vec<u64> = seen.iter().copied().collect();
+        let mut vals = vec![0i64; task.vars().len()];
+        while let Some(s) = queue.pop() {
+            layout.decode(s, &mut vals);
+            for (c, e) in &guards {
+                let want = task.eval(e, &vals);
+                assert_eq!(conds.holds(*c, s), want, "{e:?} on {vals:?}\n{input}");
+                checked += 1;
+                held += usize::from(want);
+            }
+            for (t, _) in successors(&generic, s) {
+                if seen.insert(t) {
+                    queue.push(t);
+                }
+            }
+        }
+    }
+    assert!(
+        checked > 2000 && held > 200,
+        "{checked} checked, {held} held"
+    );
 }

@@ -919,3 +919,122 @@ fn leapers_match_a_hand_written_search() {
         "{solved} solved, {unsolved} not"
     );
 }
+
+/// Moves on conditions (`if`) with cell tests relative to the mover
+/// (`here`, `ahead`, `beyond`, offsets; `is TILE`, `has NAME`), `moving`
+/// in a move's condition, and a cell test in an `on MOVE` rule, on random
+/// maps, against a hand-written search, under every strategy: climbing
+/// north only from a ladder, a step east only where the sleeper is not, a
+/// step south only where the cell beyond is not a wall, jumps of two only
+/// over a hole, and a bell rung by a step west onto it that opens gates.
+#[test]
+fn moves_on_conditions_match_a_hand_written_search() {
+    use rand::{Rng, SeedableRng};
+    let rules = "input { cases until eof  header rows cols  grid rows x cols }\n\
+         tiles { floor '.'  wall '#' solid  ladder 'L'  hole 'o' solid  bell 'b'  gate 'G'  \
+                 exit 'E' }\n\
+         agent walker '@' on floor\n\
+         agent sleeper 'S' on floor\n\
+         flag rung\n\
+         moves jumps = (0, 2) if cell (0, 1) is hole, \
+                       (-2, 0) if cell (-1, 0) is hole and moving north\n\
+         move walker: north if cell here is ladder, east if not cell ahead has sleeper, \
+                      south if not cell beyond is wall, west, jumps\n\
+         on walker west if cell here is bell: set rung\n\
+         enter gate only if rung\n\
+         goal walker on exit\n";
+    let solve = |g: &[Vec<u8>]| -> Option<u32> {
+        let (h, w) = (g.len() as i32, g[0].len() as i32);
+        let at = |r: i32, c: i32| {
+            (r >= 0 && c >= 0 && r < h && c < w).then(|| g[r as usize][c as usize])
+        };
+        let find = |x: u8| {
+            (0..h)
+                .flat_map(|r| (0..w).map(move |c| (r, c)))
+                .find(|&(r, c)| g[r as usize][c as usize] == x)
+                .unwrap()
+        };
+        let (start, sleeper) = (find(b'@'), find(b'S'));
+        let mut dist = std::collections::HashMap::from([((start, false), 0u32)]);
+        let mut queue = std::collections::VecDeque::from([(start, false)]);
+        while let Some(((r, c), rung)) = queue.pop_front() {
+            let d = dist[&((r, c), rung)];
+            if at(r, c) == Some(b'E') {
+                return Some(d);
+            }
+            let mut next = Vec::new();
+            if at(r, c) == Some(b'L') {
+                next.push((-1, 0));
+            }
+            if (r, c + 1) != sleeper {
+                next.push((0, 1));
+            }
+            if at(r + 2, c) != Some(b'#') {
+                next.push((1, 0));
+            }
+            next.push((0, -1));
+            if at(r, c + 1) == Some(b'o') {
+                next.push((0, 2));
+            }
+            if at(r - 1, c) == Some(b'o') {
+                next.push((-2, 0));
+            }
+            for (dr, dc) in next {
+                let (nr, nc) = (r + dr, c + dc);
+                let open = match at(nr, nc) {
+                    None | Some(b'#') | Some(b'o') => false,
+                    Some(b'G') => rung,
+                    _ => true,
+                };
+                if !open {
+                    continue;
+                }
+                let rung = rung || ((dr, dc) == (0, -1) && at(nr, nc) == Some(b'b'));
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(((nr, nc), rung)) {
+                    e.insert(d + 1);
+                    queue.push_back(((nr, nc), rung));
+                }
+            }
+        }
+        None
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0x9a2d5);
+    let (mut solved, mut unsolved) = (0, 0);
+    for _ in 0..50 {
+        let mut input = String::new();
+        let mut want = String::new();
+        for _ in 0..10 {
+            let (h, w) = (rng.gen_range(2..=6), rng.gen_range(2..=7));
+            let tiles = b"......#LLooobbGG";
+            let mut g = common::random_grid(&mut rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
+            let cells = common::all_cells(&g);
+            common::place(&mut rng, &mut g, cells, b"@ES");
+            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
+            match solve(&g) {
+                Some(n) => {
+                    want.push_str(&format!("{n}\n"));
+                    solved += 1;
+                }
+                None => {
+                    want.push_str("-1\n");
+                    unsolved += 1;
+                }
+            }
+        }
+        for config in common::configs() {
+            let opts = Options {
+                search: config,
+                ..Default::default()
+            };
+            assert_eq!(
+                answer_with(rules, &input, &opts),
+                want,
+                "{config:?}\n{input}"
+            );
+        }
+    }
+    assert!(
+        solved > 150 && unsolved > 100,
+        "{solved} solved, {unsolved} not"
+    );
+}

@@ -83,6 +83,10 @@ const TOKENS: &[&str] = &[
     "moves m = (2, 1) east",
     "(-2, 1)",
     "slide (1, 2)",
+    "if cell ahead is wall",
+    "cell here",
+    "cell (1, -1) has",
+    "beyond",
     "at once",
     "in turn",
     "solid",
@@ -575,6 +579,17 @@ fn write_rules(rng: &mut SmallRng) -> Written {
         moves.push("east".into());
     }
     for m in moves.iter_mut() {
+        // Conditions on the cells around the mover, and on the state.
+        if rng.gen_bool(0.1) {
+            let tile = pick(rng, &names).to_string();
+            let guard = match rng.gen_range(0..4) {
+                0 => format!("cell here is {tile}"),
+                1 => format!("not cell ahead is {tile}"),
+                2 => format!("cell (1, -1) is {tile} or cell beyond is {tile}"),
+                _ => format!("not cell ahead has {who}"),
+            };
+            m.push_str(&format!(" if {guard}"));
+        }
         if rng.gen_bool(0.15) {
             m.push_str(&format!(" costs {}", rng.gen_range(1..4)));
         }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|knights|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
+`gen.py ice|knights|horse|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -42,6 +42,19 @@ def knights(rng):
         g = grid(rng, h, w, lambda r: "#" if r.random() < 0.2 else ".")
         g[0][0] = "N"
         g[h - 1][w - 1] = "C"
+        maps.append(f"{h} {w}\n{show(g)}")
+    return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+
+
+def horse(rng):
+    """Four boards of 1000 x 1000, a tenth of their points stones, the horse
+    in one corner and its stable in the other."""
+    maps = []
+    for _ in range(4):
+        h = w = 1000
+        g = grid(rng, h, w, lambda r: "x" if r.random() < 0.1 else ".")
+        g[0][0] = "H"
+        g[h - 1][w - 1] = "S"
         maps.append(f"{h} {w}\n{show(g)}")
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
 
@@ -152,4 +165,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "knights": knights, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "knights": knights, "horse": horse, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))

@@ -41,6 +41,15 @@ pub enum Node<W> {
         op: Cmp,
         value: i64,
     },
+    /// The raw field at `b` is one of the values `want` lists for the raw
+    /// field at `a` (`want[starts[a]..starts[a + 1]]`): mover `b` on the
+    /// cell at an offset from mover `a` ([`Expr::Near`]).
+    Near {
+        a: (u32, u32),
+        b: (u32, u32),
+        starts: Vec<u32>,
+        want: Vec<u32>,
+    },
     And(Vec<Cond<W>>),
     Or(Vec<Cond<W>>),
     Not(Cond<W>),
@@ -97,6 +106,11 @@ impl<W: Word> Conds<W> {
                 op,
                 value,
             } => op.holds(field(s, *offset, *bits) as i64, *value),
+            Node::Near { a, b, starts, want } => {
+                let pa = field(s, a.0, a.1) as usize;
+                let pb = field(s, b.0, b.1) as u32;
+                want[starts[pa] as usize..starts[pa + 1] as usize].contains(&pb)
+            }
             Node::And(cs) => cs.iter().all(|c| self.holds(*c, s)),
             Node::Or(cs) => cs.iter().any(|c| self.holds(*c, s)),
             Node::Not(c) => !self.holds(*c, s),
@@ -153,6 +167,35 @@ impl<W: Word> Conds<W> {
                     offset: f.offset,
                     bits: f.bits,
                     set: set.clone(),
+                })
+            }
+            Expr::Near { a, b, off } => {
+                let (ma, mb) = (task.mover(*a), task.mover(*b));
+                let (fa, fb) = (layout.field(ma.pos()), layout.field(mb.pos()));
+                let board = task.board();
+                let (mut starts, mut want) = (vec![0u32], Vec::new());
+                for pa in 0..ma.domain().len() as u32 {
+                    let from = ma.domain().cell(pa);
+                    if let Some(c) = board.shifted(from, *off) {
+                        // Where `b` stands when it covers `c`: on it, or
+                        // (a piece) so that one of its cells is.
+                        let anchors = std::iter::once((0, 0)).chain(mb.shape().iter().copied());
+                        for (dr, dc) in anchors {
+                            if let Some(at) = board.shifted(c, (-dr, -dc))
+                                && let Some(pb) = mb.position_of(at)
+                                && !want[*starts.last().unwrap() as usize..].contains(&pb)
+                            {
+                                want.push(pb);
+                            }
+                        }
+                    }
+                    starts.push(want.len() as u32);
+                }
+                self.push(Node::Near {
+                    a: (fa.offset, fa.bits),
+                    b: (fb.offset, fb.bits),
+                    starts,
+                    want,
                 })
             }
             Expr::And(es) => {

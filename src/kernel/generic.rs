@@ -174,6 +174,9 @@ impl<'k, W: Word> Generic<'k, W> {
             crate::task::Mode::InTurn => {
                 for (i, m) in task.movers().iter().enumerate() {
                     for &a in m.actions() {
+                        if !task.eval(task.action(a).guard(), &self.vals) {
+                            continue;
+                        }
                         if self.far
                             && let Some((dir, slide)) = self.direction(i, a)
                         {
@@ -228,6 +231,10 @@ impl<'k, W: Word> Generic<'k, W> {
             for i in 0..n {
                 let a = task.movers()[i].actions()[self.choice[i]];
                 acted.push((i, a));
+                if !task.eval(task.action(a).guard(), &self.vals) {
+                    blocked = Some(i);
+                    break;
+                }
                 match self.motion(i, a) {
                     Some(mv) => {
                         cost = cost.max(mv.cost);
@@ -306,6 +313,12 @@ impl<'k, W: Word> Generic<'k, W> {
         self.moved.fill(None);
         for (k, &(i, a)) in step.iter().enumerate() {
             let who = task.movers()[i].name();
+            if !task.eval(task.action(a).guard(), &self.vals) {
+                return Some(format!(
+                    "{who} may not {} now (its condition, `if`, does not hold)",
+                    task.action(a).name()
+                ));
+            }
             let Some(mv) = self.motion(i, a) else {
                 let action = task.action(a);
                 let dir = match action.motion() {

@@ -87,6 +87,7 @@ pub fn fits(task: &Task) -> bool {
     task.mode() == crate::task::Mode::InTurn
         && task.unit_costs()
         && task.plain_rules()
+        && !task.has_guards()
         && (task.movers().len() == 1 || task.forbid_same_cell())
         && task.movers().iter().all(|m| m.when().is_empty())
         && task.actions().iter().all(|a| {

@@ -508,6 +508,21 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             })
             .collect();
         let deltas: Vec<isize> = dirs.iter().map(|d| b.delta(*d)).collect();
+        // Moves on a condition (of the position alone, see
+        // `Task::static_guards`): per move, the positions it is made from.
+        let guarded: Vec<Option<Vec<u64>>> = tm
+            .actions()
+            .iter()
+            .map(|&a| {
+                (*task.action(a).guard() != crate::task::Expr::Const(true))
+                    .then(|| task.guard_positions(a))
+            })
+            .collect();
+        let made = |j: usize, p: usize| {
+            guarded[j]
+                .as_ref()
+                .is_none_or(|g| g[p / 64] >> (p % 64) & 1 == 1)
+        };
         // Entry conditions, first for the classes on the domain: if each is
         // `Always`, no position needs one.
         let mut present = vec![false; b.classes().len()];
@@ -555,14 +570,14 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             adj = vec![Step { pos: 0, cell: 0 }; cells.len() * deltas.len()];
             adj_start.reserve(cells.len() + 1);
             let mut k = 0;
-            for (&pc, &c) in padded.iter().zip(cells.iter()) {
+            for (p, (&pc, &c)) in padded.iter().zip(cells.iter()).enumerate() {
                 adj_start.push(k as u32);
                 if c == Domain::OFF {
                     continue;
                 }
-                for &d in &deltas {
+                for (j, &d) in deltas.iter().enumerate() {
                     let to = (pc as usize).wrapping_add_signed(d);
-                    let t = index[to];
+                    let t = if made(j, p) { index[to] } else { NONE };
                     adj[k] = Step {
                         pos: t,
                         cell: if t == NONE { NONE } else { cells[t as usize] },
@@ -715,7 +730,22 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             adj,
             adj_start,
             exits: if lone {
-                exits(b.open(), &deltas)
+                let mut e = exits(b.open(), &deltas);
+                // Only the positions a move is not made from, word by word.
+                for (j, g) in guarded.iter().enumerate() {
+                    let Some(g) = g else { continue };
+                    for (w, &word) in g.iter().enumerate() {
+                        let mut not = !word;
+                        while not != 0 {
+                            let p = w * 64 + not.trailing_zeros() as usize;
+                            not &= not - 1;
+                            if let Some(&pc) = padded.get(p) {
+                                e[pc as usize] &= !(1 << j);
+                            }
+                        }
+                    }
+                }
+                e
             } else {
                 Vec::new()
             },

@@ -517,6 +517,11 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
         // The kernels' tables hold one entry condition a cell.
         return generic("entry conditions read the way a cell is entered (`moving`)");
     }
+    if task.has_guards() && !task.static_guards() {
+        // The kernels' tables can hold a move per position, not a
+        // condition on the rest of the state.
+        return generic("moves are made on conditions (`if`) that read the state");
+    }
     // Movers that never share a cell (pieces, or `forbid same cell`) and
     // are alike: the bodies kernel keeps their positions in order, where
     // the table kernels would not.

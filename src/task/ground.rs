@@ -119,6 +119,9 @@ pub fn ground(rules: &Rules, case: &RawCase) -> Result<Task, Vec<InputError>> {
         state_vars: Vec::new(),
         action_kinds: Vec::new(),
         moving: None,
+        actor: None,
+        way: None,
+        cell_tests: hashbrown::HashMap::new(),
         errors: Vec::new(),
     };
     g.movers_and_vars();
@@ -151,6 +154,12 @@ struct Grounder<'a> {
     /// The direction `moving` is grounded for (an `enter` condition's,
     /// one direction at a time); `None` elsewhere.
     moving: Option<Dir>,
+    /// While a move's condition or an `on MOVE` rule is grounded: the
+    /// mover, and the way its move goes (`ahead` is one of it on).
+    actor: Option<usize>,
+    way: Option<Dir>,
+    /// Cell tests built, by mover, offset, tile and values.
+    cell_tests: hashbrown::HashMap<(usize, (i32, i32), TileId, ValueSel), Expr>,
     errors: Vec<InputError>,
 }
 
@@ -276,6 +285,7 @@ impl Grounder<'_> {
                     mover: m,
                     motion,
                     cost,
+                    guard: Expr::Const(true),
                     rules: Vec::new(),
                 });
             }
@@ -727,6 +737,7 @@ impl Grounder<'_> {
                 Expr::and(parts)
             }
             E::Moving(d) => Expr::Const(self.moving.is_some_and(|m| m.goes(Dir::of(*d)))),
+            E::Cell { at, what } => self.cell_test(*at, *what),
             E::MovingBound => {
                 // The value of the cell's tile, a direction word.
                 let rules = self.rules;
@@ -787,6 +798,121 @@ impl Grounder<'_> {
             cells += 1;
         });
         Expr::at_words(MoverId(i as u32), words, cells)
+    }
+
+    /// `f`'s expression for action `a`, read with its mover as the actor
+    /// and the way its move goes: a step's or slide's offset; along the
+    /// heading for a move along it or one that goes no way (one part per
+    /// heading, each under its test); no way for a mover without heading
+    /// that goes none (`moving` anything is false there).
+    fn per_way(&mut self, a: usize, f: &mut impl FnMut(&mut Self) -> Expr) -> Expr {
+        let i = self.actions[a].mover.ix();
+        let motion = self.actions[a].motion;
+        let saved = (self.actor, self.way, self.moving);
+        self.actor = Some(i);
+        let e = match (motion, self.movers[i].heading) {
+            (Motion::Step(d) | Motion::Slide(d), _) => {
+                (self.way, self.moving) = (Some(d), Some(d));
+                f(self)
+            }
+            (_, Some(h)) => {
+                let parts = (0..4)
+                    .map(|k| {
+                        let face = Dir::COMPASS[k];
+                        (self.way, self.moving) = match motion {
+                            Motion::Forward => (Some(face), Some(face)),
+                            Motion::Back => (Some(face.opposite()), Some(face.opposite())),
+                            _ => (Some(face), None),
+                        };
+                        Expr::and(vec![Expr::Cmp(h, Cmp::Eq, k as i64), f(self)])
+                    })
+                    .collect();
+                Expr::or(parts)
+            }
+            (_, None) => {
+                (self.way, self.moving) = (None, None);
+                f(self)
+            }
+        };
+        (self.actor, self.way, self.moving) = saved;
+        e
+    }
+
+    /// A cell test for the actor: the cell `at` from it holds `what`.
+    fn cell_test(&mut self, at: crate::ast::RelCell, what: resolve::CellTest) -> Expr {
+        use crate::ast::RelCell;
+        let Some(i) = self.actor else {
+            return Expr::Const(false);
+        };
+        let along = |k: i32| self.way.map(|d| (i32::from(d.dr) * k, i32::from(d.dc) * k));
+        let off = match at {
+            RelCell::Here => Some((0, 0)),
+            RelCell::Ahead => along(1),
+            RelCell::Beyond => along(2),
+            RelCell::Offset(d) => Some((d.dr, d.dc)),
+        };
+        // The resolver gives a mover that goes no way a heading.
+        let Some(off) = off else {
+            return Expr::Const(false);
+        };
+        match what {
+            resolve::CellTest::Tile(tile, sel) => {
+                // One offset is often read by several moves (a leap and its
+                // mirror image): each mover's test is built once.
+                let key = (i, off, tile, sel);
+                if let Some(e) = self.cell_tests.get(&key) {
+                    return e.clone();
+                }
+                let e = self.tile_test(i, off, tile, sel);
+                self.cell_tests.insert(key, e.clone());
+                e
+            }
+            resolve::CellTest::Has(agent) => Expr::or(
+                (0..self.instances.len())
+                    .filter(|&j| j != i && self.instances[j].agent == agent)
+                    .map(|j| Expr::Near {
+                        a: MoverId(i as u32),
+                        b: MoverId(j as u32),
+                        off,
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Mover `i` stands where the cell `off` from it has `tile` (of the
+    /// values `sel`).
+    fn tile_test(&self, i: usize, off: (i32, i32), tile: TileId, sel: ValueSel) -> Expr {
+        {
+            {
+                let b = &self.board;
+                let want: Vec<bool> = (b.classes.iter())
+                    .map(|k| self.class_matches(k, tile, sel))
+                    .collect();
+                let (rows, cols) = (b.rows as i64, b.cols as i64);
+                let hit = |r: i64, c: i64| {
+                    let (r, c) = (r + i64::from(off.0), c + i64::from(off.1));
+                    (0..rows).contains(&r)
+                        && (0..cols).contains(&c)
+                        && want[b.class[(r * cols + c) as usize] as usize]
+                };
+                let d = &self.movers[i].domain;
+                if !d.is_grid() {
+                    return self.at_cells(i, |x| hit(x as i64 / cols, x as i64 % cols));
+                }
+                // A grid's positions are the padded grid's indexes: row by
+                // row, no division a cell (a large map has millions).
+                let mut words = vec![0u64; d.len().div_ceil(64)];
+                for r in 0..rows {
+                    let row = (r as usize + b.pad) * b.width + b.pad;
+                    for c in 0..cols {
+                        let p = row + c as usize;
+                        words[p / 64] |= u64::from(hit(r, c)) << (p % 64);
+                    }
+                }
+                Expr::at_words(MoverId(i as u32), words, (rows * cols) as usize)
+            }
+        }
     }
 
     fn finish(mut self) -> (Task, Vec<InputError>) {
@@ -855,14 +981,28 @@ impl Grounder<'_> {
             // one fire.
             on_enter = vec![Vec::new(); self.movers.len() * nclasses];
         }
-        // Rules fired by moves.
+        // Moves' conditions, and rules fired by moves: read with the mover
+        // and the way its move goes.
         for a in 0..self.actions.len() {
             let i = self.actions[a].mover.ix();
             let agent = self.instances[i].agent;
             let kind = self.action_kinds[a];
+            let guard = rules.agents[agent.ix()]
+                .moves
+                .iter()
+                .find(|m| m.kind == kind)
+                .and_then(|m| m.guard.as_ref());
+            if let Some(g) = guard {
+                self.actions[a].guard = self.per_way(a, &mut |me| me.expr(g, None));
+            }
             for r in &rules.on_move {
                 if r.agent.is_none_or(|x| x == agent) && r.kind == kind {
-                    let id = self.ground_rule(&r.cond, &r.actions, None);
+                    let cond = match &r.cond {
+                        Some(c) => self.per_way(a, &mut |me| me.expr(c, None)),
+                        None => Expr::Const(true),
+                    };
+                    let effects = self.effects(&r.actions, None);
+                    let id = self.rule(Rule { cond, effects });
                     self.actions[a].rules.push(id);
                 }
             }

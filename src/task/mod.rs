@@ -212,6 +212,14 @@ pub enum Expr {
     /// The mover stands at one of these positions (bit `p % 64` of word
     /// `p / 64`).
     At(MoverId, Vec<u64>),
+    /// Mover `b` stands on (a piece: covers) the cell `off` (rows,
+    /// columns) from mover `a`'s cell: a cell test of a move's condition
+    /// (`cell ahead has box`).
+    Near {
+        a: MoverId,
+        b: MoverId,
+        off: (i32, i32),
+    },
     And(Vec<Expr>),
     Or(Vec<Expr>),
     Not(Box<Expr>),
@@ -251,6 +259,17 @@ impl Expr {
             0 => Expr::Const(false),
             1 => out.pop().expect("one part"),
             _ => Expr::Or(out),
+        }
+    }
+
+    /// Whether every leaf (a comparison, a position test, a cell test)
+    /// is one `leaf` accepts.
+    pub fn reads_only(&self, leaf: &impl Fn(&Expr) -> bool) -> bool {
+        match self {
+            Expr::Const(_) => true,
+            Expr::And(v) | Expr::Or(v) => v.iter().all(|e| e.reads_only(leaf)),
+            Expr::Not(e) => e.reads_only(leaf),
+            e => leaf(e),
         }
     }
 
@@ -337,6 +356,8 @@ pub struct Action {
     mover: MoverId,
     motion: Motion,
     cost: u32,
+    /// The condition it is taken on, on the state before it (`if`).
+    guard: Expr,
     /// Rules that fire when the action is taken (after its move and the
     /// rules of the cell entered).
     rules: Vec<RuleId>,
@@ -362,6 +383,11 @@ impl Action {
 
     pub fn rules(&self) -> &[RuleId] {
         &self.rules
+    }
+
+    /// The condition it is taken on (`Const(true)`: always).
+    pub fn guard(&self) -> &Expr {
+        &self.guard
     }
 }
 
@@ -843,12 +869,29 @@ impl Task {
         set[p / 64] >> (p % 64) & 1 == 1
     }
 
+    /// Whether mover `b` stands on (covers) the cell `off` from mover
+    /// `a`'s, in `vals`.
+    pub fn near(&self, a: MoverId, b: MoverId, off: (i32, i32), vals: &[i64]) -> bool {
+        let (ma, mb) = (&self.movers[a.ix()], &self.movers[b.ix()]);
+        let from = ma.domain.cell(vals[ma.pos.ix()] as u32);
+        let Some(c) = self.board.shifted(from, off) else {
+            return false;
+        };
+        let at = mb.domain.cell(vals[mb.pos.ix()] as u32);
+        at == c
+            || mb
+                .shape
+                .iter()
+                .any(|&o| self.board.shifted(at, o) == Some(c))
+    }
+
     /// Evaluates an expression on a state given as one value per variable.
     pub fn eval(&self, e: &Expr, vals: &[i64]) -> bool {
         match e {
             Expr::Const(b) => *b,
             Expr::Cmp(v, op, k) => op.holds(vals[v.ix()], *k),
             Expr::At(m, set) => self.at(*m, set, vals),
+            Expr::Near { a, b, off } => self.near(*a, *b, *off, vals),
             Expr::And(es) => es.iter().all(|e| self.eval(e, vals)),
             Expr::Or(es) => es.iter().any(|e| self.eval(e, vals)),
             Expr::Not(e) => !self.eval(e, vals),
@@ -972,12 +1015,87 @@ impl Task {
     /// depends on the positions alone.
     pub fn unconditional(&self) -> bool {
         self.rules.is_empty()
+            && !self.has_guards()
             && !self.reads_moving()
             && self
                 .entry
                 .iter()
                 .enumerate()
                 .all(|(k, e)| !self.board.present[k] || matches!(e, Expr::Const(_)))
+    }
+
+    /// Some action is taken only on a condition (`if`).
+    pub fn has_guards(&self) -> bool {
+        self.actions.iter().any(|a| a.guard != Expr::Const(true))
+    }
+
+    /// Every action's condition reads nothing but its own mover's
+    /// position (the tiles around it, not the state): the kernels' move
+    /// tables can hold it, a move kept or not per position.
+    pub fn static_guards(&self) -> bool {
+        self.actions.iter().all(|a| {
+            let pos = self.movers[a.mover.ix()].pos;
+            a.guard.reads_only(&|e| match e {
+                Expr::At(m, _) => *m == a.mover,
+                Expr::Cmp(v, _, _) => *v == pos,
+                _ => false,
+            })
+        })
+    }
+
+    /// The positions action `a`'s mover takes it from (bit `p % 64` of
+    /// word `p / 64`), for a condition that reads nothing but that
+    /// position (see [`Self::static_guards`]): word by word where the
+    /// condition is made of position tests, else position by position.
+    pub fn guard_positions(&self, a: ActionId) -> Vec<u64> {
+        let action = &self.actions[a.ix()];
+        let m = &self.movers[action.mover.ix()];
+        let n = m.domain.len().div_ceil(64);
+        fn words(e: &Expr, n: usize) -> Option<Vec<u64>> {
+            Some(match e {
+                Expr::Const(b) => vec![if *b { u64::MAX } else { 0 }; n],
+                Expr::At(_, set) => {
+                    let mut w = set.clone();
+                    w.resize(n, 0);
+                    w
+                }
+                Expr::Not(e) => words(e, n)?.into_iter().map(|w| !w).collect(),
+                Expr::And(v) | Expr::Or(v) => {
+                    let and = matches!(e, Expr::And(_));
+                    let mut acc = vec![if and { u64::MAX } else { 0 }; n];
+                    for e in v {
+                        for (a, w) in acc.iter_mut().zip(words(e, n)?) {
+                            *a = if and { *a & w } else { *a | w };
+                        }
+                    }
+                    acc
+                }
+                _ => return None,
+            })
+        }
+        words(&action.guard, n).unwrap_or_else(|| {
+            let mut vals = vec![0; self.vars.len()];
+            let mut out = vec![0u64; n];
+            for p in 0..m.domain.len() {
+                vals[m.pos.ix()] = p as i64;
+                out[p / 64] |= u64::from(self.eval(&action.guard, &vals)) << (p % 64);
+            }
+            out
+        })
+    }
+
+    /// Some rule's condition tests a cell for a mover (`cell ahead has
+    /// box`).
+    pub fn reads_near(&self) -> bool {
+        fn near(e: &Expr) -> bool {
+            match e {
+                Expr::Near { .. } => true,
+                Expr::And(v) | Expr::Or(v) => v.iter().any(near),
+                Expr::Not(e) => near(e),
+                _ => false,
+            }
+        }
+        self.rules.iter().any(|r| near(&r.cond))
     }
 
     /// Every rule is plain (see [`Rule::is_plain`]).
