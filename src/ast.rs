@@ -90,6 +90,7 @@ pub enum Decl {
     On(OnDecl),
     When(WhenDecl),
     Teleport(TeleportDecl),
+    Carry(CarryDecl),
     Push(PushDecl),
     Goal(Pred),
     Limit(LimitDecl),
@@ -334,6 +335,22 @@ pub struct PushDecl {
     pub object: Ident,
     pub cost: IntExpr,
     pub span: Span,
+}
+
+/// `carry belt(?w) ?w`, `carry wind east`.
+#[derive(Debug, Clone)]
+pub struct CarryDecl {
+    pub pattern: Pattern,
+    /// The way: a direction, or the variable the pattern binds.
+    pub way: CarryWay,
+    pub span: Span,
+}
+
+/// Which way a `carry` rule carries.
+#[derive(Debug, Clone)]
+pub enum CarryWay {
+    Dir(Dir, Span),
+    Var(Ident),
 }
 
 /// `teleport portal [optional]`.

@@ -50,6 +50,8 @@ pub struct Rules {
     pub on_move: Vec<OnMove>,
     pub when: Vec<When>,
     pub teleports: Vec<Teleport>,
+    /// `carry` rules: what moves what stands on some tiles after a step.
+    pub carries: Vec<Carry>,
     pub goal: Expr,
     pub limit: Option<Limit>,
 }
@@ -83,6 +85,24 @@ pub struct Teleport {
     /// The mover may stay on the end it stepped onto.
     pub optional: bool,
     pub span: Span,
+}
+
+/// `carry belt(?w) ?w`: after every step, a mover standing on a cell of
+/// the tile (of the values selected) is carried a cell this way.
+#[derive(Debug, Clone)]
+pub struct Carry {
+    pub tile: TileId,
+    pub value: ValueSel,
+    pub way: CarryWay,
+    pub span: Span,
+}
+
+/// Which way a `carry` rule carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CarryWay {
+    Dir(ast::Dir),
+    /// The way the cell's value names (a domain of direction words).
+    Bound,
 }
 
 /// What a map symbol stands for.
@@ -1051,11 +1071,13 @@ impl Resolver {
         let mut limit: Option<(Limit, Span)> = None;
         let mut moved: HashMap<AgentId, Span> = HashMap::new();
         let mut teleports: Vec<Teleport> = Vec::new();
+        let mut carries: Vec<Carry> = Vec::new();
         let mut pushes: HashMap<AgentId, Span> = HashMap::new();
         for d in &file.decls {
             match d {
                 D::Move(m) => self.move_decl(m, &mut mode, &mut moved),
                 D::Teleport(t) => self.teleport_decl(t, &mut teleports),
+                D::Carry(c) => self.carry_decl(c, &mut carries),
                 D::Push(p) => self.push_decl(p, &mut pushes),
                 D::Forbid(f) => match f.value {
                     Forbid::SameCell => forbid_same_cell = true,
@@ -1258,9 +1280,89 @@ impl Resolver {
             on_move,
             when,
             teleports,
+            carries,
             goal,
             limit: limit.map(|l| l.0),
         });
+    }
+
+    /// `carry PATTERN WAY`: one way a cell, whichever rules match it.
+    fn carry_decl(&mut self, c: &ast::CarryDecl, carries: &mut Vec<Carry>) {
+        self.bound_used = false;
+        let Some((tile, value, scope)) = self.pattern(&c.pattern) else {
+            return;
+        };
+        self.warn_if_solid(tile, c.pattern.span, "being carried off this tile");
+        let way = match &c.way {
+            ast::CarryWay::Dir(d, _) => {
+                self.check_binding(&scope);
+                CarryWay::Dir(*d)
+            }
+            ast::CarryWay::Var(v) => {
+                if !self.direction_var(v, &scope, "carry belt(?w) ?w") {
+                    return;
+                }
+                CarryWay::Bound
+            }
+        };
+        let overlaps = |x: &Carry| {
+            x.tile == tile
+                && match (x.value, value) {
+                    (ValueSel::Value(a), ValueSel::Value(b)) => a == b,
+                    _ => true,
+                }
+        };
+        if let Some(first) = carries.iter().find(|x| overlaps(x)) {
+            let first = first.span;
+            self.err(RuleError::Repeated {
+                what: "a way to carry what stands on one tile",
+                span: c.span,
+                first,
+            });
+            return;
+        }
+        carries.push(Carry {
+            tile,
+            value,
+            way,
+            span: c.span,
+        });
+    }
+
+    /// Whether `v` is the variable the rule's pattern binds, over a domain
+    /// of direction words (reported when not; `example` shows a use).
+    fn direction_var(&mut self, v: &Ident, scope: &Scope, example: &str) -> bool {
+        let Some((_, d, _)) = scope.bind.clone().filter(|(b, _, _)| *b == v.name) else {
+            let help = match &scope.bind {
+                Some((b, _, _)) => format!("this rule's pattern binds `{b}`"),
+                None => format!("a variable is bound by the rule's pattern: `{example}`"),
+            };
+            self.err(RuleError::UnboundVariable {
+                name: v.name.clone(),
+                span: v.span,
+                help,
+            });
+            return false;
+        };
+        let dom = &self.domains[d.ix()];
+        if let Some(bad) = dom.values.iter().find(|x| ast::Dir::named(x).is_none()) {
+            let (name, bad) = (dom.name.clone(), bad.clone());
+            self.invalid(
+                format!(
+                    "`{}` ranges over `{name}`, whose value `{bad}` is no direction",
+                    v.name
+                ),
+                v.span,
+                "not a domain of directions",
+                format!(
+                    "a way given by a variable needs a domain of direction words (`domain way = \
+                     north east south west`), as in `{example}`"
+                ),
+            );
+            return false;
+        }
+        self.bound_used = true;
+        true
     }
 
     /// `push OBJECT costs N`.
@@ -2715,39 +2817,9 @@ impl Resolver {
                     self.moving_outside_enter(*sp);
                     return None;
                 }
-                let Some((_, d, _)) = scope.bind.clone().filter(|(b, _, _)| *b == v.name) else {
-                    let help = match &scope.bind {
-                        Some((b, _, _)) => format!("this rule's pattern binds `{b}`"),
-                        None => "a variable is bound by the rule's pattern: `enter arrow(?w) \
-                                 only if moving ?w`"
-                            .into(),
-                    };
-                    self.err(RuleError::UnboundVariable {
-                        name: v.name.clone(),
-                        span: v.span,
-                        help,
-                    });
-                    return None;
-                };
-                let dom = &self.domains[d.ix()];
-                if let Some(bad) = dom.values.iter().find(|x| ast::Dir::named(x).is_none()) {
-                    let (name, bad) = (dom.name.clone(), bad.clone());
-                    self.invalid(
-                        format!(
-                            "`{}` ranges over `{name}`, whose value `{bad}` is no direction",
-                            v.name
-                        ),
-                        v.span,
-                        "not a domain of directions",
-                        format!(
-                            "`moving {}` needs a domain of direction words (`domain way = north \
-                             east south west`)",
-                            v.name
-                        ),
-                    );
+                if !self.direction_var(v, scope, "enter arrow(?w) only if moving ?w") {
                     return None;
                 }
-                self.bound_used = true;
                 Expr::MovingBound
             }
             P::AllFlags(f, _) | P::AnyFlag(f, _) => {

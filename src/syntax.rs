@@ -413,6 +413,23 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
                 actions: actions_,
             })
         }
+        Rule::carry_decl => {
+            let pattern = pattern(it.next().unwrap());
+            let w = it.next().unwrap();
+            let way = if w.as_rule() == Rule::var {
+                CarryWay::Var(ident(w))
+            } else {
+                CarryWay::Dir(
+                    Dir::named(w.as_str()).expect("a compass word is a direction"),
+                    span(&w),
+                )
+            };
+            Decl::Carry(CarryDecl {
+                pattern,
+                way,
+                span: sp,
+            })
+        }
         Rule::teleport_decl => {
             let tile = ident(it.next().unwrap());
             Decl::Teleport(TeleportDecl {
@@ -965,7 +982,9 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::slide | Rule::slide_dir => "a direction to slide in (`north`, `east`, ...)",
         Rule::offset => "an offset `(rows, columns)`",
         Rule::move_set => "a set of moves declared with `moves`",
-        Rule::teleport_decl => "a declaration (`tiles`, `agent`, `move`, `goal`, ...)",
+        Rule::teleport_decl | Rule::carry_decl => {
+            "a declaration (`tiles`, `agent`, `move`, `goal`, ...)"
+        }
         Rule::optional => "`optional`",
         Rule::same_cell | Rule::swap => "`same cell` or `swap`",
         Rule::enter_if | Rule::enter_cost => "`only if` or `costs`",
@@ -1030,6 +1049,7 @@ fn words_of(r: Rule) -> &'static [&'static str] {
         | Rule::on_decl
         | Rule::when_decl
         | Rule::teleport_decl
+        | Rule::carry_decl
         | Rule::object_decl
         | Rule::piece_decl
         | Rule::push_decl
@@ -1037,8 +1057,8 @@ fn words_of(r: Rule) -> &'static [&'static str] {
         | Rule::limit_decl
         | Rule::output_decl => &[
             "puzzle", "input", "domain", "tiles", "agent", "object", "piece", "flag", "counter",
-            "layout", "move", "moves", "forbid", "enter", "on", "when", "teleport", "push", "goal",
-            "limit", "output",
+            "layout", "move", "moves", "forbid", "enter", "on", "when", "teleport", "carry",
+            "push", "goal", "limit", "output",
         ],
         Rule::cases_item | Rule::header_item | Rule::grid_item | Rule::fill_item => {
             &["cases", "header", "grid", "fill"]
@@ -1060,6 +1080,16 @@ fn words_of(r: Rule) -> &'static [&'static str] {
             "slide",
         ],
         Rule::heading => &["north", "east", "south", "west"],
+        Rule::compass | Rule::slide_dir => &[
+            "north",
+            "northeast",
+            "east",
+            "southeast",
+            "south",
+            "southwest",
+            "west",
+            "northwest",
+        ],
         Rule::action | Rule::action_verb | Rule::flag_action | Rule::actions => {
             &["set", "clear", "toggle"]
         }

@@ -1038,3 +1038,146 @@ fn moves_on_conditions_match_a_hand_written_search() {
         "{solved} solved, {unsolved} not"
     );
 }
+
+/// Tiles that carry (`carry belt(?w) ?w`, `carry wind east`): after each
+/// step, every mover on a carrying cell is carried a cell its way, in
+/// mover order, round after round, blocked by walls, closed gates and
+/// other movers; a coin entered while carried is taken; a loop of belts
+/// makes the step no step. Random maps with a walker and a crate that
+/// never moves by itself, against a hand-written search, under every
+/// strategy.
+#[test]
+fn carrying_tiles_match_a_hand_written_search() {
+    use rand::{Rng, SeedableRng};
+    let rules = "input { cases until eof  header rows cols  grid rows x cols }\n\
+         domain way = north east south west\n\
+         tiles { floor '.'  wall '#' solid  belt '^' '>' 'v' '<' of way  wind '~'  coin '$'  \
+                 gate 'G'  exit 'E' }\n\
+         agent walker '@' on floor\n\
+         agent crate 'C' on floor\n\
+         flag got\n\
+         move walker: north east south west\n\
+         carry belt(?w) ?w\n\
+         carry wind east\n\
+         on walker enter coin: set got\n\
+         enter gate only if got\n\
+         goal walker on exit\n";
+    type State = ((i32, i32), (i32, i32), bool);
+    let solve = |g: &[Vec<u8>]| -> Option<u32> {
+        let (h, w) = (g.len() as i32, g[0].len() as i32);
+        let at = |(r, c): (i32, i32)| {
+            (r >= 0 && c >= 0 && r < h && c < w).then(|| g[r as usize][c as usize])
+        };
+        let way = |s: u8| match s {
+            b'^' => Some((-1, 0)),
+            b'>' | b'~' => Some((0, 1)),
+            b'v' => Some((1, 0)),
+            b'<' => Some((0, -1)),
+            _ => None,
+        };
+        let open = |p: (i32, i32), got: bool| match at(p) {
+            None | Some(b'#') => false,
+            Some(b'G') => got,
+            _ => true,
+        };
+        // After a step: carry until nothing moves; `None` for a loop (a
+        // state after a round seen again).
+        let carry = |mut s: State| -> Option<State> {
+            let mut seen = std::collections::HashSet::new();
+            loop {
+                let mut moved = false;
+                for who in 0..2 {
+                    let (me, other) = if who == 0 { (s.0, s.1) } else { (s.1, s.0) };
+                    let Some((dr, dc)) = at(me).and_then(way) else {
+                        continue;
+                    };
+                    let to = (me.0 + dr, me.1 + dc);
+                    if !open(to, s.2) || to == other {
+                        continue;
+                    }
+                    if who == 0 {
+                        s.0 = to;
+                        s.2 |= at(to) == Some(b'$');
+                    } else {
+                        s.1 = to;
+                    }
+                    moved = true;
+                }
+                if !moved {
+                    return Some(s);
+                }
+                if !seen.insert(s) {
+                    return None;
+                }
+            }
+        };
+        let find = |x: u8| {
+            (0..h)
+                .flat_map(|r| (0..w).map(move |c| (r, c)))
+                .find(|&(r, c)| g[r as usize][c as usize] == x)
+                .unwrap()
+        };
+        let start: State = (find(b'@'), find(b'C'), false);
+        let mut dist = std::collections::HashMap::from([(start, 0u32)]);
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(s) = queue.pop_front() {
+            let d = dist[&s];
+            if at(s.0) == Some(b'E') {
+                return Some(d);
+            }
+            for (dr, dc) in [(-1, 0), (0, 1), (1, 0), (0, -1)] {
+                let to = (s.0.0 + dr, s.0.1 + dc);
+                if !open(to, s.2) {
+                    continue;
+                }
+                let t = (to, s.1, s.2 || at(to) == Some(b'$'));
+                let Some(t) = carry(t) else { continue };
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(t) {
+                    e.insert(d + 1);
+                    queue.push_back(t);
+                }
+            }
+        }
+        None
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0xbe17);
+    let (mut solved, mut unsolved) = (0, 0);
+    for _ in 0..50 {
+        let mut input = String::new();
+        let mut want = String::new();
+        for _ in 0..10 {
+            let (h, w) = (rng.gen_range(2..=6), rng.gen_range(2..=7));
+            let tiles = b".....#^>v<~~$G";
+            let mut g = common::random_grid(&mut rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
+            let cells = common::all_cells(&g);
+            common::place(&mut rng, &mut g, cells, b"@EC");
+            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
+            match solve(&g) {
+                Some(n) => {
+                    want.push_str(&format!("{n}\n"));
+                    solved += 1;
+                }
+                None => {
+                    want.push_str("-1\n");
+                    unsolved += 1;
+                }
+            }
+        }
+        for config in common::configs() {
+            let opts = Options {
+                search: config,
+                warn: false,
+                ..Default::default()
+            };
+            assert_eq!(
+                answer_with(rules, &input, &opts),
+                want,
+                "{config:?}\n{input}"
+            );
+        }
+    }
+    assert!(
+        solved > 150 && unsolved > 50,
+        "{solved} solved, {unsolved} not"
+    );
+}

@@ -87,6 +87,8 @@ const TOKENS: &[&str] = &[
     "cell here",
     "cell (1, -1) has",
     "beyond",
+    "carry",
+    "carry floor east",
     "at once",
     "in turn",
     "solid",
@@ -447,8 +449,9 @@ fn write_rules(rng: &mut SmallRng) -> Written {
     let mut ground = vec![b'.', b'.', b'.', b'#'];
     let mut tiles = vec!["floor '.'".to_string(), "wall '#' solid".to_string()];
     let mut names: Vec<&str> = vec!["floor", "wall"];
-    let optional: [(&str, &str, &[u8]); 7] = [
+    let optional: [(&str, &str, &[u8]); 8] = [
         ("ice", "'~' slippery", b"~"),
+        ("belt", "'>'", b">"),
         ("snow", "'_' stops", b"_"),
         ("pad", "'P'", b"P"),
         ("exit", "'E'", b"E"),
@@ -602,6 +605,10 @@ fn write_rules(rng: &mut SmallRng) -> Written {
         if rng.gen_bool(0.3) {
             r.push_str("forbid swap\n");
         }
+    }
+    if names.contains(&"belt") {
+        let carry: &&str = pick(rng, &["carry belt east\n", "carry belt south\n", ""]);
+        r.push_str(carry);
     }
     if names.contains(&"portal") {
         r.push_str(if rng.gen_bool(0.5) {

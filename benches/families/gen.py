@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|knights|horse|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
+`gen.py ice|knights|horse|walkways|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -57,6 +57,28 @@ def horse(rng):
         g[h - 1][w - 1] = "S"
         maps.append(f"{h} {w}\n{show(g)}")
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+
+
+def walkways(rng):
+    """Four halls of 1000 x 1000: a tenth desks, walkways in runs of up to
+    twenty cells (a fifth of the cells), a few doors, the traveller in one
+    corner, the pass in the middle and the gate in the far corner."""
+    maps = []
+    for _ in range(4):
+        h = w = 1000
+        g = grid(rng, h, w, lambda r: "#" if r.random() < 0.1 else ("D" if r.random() < 0.02 else "."))
+        for _ in range(h * w // 100):
+            r, c, d = rng.randrange(h), rng.randrange(w), rng.randrange(4)
+            dr, dc = [(-1, 0), (0, 1), (1, 0), (0, -1)][d]
+            for _ in range(rng.randint(3, 20)):
+                if 0 <= r < h and 0 <= c < w:
+                    g[r][c] = "^>v<"[d]
+                r, c = r + dr, c + dc
+        g[0][0] = "T"
+        g[h // 2][w // 2] = "P"
+        g[h - 1][w - 1] = "G"
+        maps.append(f"{h} {w}\n{show(g)}")
+    return "\n".join(maps) + "\n0 0\n"
 
 
 def robots(rng, size=12, helpers="12"):
@@ -165,4 +187,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "knights": knights, "horse": horse, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "knights": knights, "horse": horse, "walkways": walkways, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))

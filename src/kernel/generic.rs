@@ -58,6 +58,8 @@ pub struct Generic<'k, W> {
     entry: Vec<Entry>,
     /// A buffer for putting twins' positions in order.
     scratch: Vec<i64>,
+    /// The state [`carry`] keeps to find a loop.
+    snap: Vec<i64>,
     word: std::marker::PhantomData<W>,
 }
 
@@ -131,6 +133,7 @@ impl<'k, W: Word> Generic<'k, W> {
                 })
                 .collect(),
             scratch: Vec::new(),
+            snap: Vec::new(),
             word: std::marker::PhantomData,
         }
     }
@@ -902,6 +905,9 @@ impl<'k, W: Word> Generic<'k, W> {
                 }
             }
         }
+        if !carry(task, &mut self.next, &mut self.snap) {
+            return None;
+        }
         if self.twins {
             task.canonical(&mut self.next, &mut self.scratch);
         }
@@ -914,6 +920,72 @@ impl<'k, W: Word> Generic<'k, W> {
 
 /// Fires rule `r` on `vals`: its effects if its condition holds. False if
 /// an effect leaves a counter's range.
+/// After a step and its rules: each mover of one cell that stands on a
+/// cell that carries (`carry`), in mover order, is carried a cell its way
+/// when it could step there (on the board, not solid, its entry condition
+/// holding for that way, no other mover on it, in its domain), the cell's
+/// `on enter` rules firing; round after round, until a round carries
+/// none. Pieces are not carried. False when an effect leaves a counter's
+/// range, or when the rounds go round a loop (a state after a round comes
+/// again: found by Brent's method, with `snap` for the state kept), which
+/// makes the step no step.
+pub fn carry(task: &Task, vals: &mut [i64], snap: &mut Vec<i64>) -> bool {
+    if !task.carries() {
+        return true;
+    }
+    let b = task.board();
+    let movers = task.movers();
+    let cell = |vals: &[i64], m: &crate::task::Mover| m.domain().cell(vals[m.pos().ix()] as u32);
+    let covers = |vals: &[i64], m: &crate::task::Mover, c: u32| {
+        let at = cell(vals, m);
+        at == c || m.shape().iter().any(|&o| b.shifted(at, o) == Some(c))
+    };
+    snap.clear();
+    snap.extend_from_slice(vals);
+    let (mut power, mut lam) = (1u64, 0u64);
+    loop {
+        let mut moved = false;
+        for (i, m) in movers.iter().enumerate() {
+            if !m.shape().is_empty() {
+                continue;
+            }
+            let at = cell(vals, m);
+            let Some(dir) = task.carry_way(b.class(at)) else {
+                continue;
+            };
+            let Some(to) = b.step(at, dir) else { continue };
+            let class = b.class(to);
+            if b.classes()[class as usize].solid
+                || !task.eval(task.entry_going(class, dir), vals)
+                || (movers.iter().enumerate()).any(|(j, o)| j != i && covers(vals, o, to))
+            {
+                continue;
+            }
+            let Some(p) = m.position_of(to) else { continue };
+            vals[m.pos().ix()] = p as i64;
+            for &r in task.on_enter_going(MoverId(i as u32), class, dir) {
+                if !fire(task, r, vals) {
+                    return false;
+                }
+            }
+            moved = true;
+        }
+        if !moved {
+            return true;
+        }
+        // A round is a function of the state: a state seen again is a loop.
+        lam += 1;
+        if vals[..] == snap[..] {
+            return false;
+        }
+        if lam == power {
+            snap.copy_from_slice(vals);
+            power *= 2;
+            lam = 0;
+        }
+    }
+}
+
 fn fire(task: &Task, r: RuleId, vals: &mut [i64]) -> bool {
     let rule = task.rule(r);
     if !task.eval(&rule.cond, vals) {

@@ -513,6 +513,9 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
     if task.has_objects() {
         return generic("agents push objects");
     }
+    if task.carries() {
+        return generic("tiles carry what stands on them after every step (`carry`)");
+    }
     if task.reads_moving() {
         // The kernels' tables hold one entry condition a cell.
         return generic("entry conditions read the way a cell is entered (`moving`)");
@@ -758,7 +761,9 @@ fn conjuncts(e: &Expr) -> &[Expr] {
 /// `search::astar::far_distances`): a flag's or an object's distances on
 /// the grid could overestimate a move that goes further.
 fn bound(task: &Task) -> Option<Bound> {
-    if !task.unit_costs() {
+    // Carried by tiles, a mover goes further than its steps: no distance
+    // on the grid bounds them.
+    if !task.unit_costs() || task.carries() {
         return None;
     }
     let far = task.far_moves();

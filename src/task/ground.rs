@@ -924,12 +924,39 @@ impl Grounder<'_> {
         // whichever way it is entered is closed).
         let mut entry = self.entries(&present);
         let mut entry_moving = Vec::new();
+        // What `carry` rules carry a mover on a cell of each class, if any.
+        let carry: Vec<Option<Dir>> = if rules.carries.is_empty() {
+            Vec::new()
+        } else {
+            (self.board.classes.iter())
+                .map(|k| {
+                    let c = rules
+                        .carries
+                        .iter()
+                        .find(|c| self.class_matches(k, c.tile, c.value))?;
+                    match c.way {
+                        resolve::CarryWay::Dir(d) => Some(Dir::of(d)),
+                        resolve::CarryWay::Bound => {
+                            let d = rules.tiles[k.tile.ix()].domain?;
+                            let word = &rules.domains[d.ix()].values[k.value? as usize];
+                            crate::ast::Dir::named(word).map(Dir::of)
+                        }
+                    }
+                })
+                .collect()
+        };
+        let carried_cells = if carry.iter().any(Option::is_some) {
+            (self.board.class.iter())
+                .filter(|&&k| carry[k as usize].is_some())
+                .count() as u64
+        } else {
+            0
+        };
         // The ways a step goes: every offset some agent moves by (a jump
-        // of two north is `moving north`; a knight's jump no compass way).
-        let ways = rules
-            .agents
-            .iter()
-            .flat_map(agent_dirs)
+        // of two north is `moving north`; a knight's jump no compass way),
+        // and the ways tiles carry.
+        let ways = (rules.agents.iter().flat_map(agent_dirs))
+            .chain(carry.iter().flatten().copied())
             .fold(Vec::new(), |mut v, d| {
                 if !v.contains(&d) {
                     v.push(d);
@@ -1069,7 +1096,10 @@ impl Grounder<'_> {
                 max: max.max(0) as u64,
             }
         });
-        self.pushes_to_goal(&goal);
+        // Carried, an object needs no pushes to get somewhere: no bound.
+        if rules.carries.is_empty() {
+            self.pushes_to_goal(&goal);
+        }
         let starts = self.starts();
         let task = Task {
             board: self.board,
@@ -1079,6 +1109,8 @@ impl Grounder<'_> {
             rules: self.task_rules,
             entry,
             entry_moving,
+            carry,
+            carried_cells,
             enter_cost,
             on_enter,
             on_enter_moving,

@@ -729,6 +729,11 @@ pub struct Task {
     /// -> the condition to enter a cell of it going that way (`entry` is
     /// then their union). Empty otherwise.
     entry_moving: Vec<(Dir, Vec<Expr>)>,
+    /// Class -> the way a `carry` rule carries a mover on a cell of it
+    /// after every step; empty where no rule carries.
+    carry: Vec<Option<Dir>>,
+    /// How many cells of the map carry.
+    carried_cells: u64,
     /// Class -> the cost of a move onto a cell of it, when the class sets
     /// one (else the action's own).
     enter_cost: Vec<Option<u32>>,
@@ -799,6 +804,21 @@ impl Task {
             Some((_, e)) => &e[class as usize],
             None => &self.entry[class as usize],
         }
+    }
+
+    /// Whether some cell of the map carries what stands on it (`carry`).
+    pub fn carries(&self) -> bool {
+        self.carried_cells > 0
+    }
+
+    /// The way a cell of `class` carries what stands on it, if it does.
+    pub fn carry_way(&self, class: ClassId) -> Option<Dir> {
+        *self.carry.get(class as usize)?
+    }
+
+    /// How many cells of the map carry.
+    pub fn carried_cells(&self) -> u64 {
+        self.carried_cells
     }
 
     /// Whether some entry condition reads the way a cell is entered
@@ -1119,6 +1139,7 @@ impl Task {
         if !self.unconditional()
             || !self.unit_costs()
             || self.far_moves()
+            || self.carries()
             || self.has_objects()
             || self.has_twins()
         {
