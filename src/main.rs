@@ -406,7 +406,25 @@ fn allocator_setup() {
         // SAFETY: setting an option is allowed at any time.
         unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, 10) };
     }
+    // Under an address-space limit (`ulimit -v`), mimalloc's first arena
+    // (1 GiB of addresses) cannot be reserved, and the segments it takes
+    // one by one instead fragment the little room there is: a 4 MiB
+    // allocation then failed (an abort) under a 100 MB limit, one run in
+    // a few. An arena of a quarter of the limit, reserved at once, holds
+    // what the search's budget (half the limit) lets it allocate.
+    if std::env::var_os("MIMALLOC_ARENA_RESERVE").is_none()
+        && let Some(limit) = puzzle::search::budget::address_space()
+    {
+        let kib = (limit / 4 / 1024).max(1024);
+        // SAFETY: setting an option is allowed at any time.
+        unsafe { libmimalloc_sys::mi_option_set(ARENA_RESERVE, kib as std::ffi::c_long) };
+    }
 }
+
+/// `mi_option_arena_reserve` (in KiB), which the bindings do not name: in
+/// mimalloc.h (v2 and v3) seven places after `mi_option_use_numa_nodes`
+/// (tested below by its default, 1 GiB).
+const ARENA_RESERVE: libmimalloc_sys::mi_option_t = libmimalloc_sys::mi_option_use_numa_nodes + 7;
 
 /// `mi_option_purge_delay`, which the bindings do not name: in mimalloc.h
 /// (v2 and v3) it is the option just before `mi_option_use_numa_nodes`
@@ -887,5 +905,18 @@ mod tests {
         // SAFETY: reading an option is allowed at any time.
         let got = unsafe { libmimalloc_sys::mi_option_get(super::PURGE_DELAY) };
         assert_eq!(got, 1000);
+    }
+
+    /// The arena reserve is the option its name says: its default is
+    /// 1 GiB, in KiB.
+    #[test]
+    fn the_arena_reserve_is_the_option_set() {
+        if std::env::var_os("MIMALLOC_ARENA_RESERVE").is_some() {
+            eprintln!("MIMALLOC_ARENA_RESERVE is set: its default cannot be read");
+            return;
+        }
+        // SAFETY: reading an option is allowed at any time.
+        let got = unsafe { libmimalloc_sys::mi_option_get(super::ARENA_RESERVE) };
+        assert_eq!(got, 1 << 20);
     }
 }
