@@ -19,7 +19,9 @@ pub use encode::{Field, Layout, bits_for};
 pub use word::{Wide, Word, ones};
 
 use crate::search::budget::{CHECK_EVERY, CHECK_SUCCESSORS};
-use crate::task::{Cmp, Expr, Mode, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind};
+use crate::task::{
+    Cmp, Expr, Mode, Motion, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind,
+};
 
 /// How to search, as asked on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -296,7 +298,56 @@ impl Plan {
             task.starts().len(),
             plural(task.starts().len())
         );
-        let _ = writeln!(s, "  rankers: none (each variable has a field of its own)");
+        // The moves as the core has them: per agent (a family's first
+        // member speaks for it), each action's motion, cost and condition.
+        for m in task.movers().iter().filter(|m| m.member() == 0) {
+            if m.actions().is_empty() {
+                continue;
+            }
+            let moves: Vec<String> = m
+                .actions()
+                .iter()
+                .map(|&a| {
+                    let act = task.action(a);
+                    let motion = match act.motion() {
+                        Motion::Stay => "stay".to_string(),
+                        Motion::Step(d) => format!("step ({}, {})", d.dr, d.dc),
+                        Motion::Slide(d) => format!("slide ({}, {})", d.dr, d.dc),
+                        Motion::Forward => "step along the heading".into(),
+                        Motion::Back => "step against the heading".into(),
+                        Motion::Turn(k) => format!("turn {k:+}"),
+                    };
+                    let cost = match act.cost() {
+                        1 => String::new(),
+                        c => format!(" costs {c}"),
+                    };
+                    let guard = match act.guard() {
+                        Expr::Const(true) => "",
+                        g if g
+                            .reads_only(&|e| matches!(e, Expr::At(x, _) if *x == act.mover())) =>
+                        {
+                            " if (its cell)"
+                        }
+                        _ => " if (the state)",
+                    };
+                    let rules = match act.rules().len() {
+                        0 => String::new(),
+                        n => format!(", {n} rule{}", plural(n)),
+                    };
+                    let name = act.name();
+                    format!("{name}: {motion}{cost}{guard}{rules}")
+                })
+                .collect();
+            let who = m.name().split('[').next().unwrap_or(m.name());
+            let _ = writeln!(s, "  moves of {who}: {}", moves.join("; "));
+        }
+        if task.carries() {
+            let _ = writeln!(
+                s,
+                "  carrying: {} cells carry what stands on them after every step",
+                task.carried_cells()
+            );
+        }
         for (i, m) in task.movers().iter().enumerate() {
             let twins = m.twins();
             if twins.start != i as u32 {
