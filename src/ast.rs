@@ -258,6 +258,8 @@ pub struct LimitDecl {
 pub enum Mode {
     AtOnce,
     InTurn,
+    /// Every agent makes the same move, each as it can.
+    Together,
 }
 
 /// A direction of a neighbourhood, or an offset as written, as (row,

@@ -1422,13 +1422,13 @@ impl Resolver {
                     .into(),
             });
         }
-        if let Some(m) = mode.filter(|m| m.value == Mode::AtOnce) {
+        if let Some(m) = mode.filter(|m| m.value != Mode::InTurn) {
             self.err(RuleError::Invalid {
                 message: format!("object `{name}` needs agents that move in turn"),
                 span: m.span,
-                label: "agents that move at once".into(),
-                help: "two agents moving at once could push one object two ways: write `in turn` \
-                       instead of `at once`"
+                label: "agents that move at once or together".into(),
+                help: "two agents moving at once could push one object two ways, and agents \
+                       moving together do not push objects yet: write `in turn`"
                     .into(),
             });
         }
@@ -1441,13 +1441,13 @@ impl Resolver {
             return;
         };
         let name = piece.name.clone();
-        if let Some(m) = mode.filter(|m| m.value == Mode::AtOnce) {
+        if let Some(m) = mode.filter(|m| m.value != Mode::InTurn) {
             self.err(RuleError::Invalid {
                 message: format!("piece `{name}` needs agents that move in turn"),
                 span: m.span,
-                label: "agents that move at once".into(),
+                label: "agents that move at once or together".into(),
                 help: "pieces of several cells moving together could cross each other: write \
-                       `in turn` instead of `at once`"
+                       `in turn`"
                     .into(),
             });
         }
@@ -1710,6 +1710,17 @@ impl Resolver {
     /// at once, where each of several sliding agents stops would depend on
     /// the order they are taken in.
     fn far_checks(&mut self, mode: Option<&ast::Spanned<Mode>>, teleports: &[Teleport]) {
+        if mode.is_some_and(|m| m.value == Mode::Together)
+            && let Some(t) = teleports.first()
+        {
+            self.err(RuleError::Invalid {
+                message: "a teleport needs agents that move in turn".into(),
+                span: t.span,
+                label: "a teleport, and agents that move together".into(),
+                help: "agents moving together do not go through teleports yet: write `in turn`"
+                    .into(),
+            });
+        }
         if mode.is_none_or(|m| m.value != Mode::AtOnce) {
             return;
         }
@@ -2253,6 +2264,33 @@ impl Resolver {
                     );
                 }
                 Some(_) => {}
+            }
+        }
+        if let Some(t) = m.mode.as_ref().filter(|t| t.value == Mode::Together) {
+            if m.mover.is_some() {
+                self.invalid(
+                    "`together` is how all agents move: one move, made by each".into(),
+                    t.span,
+                    "one agent cannot move together",
+                    "write `move all together: ...`; each agent then makes the move chosen, as \
+                     it can"
+                        .into(),
+                );
+            }
+            if let Some(item) = m.moves.iter().find(|i| {
+                matches!(&i.what, ast::MoveWhat::Kind(k) if matches!(
+                    k.value,
+                    MoveKind::Forward | MoveKind::Back | MoveKind::TurnLeft | MoveKind::TurnRight
+                ))
+            }) {
+                self.invalid(
+                    "agents moving together move by directions, not along their headings".into(),
+                    item.what.span(),
+                    "a move along a heading",
+                    "each agent's heading could point another way: give `together` directions, \
+                     offsets and slides"
+                        .into(),
+                );
             }
         }
         let targets: Vec<AgentId> = match &m.mover {

@@ -347,10 +347,10 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
                     Rule::mode => {
                         let m = inner(c.clone()).next().unwrap();
                         mode = Some(Spanned {
-                            value: if m.as_rule() == Rule::at_once {
-                                Mode::AtOnce
-                            } else {
-                                Mode::InTurn
+                            value: match m.as_rule() {
+                                Rule::at_once => Mode::AtOnce,
+                                Rule::together => Mode::Together,
+                                _ => Mode::InTurn,
                             },
                             span: span(&c),
                         });
@@ -974,7 +974,9 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::init => "`=`",
         Rule::mover => "an agent name or `all`",
         Rule::all_agents => "`all`",
-        Rule::mode | Rule::at_once | Rule::in_turn => "`at once` or `in turn`",
+        Rule::mode | Rule::at_once | Rule::in_turn | Rule::together => {
+            "`at once`, `in turn` or `together`"
+        }
         Rule::move_item | Rule::move_kind | Rule::direction | Rule::turn => {
             "a move (`north`, `east`, ..., `stay`, `forward`, `back`, `turn left`, `turn right`, \
              `slide north`, ...)"
@@ -1103,7 +1105,7 @@ fn words_of(r: Rule) -> &'static [&'static str] {
         Rule::single => &["single"],
         Rule::same_cell | Rule::swap => &["same", "swap"],
         Rule::enter_if | Rule::enter_cost => &["only", "costs"],
-        Rule::mode | Rule::at_once | Rule::in_turn => &["at", "in"],
+        Rule::mode | Rule::at_once | Rule::in_turn | Rule::together => &["at", "in", "together"],
         Rule::measure => &["steps", "cost"],
         Rule::grid_form => &["tokens", "list"],
         Rule::facing | Rule::facing_is => &["facing"],

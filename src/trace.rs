@@ -66,7 +66,7 @@ fn word(task: &Task, a: ActionId) -> String {
 
 /// A step as one token: the action's name for a lone mover; `MOVER:ACTION`
 /// for several in turn; every mover's action, in order, joined by `,` at
-/// once. A space in a name is `-`.
+/// once; the one action all make, together. A space in a name is `-`.
 pub fn token(task: &Task, step: &Step) -> String {
     let action = |&(_, a): &(usize, ActionId)| word(task, a);
     match (task.movers().len(), task.mode()) {
@@ -76,6 +76,8 @@ pub fn token(task: &Task, step: &Step) -> String {
             .map(|&(m, a)| format!("{}:{}", task.movers()[m].name(), word(task, a)))
             .collect(),
         (_, Mode::AtOnce) => step.iter().map(action).collect::<Vec<_>>().join(","),
+        // One move, which every mover makes.
+        (_, Mode::Together) => step.first().map(action).unwrap_or_default(),
     }
 }
 
@@ -104,6 +106,17 @@ pub fn parse(task: &Task, token: &str) -> Result<Step, String> {
     match (movers.len(), task.mode()) {
         (0, _) => Err("the task has no mover".into()),
         (1, _) => Ok(vec![find(0, token)?]),
+        (_, Mode::Together) => {
+            let (_, a) = find(0, token)?;
+            let k = movers[0]
+                .actions()
+                .iter()
+                .position(|&x| x == a)
+                .unwrap_or(0);
+            Ok((0..movers.len())
+                .map(|i| (i, movers[i].actions()[k]))
+                .collect())
+        }
         (_, Mode::InTurn) => {
             let Some((who, what)) = token.split_once(':') else {
                 return Err("a step is MOVER:MOVE when several agents take turns".into());

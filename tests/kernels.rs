@@ -53,6 +53,10 @@ fn kinds(task: &Task) -> Vec<KernelKind> {
             Vec::new()
         };
     }
+    // Agents that move together have the interpreter alone.
+    if task.mode() == Mode::Together {
+        return Vec::new();
+    }
     let n = task.movers().len();
     let tables = task.fixed_moves()
         && task.unit_costs()
@@ -75,6 +79,7 @@ fn kinds(task: &Task) -> Vec<KernelKind> {
                 v.push(KernelKind::Rows { words });
             }
         }
+        Mode::Together => {}
         Mode::AtOnce => {
             v.push(KernelKind::AtOnce);
             if uncond && (2..=3).contains(&n) {

@@ -1181,3 +1181,127 @@ fn carrying_tiles_match_a_hand_written_search() {
         "{solved} solved, {unsolved} not"
     );
 }
+
+/// Agents that move together (`move all together`): each step, one move
+/// made by every agent as it can, front first (those further along the
+/// move's way before those behind, so one may follow into a cell another
+/// leaves), a blocked one staying, with steps or with slides (a tilt
+/// maze), with and without `forbid same cell`; random maps against a
+/// hand-written search, under every strategy.
+#[test]
+fn agents_moving_together_match_a_hand_written_search() {
+    use rand::{Rng, SeedableRng};
+    type Pos = (i32, i32);
+    let solve = |g: &[Vec<u8>], n: usize, slide: bool, apart: bool| -> Option<u32> {
+        let (h, w) = (g.len() as i32, g[0].len() as i32);
+        let open =
+            |(r, c): Pos| r >= 0 && c >= 0 && r < h && c < w && g[r as usize][c as usize] != b'#';
+        let find = |x: u8| {
+            (0..h)
+                .flat_map(|r| (0..w).map(move |c| (r, c)))
+                .find(|&(r, c)| g[r as usize][c as usize] == x)
+                .unwrap()
+        };
+        let start: Vec<Pos> = (0..n).map(|i| find(b'1' + i as u8)).collect();
+        let goal: Vec<Pos> = (0..n).map(|i| find(b'A' + i as u8)).collect();
+        let mut dist = std::collections::HashMap::from([(start.clone(), 0u32)]);
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(s) = queue.pop_front() {
+            let d = dist[&s];
+            if s == goal {
+                return Some(d);
+            }
+            for (dr, dc) in [(-1, 0), (0, 1), (1, 0), (0, -1)] {
+                let mut t = s.clone();
+                let mut order: Vec<usize> = (0..n).collect();
+                order.sort_by_key(|&i| std::cmp::Reverse(t[i].0 * dr + t[i].1 * dc));
+                let mut any = false;
+                for i in order {
+                    let mut at = t[i];
+                    loop {
+                        let to = (at.0 + dr, at.1 + dc);
+                        // Another agent stops a slide, and a step where
+                        // agents are kept apart.
+                        let taken = (0..n).any(|j| j != i && t[j] == to);
+                        if !open(to) || (taken && (slide || apart || at != t[i])) {
+                            break;
+                        }
+                        at = to;
+                        if !slide {
+                            break;
+                        }
+                    }
+                    any |= at != t[i];
+                    t[i] = at;
+                }
+                if !any {
+                    continue;
+                }
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(t.clone()) {
+                    e.insert(d + 1);
+                    queue.push_back(t);
+                }
+            }
+        }
+        None
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0x70_9e7);
+    let (mut solved, mut unsolved) = (0, 0);
+    for round in 0..50 {
+        let (slide, apart) = (round % 2 == 1, round % 4 >= 2);
+        let n = 2 + round % 3 / 2;
+        let moves = if slide {
+            "slide north, slide east, slide south, slide west"
+        } else {
+            "north east south west"
+        };
+        let rules = format!(
+            "input {{ cases until eof  header rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  wall '#' solid }}\n\
+             agent bot[{n}] '1'.. target 'A'.. on floor\n\
+             move all together: {moves}\n\
+             {}\
+             goal every bot on its target\n",
+            if apart { "forbid same cell\n" } else { "" }
+        );
+        let mut input = String::new();
+        let mut want = String::new();
+        for _ in 0..10 {
+            let (h, w) = (rng.gen_range(2..=5), rng.gen_range(2..=6));
+            let mut g = common::random_grid(&mut rng, h, w, |r| b"...#"[r.gen_range(0..4)]);
+            let cells = common::all_cells(&g);
+            let marks: Vec<u8> = (0..n as u8).flat_map(|i| [b'1' + i, b'A' + i]).collect();
+            if cells.len() < marks.len() {
+                continue;
+            }
+            common::place(&mut rng, &mut g, cells, &marks);
+            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
+            match solve(&g, n, slide, apart) {
+                Some(k) => {
+                    want.push_str(&format!("{k}\n"));
+                    solved += 1;
+                }
+                None => {
+                    want.push_str("-1\n");
+                    unsolved += 1;
+                }
+            }
+        }
+        for config in common::configs() {
+            let opts = Options {
+                search: config,
+                warn: false,
+                ..Default::default()
+            };
+            assert_eq!(
+                answer_with(&rules, &input, &opts),
+                want,
+                "{config:?}\n{rules}\n{input}"
+            );
+        }
+    }
+    assert!(
+        solved > 150 && unsolved > 50,
+        "{solved} solved, {unsolved} not"
+    );
+}

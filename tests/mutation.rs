@@ -91,6 +91,7 @@ const TOKENS: &[&str] = &[
     "carry floor east",
     "at once",
     "in turn",
+    "together",
     "solid",
     "opaque",
     "every",
@@ -533,6 +534,7 @@ fn write_rules(rng: &mut SmallRng) -> Written {
     let at_once = family > 0 && rng.gen_bool(0.4);
     let mode = match (family, at_once) {
         (0, _) => "",
+        (_, true) if rng.gen_bool(0.3) => " together",
         (_, true) => " at once",
         (_, false) => {
             if rng.gen_bool(0.5) {
@@ -597,7 +599,13 @@ fn write_rules(rng: &mut SmallRng) -> Written {
             m.push_str(&format!(" costs {}", rng.gen_range(1..4)));
         }
     }
-    r.push_str(&format!("move {who}{mode}: {}\n", moves.join(", ")));
+    // Agents move together only as `all`.
+    let mover = if mode == " together" {
+        "all"
+    } else {
+        who.as_str()
+    };
+    r.push_str(&format!("move {mover}{mode}: {}\n", moves.join(", ")));
     if family > 0 {
         if rng.gen_bool(0.5) {
             r.push_str("forbid same cell\n");

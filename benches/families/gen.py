@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|knights|horse|walkways|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
+`gen.py ice|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -79,6 +79,18 @@ def walkways(rng):
         g[h - 1][w - 1] = "G"
         maps.append(f"{h} {w}\n{show(g)}")
     return "\n".join(maps) + "\n0 0\n"
+
+
+def tilt(rng):
+    """Four boxes of 50 x 50, a sixth of their cells walls, two marbles
+    and their holes put down at random."""
+    maps = []
+    for _ in range(4):
+        h = w = 50
+        g = grid(rng, h, w, lambda r: "#" if r.random() < 0.16 else ".")
+        place(rng, g, "12AB")
+        maps.append(f"{h} {w} 2\n{show(g)}")
+    return "\n".join(maps) + "\n0 0 0\n"
 
 
 def robots(rng, size=12, helpers="12"):
@@ -187,4 +199,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "knights": knights, "horse": horse, "walkways": walkways, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))

@@ -210,6 +210,76 @@ impl<'k, W: Word> Generic<'k, W> {
                 }
             }
             crate::task::Mode::AtOnce => self.at_once(&mut f),
+            crate::task::Mode::Together => self.together(&mut f),
+        }
+    }
+
+    /// Together: every mover makes the move of the same index (the rules
+    /// give them one list), each as it can, front first: movers further
+    /// along the move's way move before those behind them, so one may
+    /// follow into the cell another leaves. Each goes as a step goes
+    /// ([`Self::go_on`]: its entry conditions and rules, slides, slippery
+    /// cells); one blocked, or whose move's condition fails, stays. The
+    /// step costs the most a mover's move costs; it is no step when no
+    /// one moves (unless the move is `stay`).
+    fn together(&mut self, f: &mut impl FnMut(W, u32, &[(usize, crate::task::ActionId)]) -> bool) {
+        let task = self.task;
+        let movers = task.movers();
+        let Some(first) = movers.first() else { return };
+        let b = task.board();
+        let cells = self.cells.clone();
+        let mut acted = Vec::with_capacity(movers.len());
+        let mut order: Vec<usize> = (0..movers.len()).collect();
+        for k in 0..first.actions().len() {
+            acted.clear();
+            acted.extend((0..movers.len()).map(|i| (i, movers[i].actions()[k])));
+            self.next.copy_from_slice(&self.vals);
+            let Some((dir, slide)) = self.direction(0, acted[0].1) else {
+                // `stay`: only the rules change the state.
+                let cost = task.action(acted[0].1).cost();
+                if !self.emit(&acted, cost, f) {
+                    return;
+                }
+                continue;
+            };
+            let ahead = |c: u32| {
+                let (r, col) = (
+                    (c as usize / b.cols()) as i64,
+                    (c as usize % b.cols()) as i64,
+                );
+                r * i64::from(dir.dr) + col * i64::from(dir.dc)
+            };
+            order.sort_by_key(|&i| std::cmp::Reverse(ahead(cells[i])));
+            let (mut cost, mut any, mut ok) = (0, false, true);
+            for &i in &order {
+                let a = acted[i].1;
+                if !task.eval(task.action(a).guard(), &self.vals) {
+                    continue;
+                }
+                // `go_on` fails when a rule leaves a counter's range.
+                let before = self.next[movers[i].pos().ix()];
+                match self.go_on(i, self.cells[i], dir, slide) {
+                    Some(went) => {
+                        let mut at = went.at;
+                        if let Some((other, q, _)) = went.through {
+                            self.next[movers[i].pos().ix()] = q as i64;
+                            at = other;
+                        }
+                        self.cells[i] = at;
+                        any = true;
+                        cost = cost.max(went.cost.unwrap_or(task.action(a).cost()));
+                    }
+                    None if self.next[movers[i].pos().ix()] != before => {
+                        ok = false;
+                        break;
+                    }
+                    None => {}
+                }
+            }
+            self.cells.copy_from_slice(&cells);
+            if ok && any && !self.emit(&acted, cost, f) {
+                return;
+            }
         }
     }
 
@@ -314,6 +384,13 @@ impl<'k, W: Word> Generic<'k, W> {
             )
         };
         self.moved.fill(None);
+        if task.mode() == crate::task::Mode::Together {
+            let name = step.first().map_or("", |&(_, a)| task.action(a).name());
+            return Some(format!(
+                "no agent can {name} now (each is blocked, or its condition fails), or a rule \
+                 would leave a counter's range"
+            ));
+        }
         for (k, &(i, a)) in step.iter().enumerate() {
             let who = task.movers()[i].name();
             if !task.eval(task.action(a).guard(), &self.vals) {

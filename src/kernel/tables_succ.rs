@@ -81,6 +81,9 @@ impl<'m, 't, W: Word> Tables<'m, 't, W> {
                 self.in_turn(s, &mut f);
                 self.vacate();
             }
+            Mode::Together => {
+                unreachable!("the plan gives agents that move together the interpreter")
+            }
             Mode::AtOnce if m.movers.is_empty() => {}
             Mode::AtOnce if self.small => match m.movers.len() {
                 2 => self.two(s, &mut f),

@@ -561,6 +561,9 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
             format!("the generic interpreter: {why}"),
         )
     };
+    if task.mode() == Mode::Together {
+        return generic("agents move together, front first");
+    }
     if task.has_objects() {
         return generic("agents push objects");
     }
@@ -700,6 +703,8 @@ pub fn fan_out(task: &Task) -> usize {
             .saturating_mul(through),
         Mode::AtOnce if task.movers().is_empty() => 0,
         Mode::AtOnce => counts.fold(1, usize::saturating_mul),
+        // One move for all: as many as one mover's.
+        Mode::Together => task.movers().first().map_or(0, |m| m.actions().len()),
     }
 }
 

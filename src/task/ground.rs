@@ -1117,6 +1117,7 @@ impl Grounder<'_> {
             mode: match rules.mode {
                 crate::ast::Mode::InTurn => Mode::InTurn,
                 crate::ast::Mode::AtOnce => Mode::AtOnce,
+                crate::ast::Mode::Together => Mode::Together,
             },
             // Pieces are rigid bodies: no mover covers a cell another
             // covers, even where every piece of a map is one cell (then no

@@ -56,6 +56,9 @@ pub enum Mode {
     InTurn,
     /// Every mover makes one of its moves in the same step.
     AtOnce,
+    /// Every mover makes the same move in the same step, each as it can
+    /// (see [`crate::kernel::Generic`]).
+    Together,
 }
 
 /// A grid offset.
@@ -1140,6 +1143,7 @@ impl Task {
             || !self.unit_costs()
             || self.far_moves()
             || self.carries()
+            || self.mode == Mode::Together
             || self.has_objects()
             || self.has_twins()
         {
