@@ -149,6 +149,8 @@ pub struct DomainDecl {
 pub enum Property {
     Solid,
     Opaque,
+    /// An agent's marker may be absent from a map.
+    Optional,
 }
 
 /// `key 'b' 'y' 'r' 'g' of colour`.

@@ -182,6 +182,9 @@ pub struct Agent {
     pub push_cost: Option<Num>,
     /// Declared with `piece`: `Some(lengthwise)`.
     pub piece: Option<bool>,
+    /// `optional`: its marker (a member's) may be absent from a map, and
+    /// the agent (member) is then not on it.
+    pub optional: bool,
     pub span: Span,
 }
 
@@ -2204,6 +2207,23 @@ impl Resolver {
                 }
             },
         }
+        let optional = a.props.iter().find(|p| p.value == Property::Optional);
+        if let Some(p) = optional
+            && !matches!(start, Start::Markers)
+        {
+            self.invalid(
+                format!(
+                    "`optional` is for an agent placed by its marker, and `{}` is not",
+                    a.name.name
+                ),
+                p.span,
+                "not placed by a marker",
+                "an agent at `(r, c)` is always on the map, one with `any 'S'` starts on any of \
+                 its cells: give it a marker of its own (`agent guard 'G' on floor optional`)"
+                    .into(),
+            );
+        }
+        let optional = optional.is_some();
         self.agents.push(Agent {
             name: a.name.name.clone(),
             family: family.flatten(),
@@ -2213,6 +2233,7 @@ impl Resolver {
             markers,
             on: on.unwrap_or(TileId(0)),
             opaque: a.props.iter().any(|p| p.value == Property::Opaque),
+            optional,
             moves: Vec::new(),
             facing: a.facing.as_ref().map(|f| f.value),
             object: a.object,

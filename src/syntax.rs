@@ -238,6 +238,8 @@ fn string(p: Pair<'_, Rule>) -> Spanned<String> {
 fn agent_property(p: Pair<'_, Rule>) -> Spanned<Property> {
     let value = if p.as_str().starts_with("solid") {
         Property::Solid
+    } else if p.as_str().starts_with("optional") {
+        Property::Optional
     } else {
         Property::Opaque
     };
@@ -958,7 +960,7 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::single => "`single`",
         Rule::tile_def => "a tile name",
         Rule::of_domain => "`of`",
-        Rule::agent_property => "a property (`solid` or `opaque`)",
+        Rule::agent_property => "a property (`solid`, `opaque` or `optional`)",
         Rule::property => "a property (`solid`, `opaque`, `slippery` or `stops`)",
         Rule::family => "`[` and a family size",
         Rule::markers | Rule::any_start | Rule::at_start => {
@@ -1098,7 +1100,7 @@ fn words_of(r: Rule) -> &'static [&'static str] {
         Rule::output_item | Rule::output_kind => {
             &["before", "solved", "unsolved", "separator", "stopped"]
         }
-        Rule::agent_property => &["solid", "opaque"],
+        Rule::agent_property => &["solid", "opaque", "optional"],
         Rule::property => &["solid", "opaque", "slippery", "stops"],
         Rule::until_eof | Rule::until_values => &["until"],
         Rule::counted => &["counted"],

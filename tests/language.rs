@@ -1305,3 +1305,93 @@ fn agents_moving_together_match_a_hand_written_search() {
         "{solved} solved, {unsolved} not"
     );
 }
+
+/// An `optional` agent: its marker may be absent from a map, and it is then
+/// not on it (it blocks no cell, and `guard on exit` is false). Random
+/// maps with and without the guard, against a hand-written search, under
+/// every strategy.
+#[test]
+fn optional_agents_match_a_hand_written_search() {
+    use rand::{Rng, SeedableRng};
+    let rules = "input { cases until eof  header rows cols  grid rows x cols }\n\
+         tiles { floor '.'  wall '#' solid  exit 'E' }\n\
+         agent hero '@' on floor\n\
+         agent guard 'G' on floor optional\n\
+         move hero: north east south west\n\
+         forbid same cell\n\
+         goal hero on exit or guard on exit\n";
+    let solve = |g: &[Vec<u8>]| -> Option<u32> {
+        let (h, w) = (g.len() as i32, g[0].len() as i32);
+        let find = |x: u8| {
+            (0..h)
+                .flat_map(|r| (0..w).map(move |c| (r, c)))
+                .find(|&(r, c)| g[r as usize][c as usize] == x)
+        };
+        let (start, guard) = (find(b'@').unwrap(), find(b'G'));
+        // The guard stands on the exit only if the exit is under it: a
+        // marker's cell is the agent's tile, `floor`, so never.
+        let mut dist = std::collections::HashMap::from([(start, 0u32)]);
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some((r, c)) = queue.pop_front() {
+            let d = dist[&(r, c)];
+            if g[r as usize][c as usize] == b'E' {
+                return Some(d);
+            }
+            for (dr, dc) in [(-1, 0), (0, 1), (1, 0), (0, -1)] {
+                let (nr, nc) = (r + dr, c + dc);
+                if nr < 0 || nc < 0 || nr >= h || nc >= w || g[nr as usize][nc as usize] == b'#' {
+                    continue;
+                }
+                if Some((nr, nc)) == guard {
+                    continue;
+                }
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry((nr, nc)) {
+                    e.insert(d + 1);
+                    queue.push_back((nr, nc));
+                }
+            }
+        }
+        None
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0x0971);
+    let (mut solved, mut unsolved, mut absent) = (0, 0, 0);
+    for _ in 0..50 {
+        let mut input = String::new();
+        let mut want = String::new();
+        for _ in 0..10 {
+            let (h, w) = (rng.gen_range(1..=5), rng.gen_range(3..=7));
+            let mut g = common::random_grid(&mut rng, h, w, |r| b"....#"[r.gen_range(0..5)]);
+            let cells = common::all_cells(&g);
+            let marks: &[u8] = if rng.gen_bool(0.5) { b"@EG" } else { b"@E" };
+            absent += usize::from(marks.len() == 2);
+            common::place(&mut rng, &mut g, cells, marks);
+            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
+            match solve(&g) {
+                Some(n) => {
+                    want.push_str(&format!("{n}\n"));
+                    solved += 1;
+                }
+                None => {
+                    want.push_str("-1\n");
+                    unsolved += 1;
+                }
+            }
+        }
+        for config in common::configs() {
+            let opts = Options {
+                search: config,
+                warn: false,
+                ..Default::default()
+            };
+            assert_eq!(
+                answer_with(rules, &input, &opts),
+                want,
+                "{config:?}\n{input}"
+            );
+        }
+    }
+    assert!(
+        solved > 150 && unsolved > 50 && absent > 150,
+        "{solved} solved, {unsolved} not, {absent} without the guard"
+    );
+}

@@ -92,6 +92,7 @@ const TOKENS: &[&str] = &[
     "at once",
     "in turn",
     "together",
+    "optional",
     "solid",
     "opaque",
     "every",

@@ -685,12 +685,14 @@ impl Grounder<'_> {
                 members,
                 place,
             } => {
-                let parts = (0..self.instances.len())
+                let parts: Vec<Expr> = (0..self.instances.len())
                     .filter(|&i| self.instances[i].agent == *agent)
                     .map(|i| self.at(i, *place))
                     .collect();
                 match members {
                     Members::Any => Expr::or(parts),
+                    // An optional agent not on the map stands nowhere.
+                    Members::One if parts.is_empty() => Expr::Const(false),
                     _ => Expr::and(parts),
                 }
             }
@@ -730,10 +732,14 @@ impl Grounder<'_> {
                 let (rows, cols) = (self.board.rows as i64, self.board.cols as i64);
                 let cell = ((0..rows).contains(&r) && (0..cols).contains(&c))
                     .then(|| (r * cols + c) as u32);
-                let parts = (0..self.instances.len())
+                let parts: Vec<Expr> = (0..self.instances.len())
                     .filter(|&i| self.instances[i].agent == *agent)
                     .map(|i| self.at_cells(i, |x| Some(x) == cell))
                     .collect();
+                // An optional agent not on the map is at no cell.
+                if parts.is_empty() {
+                    return Expr::Const(false);
+                }
                 Expr::and(parts)
             }
             E::Moving(d) => Expr::Const(self.moving.is_some_and(|m| m.goes(Dir::of(*d)))),
@@ -749,11 +755,15 @@ impl Grounder<'_> {
                 Expr::Const(way.is_some_and(|d| self.moving.is_some_and(|m| m.goes(Dir::of(d)))))
             }
             E::Facing(agent, h) => {
-                let parts = (0..self.instances.len())
+                let parts: Vec<Expr> = (0..self.instances.len())
                     .filter(|&i| self.instances[i].agent == *agent)
                     .filter_map(|i| self.movers[i].heading)
                     .map(|v| Expr::Cmp(v, Cmp::Eq, *h as i64))
                     .collect();
+                // An optional agent not on the map faces no way.
+                if parts.is_empty() {
+                    return Expr::Const(false);
+                }
                 Expr::and(parts)
             }
             E::And(es) => {
@@ -1728,6 +1738,11 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                     }),
                 }
             };
+            // An optional agent (member) whose marker is absent is not on
+            // this map.
+            if agent.optional && starts[a][m].is_empty() {
+                continue;
+            }
             let mut ok = true;
             if let Some(e) = marker("start", &starts[a][m]) {
                 errors.push(e);
