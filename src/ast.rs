@@ -264,6 +264,18 @@ pub enum Mode {
     Together,
 }
 
+/// The eight compass words, clockwise from north.
+pub const COMPASS_WORDS: [&str; 8] = [
+    "north",
+    "northeast",
+    "east",
+    "southeast",
+    "south",
+    "southwest",
+    "west",
+    "northwest",
+];
+
 /// A direction of a neighbourhood, or an offset as written, as (row,
 /// column) offsets (an offset's range is checked when resolved).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -247,25 +247,16 @@ pub const MAX_REACH: u32 = 64;
 /// conditions.
 type Expanded = (ast::Spanned<MoveKind>, Option<IntExpr>, Vec<ast::Pred>);
 
-/// The words a move list reads as moves, never as a set's name.
-const MOVE_WORDS: [&str; 12] = [
-    "north",
-    "northeast",
-    "east",
-    "southeast",
-    "south",
-    "southwest",
-    "west",
-    "northwest",
-    "stay",
-    "forward",
-    "back",
-    "slide",
-];
+/// The words a move list reads as moves besides the compass words, never
+/// as a set's name.
+const MOVE_WORDS: [&str; 4] = ["stay", "forward", "back", "slide"];
 
 /// Whether `name` is read as a move (or starts one) in a move list.
 fn is_move_word(name: &str) -> bool {
-    MOVE_WORDS.contains(&name) || name == "left" || name == "right"
+    ast::COMPASS_WORDS.contains(&name)
+        || MOVE_WORDS.contains(&name)
+        || name == "left"
+        || name == "right"
 }
 
 /// A checked integer expression, evaluated per case.
@@ -1576,8 +1567,7 @@ impl Resolver {
                         let sets: Vec<String> = self.move_sets.keys().cloned().collect();
                         let near = did_you_mean(
                             &id.name,
-                            MOVE_WORDS[..11]
-                                .iter()
+                            (ast::COMPASS_WORDS.iter().chain(&MOVE_WORDS[..3]))
                                 .copied()
                                 .chain(sets.iter().map(String::as_str)),
                             "moves",

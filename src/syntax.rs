@@ -1084,16 +1084,7 @@ fn words_of(r: Rule) -> &'static [&'static str] {
             "slide",
         ],
         Rule::heading => &["north", "east", "south", "west"],
-        Rule::compass | Rule::slide_dir => &[
-            "north",
-            "northeast",
-            "east",
-            "southeast",
-            "south",
-            "southwest",
-            "west",
-            "northwest",
-        ],
+        Rule::compass | Rule::slide_dir => &crate::ast::COMPASS_WORDS,
         Rule::action | Rule::action_verb | Rule::flag_action | Rule::actions => {
             &["set", "clear", "toggle"]
         }
