@@ -20,6 +20,54 @@ fn answer(rules: &str, input: &str) -> String {
     answer_with(rules, input, &Options::default())
 }
 
+/// Runs `rules` on `rounds` inputs of `maps` random maps each (`map` draws
+/// one, `None` to draw again) under every strategy, each answer against
+/// what `solve`, a hand-written solver, says (`-1` for none); how many
+/// maps it solved and how many not.
+fn rounds_against(
+    rules: &str,
+    rng: &mut rand::rngs::SmallRng,
+    (rounds, maps): (usize, usize),
+    mut map: impl FnMut(&mut rand::rngs::SmallRng) -> Vec<Vec<u8>>,
+    solve: impl Fn(&[Vec<u8>]) -> Option<u32>,
+) -> (usize, usize) {
+    let (mut solved, mut unsolved) = (0, 0);
+    for _ in 0..rounds {
+        let mut input = String::new();
+        let mut want = String::new();
+        for _ in 0..maps {
+            let g = map(rng);
+            input.push_str(&common::case_text(
+                &format!("{} {}", g.len(), g[0].len()),
+                &g,
+            ));
+            match solve(&g) {
+                Some(n) => {
+                    want.push_str(&format!("{n}\n"));
+                    solved += 1;
+                }
+                None => {
+                    want.push_str("-1\n");
+                    unsolved += 1;
+                }
+            }
+        }
+        for config in common::configs() {
+            let opts = Options {
+                search: config,
+                warn: false,
+                ..Default::default()
+            };
+            assert_eq!(
+                answer_with(rules, &input, &opts),
+                want,
+                "{config:?}\n{input}"
+            );
+        }
+    }
+    (solved, unsolved)
+}
+
 const SIGHT: &str = r#"
 tiles { floor '.'  lamp 'L' solid opaque }
 agent hero 'H' on floor
@@ -999,40 +1047,15 @@ fn moves_on_conditions_match_a_hand_written_search() {
         None
     };
     let mut rng = rand::rngs::SmallRng::seed_from_u64(0x9a2d5);
-    let (mut solved, mut unsolved) = (0, 0);
-    for _ in 0..50 {
-        let mut input = String::new();
-        let mut want = String::new();
-        for _ in 0..10 {
-            let (h, w) = (rng.gen_range(2..=6), rng.gen_range(2..=7));
-            let tiles = b"......#LLooobbGG";
-            let mut g = common::random_grid(&mut rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
-            let cells = common::all_cells(&g);
-            common::place(&mut rng, &mut g, cells, b"@ES");
-            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
-            match solve(&g) {
-                Some(n) => {
-                    want.push_str(&format!("{n}\n"));
-                    solved += 1;
-                }
-                None => {
-                    want.push_str("-1\n");
-                    unsolved += 1;
-                }
-            }
-        }
-        for config in common::configs() {
-            let opts = Options {
-                search: config,
-                ..Default::default()
-            };
-            assert_eq!(
-                answer_with(rules, &input, &opts),
-                want,
-                "{config:?}\n{input}"
-            );
-        }
-    }
+    let map = |rng: &mut rand::rngs::SmallRng| {
+        let (h, w) = (rng.gen_range(2..=6), rng.gen_range(2..=7));
+        let tiles = b"......#LLooobbGG";
+        let mut g = common::random_grid(rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
+        let cells = common::all_cells(&g);
+        common::place(rng, &mut g, cells, b"@ES");
+        g
+    };
+    let (solved, unsolved) = rounds_against(rules, &mut rng, (50, 10), map, solve);
     assert!(
         solved > 150 && unsolved > 100,
         "{solved} solved, {unsolved} not"
@@ -1141,41 +1164,15 @@ fn carrying_tiles_match_a_hand_written_search() {
         None
     };
     let mut rng = rand::rngs::SmallRng::seed_from_u64(0xbe17);
-    let (mut solved, mut unsolved) = (0, 0);
-    for _ in 0..50 {
-        let mut input = String::new();
-        let mut want = String::new();
-        for _ in 0..10 {
-            let (h, w) = (rng.gen_range(2..=6), rng.gen_range(2..=7));
-            let tiles = b".....#^>v<~~$G";
-            let mut g = common::random_grid(&mut rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
-            let cells = common::all_cells(&g);
-            common::place(&mut rng, &mut g, cells, b"@EC");
-            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
-            match solve(&g) {
-                Some(n) => {
-                    want.push_str(&format!("{n}\n"));
-                    solved += 1;
-                }
-                None => {
-                    want.push_str("-1\n");
-                    unsolved += 1;
-                }
-            }
-        }
-        for config in common::configs() {
-            let opts = Options {
-                search: config,
-                warn: false,
-                ..Default::default()
-            };
-            assert_eq!(
-                answer_with(rules, &input, &opts),
-                want,
-                "{config:?}\n{input}"
-            );
-        }
-    }
+    let map = |rng: &mut rand::rngs::SmallRng| {
+        let (h, w) = (rng.gen_range(2..=6), rng.gen_range(2..=7));
+        let tiles = b".....#^>v<~~$G";
+        let mut g = common::random_grid(rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
+        let cells = common::all_cells(&g);
+        common::place(rng, &mut g, cells, b"@EC");
+        g
+    };
+    let (solved, unsolved) = rounds_against(rules, &mut rng, (50, 10), map, solve);
     assert!(
         solved > 150 && unsolved > 50,
         "{solved} solved, {unsolved} not"
@@ -1264,41 +1261,21 @@ fn agents_moving_together_match_a_hand_written_search() {
              goal every bot on its target\n",
             if apart { "forbid same cell\n" } else { "" }
         );
-        let mut input = String::new();
-        let mut want = String::new();
-        for _ in 0..10 {
+        let marks: Vec<u8> = (0..n as u8).flat_map(|i| [b'1' + i, b'A' + i]).collect();
+        let map = |rng: &mut rand::rngs::SmallRng| loop {
             let (h, w) = (rng.gen_range(2..=5), rng.gen_range(2..=6));
-            let mut g = common::random_grid(&mut rng, h, w, |r| b"...#"[r.gen_range(0..4)]);
+            let mut g = common::random_grid(rng, h, w, |r| b"...#"[r.gen_range(0..4)]);
             let cells = common::all_cells(&g);
-            let marks: Vec<u8> = (0..n as u8).flat_map(|i| [b'1' + i, b'A' + i]).collect();
-            if cells.len() < marks.len() {
-                continue;
+            if cells.len() >= marks.len() {
+                common::place(rng, &mut g, cells, &marks);
+                return g;
             }
-            common::place(&mut rng, &mut g, cells, &marks);
-            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
-            match solve(&g, n, slide, apart) {
-                Some(k) => {
-                    want.push_str(&format!("{k}\n"));
-                    solved += 1;
-                }
-                None => {
-                    want.push_str("-1\n");
-                    unsolved += 1;
-                }
-            }
-        }
-        for config in common::configs() {
-            let opts = Options {
-                search: config,
-                warn: false,
-                ..Default::default()
-            };
-            assert_eq!(
-                answer_with(&rules, &input, &opts),
-                want,
-                "{config:?}\n{rules}\n{input}"
-            );
-        }
+        };
+        let (s, u) = rounds_against(&rules, &mut rng, (1, 10), map, |g| {
+            solve(g, n, slide, apart)
+        });
+        solved += s;
+        unsolved += u;
     }
     assert!(
         solved > 150 && unsolved > 50,
@@ -1354,42 +1331,17 @@ fn optional_agents_match_a_hand_written_search() {
         None
     };
     let mut rng = rand::rngs::SmallRng::seed_from_u64(0x0971);
-    let (mut solved, mut unsolved, mut absent) = (0, 0, 0);
-    for _ in 0..50 {
-        let mut input = String::new();
-        let mut want = String::new();
-        for _ in 0..10 {
-            let (h, w) = (rng.gen_range(1..=5), rng.gen_range(3..=7));
-            let mut g = common::random_grid(&mut rng, h, w, |r| b"....#"[r.gen_range(0..5)]);
-            let cells = common::all_cells(&g);
-            let marks: &[u8] = if rng.gen_bool(0.5) { b"@EG" } else { b"@E" };
-            absent += usize::from(marks.len() == 2);
-            common::place(&mut rng, &mut g, cells, marks);
-            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
-            match solve(&g) {
-                Some(n) => {
-                    want.push_str(&format!("{n}\n"));
-                    solved += 1;
-                }
-                None => {
-                    want.push_str("-1\n");
-                    unsolved += 1;
-                }
-            }
-        }
-        for config in common::configs() {
-            let opts = Options {
-                search: config,
-                warn: false,
-                ..Default::default()
-            };
-            assert_eq!(
-                answer_with(rules, &input, &opts),
-                want,
-                "{config:?}\n{input}"
-            );
-        }
-    }
+    let mut absent = 0;
+    let map = |rng: &mut rand::rngs::SmallRng| {
+        let (h, w) = (rng.gen_range(1..=5), rng.gen_range(3..=7));
+        let mut g = common::random_grid(rng, h, w, |r| b"....#"[r.gen_range(0..5)]);
+        let cells = common::all_cells(&g);
+        let marks: &[u8] = if rng.gen_bool(0.5) { b"@EG" } else { b"@E" };
+        absent += usize::from(marks.len() == 2);
+        common::place(rng, &mut g, cells, marks);
+        g
+    };
+    let (solved, unsolved) = rounds_against(rules, &mut rng, (50, 10), map, solve);
     assert!(
         solved > 150 && unsolved > 50 && absent > 150,
         "{solved} solved, {unsolved} not, {absent} without the guard"
