@@ -1667,6 +1667,28 @@ impl Resolver {
         }
     }
 
+    /// `cell ... has NAME` in a lone agent's own move finds it nowhere (the
+    /// mover is not counted): `cell here has hero` would be read as true by
+    /// a reader and is always false, so it is an error.
+    fn check_has_self(&mut self, kind: &ast::Spanned<MoveKind>, cond: &Expr, agents: &[AgentId]) {
+        if let Some(a) = agents.iter().find(|&&a| {
+            let x = &self.agents[a.ix()];
+            // Pieces of one declaration are several, one per marker.
+            x.family.is_none() && x.piece.is_none() && cond.asks_has(a)
+        }) {
+            let name = self.agents[a.ix()].name.clone();
+            self.invalid(
+                format!("`has {name}` in `{name}`'s own move never holds"),
+                kind.span,
+                "the mover's own move",
+                format!(
+                    "`cell ... has NAME` looks for others than the mover, and `{name}` is one \
+                     agent: test its cell with `cell here is TILE`, or name another agent"
+                ),
+            );
+        }
+    }
+
     /// An offset's reach is at most [`MAX_REACH`] cells, and a slide goes
     /// somewhere; false (reported) when not.
     fn check_offset(&mut self, kind: &ast::Spanned<MoveKind>) -> bool {
@@ -2342,6 +2364,7 @@ impl Resolver {
             };
             if let Some(g) = &guard {
                 self.check_way(kind, g, &targets);
+                self.check_has_self(kind, g, &targets);
             }
             let cost = match cost {
                 Some(c) => {
@@ -3314,6 +3337,20 @@ impl Expr {
             | Expr::Moving(_)
             | Expr::MovingBound
             | Expr::Cell { .. } => {}
+        }
+    }
+
+    /// Whether a cell test asks for a member of `agent` (`cell ahead has
+    /// NAME`).
+    pub fn asks_has(&self, agent: AgentId) -> bool {
+        match self {
+            Expr::Or(v) | Expr::And(v) => v.iter().any(|e| e.asks_has(agent)),
+            Expr::Not(e) => e.asks_has(agent),
+            Expr::Cell {
+                what: CellTest::Has(a),
+                ..
+            } => *a == agent,
+            _ => false,
         }
     }
 

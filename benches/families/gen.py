@@ -33,30 +33,26 @@ def ice(rng):
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
 
 
-def knights(rng):
-    """Four boards of 1500 x 1500, a fifth of their squares pits, the knight
-    in one corner and its castle in the other."""
+def corners(rng, size, wall, share, start, goal):
+    """Four boards of `size` x `size`, a `share` of their cells `wall`, the
+    mover's `start` in one corner and its `goal` in the other."""
     maps = []
     for _ in range(4):
-        h = w = 1500
-        g = grid(rng, h, w, lambda r: "#" if r.random() < 0.2 else ".")
-        g[0][0] = "N"
-        g[h - 1][w - 1] = "C"
-        maps.append(f"{h} {w}\n{show(g)}")
+        g = grid(rng, size, size, lambda r: wall if r.random() < share else ".")
+        g[0][0] = start
+        g[size - 1][size - 1] = goal
+        maps.append(f"{size} {size}\n{show(g)}")
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+
+
+def knights(rng):
+    """Boards of 1500 x 1500, a fifth of their squares pits."""
+    return corners(rng, 1500, "#", 0.2, "N", "C")
 
 
 def horse(rng):
-    """Four boards of 1000 x 1000, a tenth of their points stones, the horse
-    in one corner and its stable in the other."""
-    maps = []
-    for _ in range(4):
-        h = w = 1000
-        g = grid(rng, h, w, lambda r: "x" if r.random() < 0.1 else ".")
-        g[0][0] = "H"
-        g[h - 1][w - 1] = "S"
-        maps.append(f"{h} {w}\n{show(g)}")
-    return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+    """Boards of 1000 x 1000, a tenth of their points stones."""
+    return corners(rng, 1000, "x", 0.1, "H", "S")
 
 
 def walkways(rng):

@@ -227,7 +227,6 @@ impl<'k, W: Word> Generic<'k, W> {
         let movers = task.movers();
         let Some(first) = movers.first() else { return };
         let b = task.board();
-        let cells = self.cells.clone();
         let mut acted = Vec::with_capacity(movers.len());
         let mut order: Vec<usize> = (0..movers.len()).collect();
         for k in 0..first.actions().len() {
@@ -249,6 +248,7 @@ impl<'k, W: Word> Generic<'k, W> {
                 );
                 r * i64::from(dir.dr) + col * i64::from(dir.dc)
             };
+            let cells = &self.cells;
             order.sort_by_key(|&i| std::cmp::Reverse(ahead(cells[i])));
             let (mut cost, mut any, mut ok) = (0, false, true);
             for &i in &order {
@@ -276,7 +276,8 @@ impl<'k, W: Word> Generic<'k, W> {
                     None => {}
                 }
             }
-            self.cells.copy_from_slice(&cells);
+            // Each mover's cell as the state before the step has it.
+            self.locate();
             if ok && any && !self.emit(&acted, cost, f) {
                 return;
             }
@@ -1013,13 +1014,9 @@ pub fn carry(task: &Task, vals: &mut [i64], snap: &mut Vec<i64>) -> bool {
     let b = task.board();
     let movers = task.movers();
     let cell = |vals: &[i64], m: &crate::task::Mover| m.domain().cell(vals[m.pos().ix()] as u32);
-    let covers = |vals: &[i64], m: &crate::task::Mover, c: u32| {
-        let at = cell(vals, m);
-        at == c || m.shape().iter().any(|&o| b.shifted(at, o) == Some(c))
-    };
-    snap.clear();
-    snap.extend_from_slice(vals);
-    let (mut power, mut lam) = (1u64, 0u64);
+    // Brent's method from the state after the first round that carries
+    // (a step with no one on a carrying cell copies nothing).
+    let (mut power, mut lam, mut kept) = (1u64, 0u64, false);
     loop {
         let mut moved = false;
         for (i, m) in movers.iter().enumerate() {
@@ -1034,7 +1031,7 @@ pub fn carry(task: &Task, vals: &mut [i64], snap: &mut Vec<i64>) -> bool {
             let class = b.class(to);
             if b.classes()[class as usize].solid
                 || !task.eval(task.entry_going(class, dir), vals)
-                || (movers.iter().enumerate()).any(|(j, o)| j != i && covers(vals, o, to))
+                || (0..movers.len()).any(|j| j != i && task.covers(MoverId(j as u32), to, vals))
             {
                 continue;
             }
@@ -1051,6 +1048,12 @@ pub fn carry(task: &Task, vals: &mut [i64], snap: &mut Vec<i64>) -> bool {
             return true;
         }
         // A round is a function of the state: a state seen again is a loop.
+        if !kept {
+            snap.clear();
+            snap.extend_from_slice(vals);
+            kept = true;
+            continue;
+        }
         lam += 1;
         if vals[..] == snap[..] {
             return false;

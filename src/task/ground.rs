@@ -691,8 +691,7 @@ impl Grounder<'_> {
                     .collect();
                 match members {
                     Members::Any => Expr::or(parts),
-                    // An optional agent not on the map stands nowhere.
-                    Members::One if parts.is_empty() => Expr::Const(false),
+                    Members::One => of_present(parts),
                     _ => Expr::and(parts),
                 }
             }
@@ -736,11 +735,7 @@ impl Grounder<'_> {
                     .filter(|&i| self.instances[i].agent == *agent)
                     .map(|i| self.at_cells(i, |x| Some(x) == cell))
                     .collect();
-                // An optional agent not on the map is at no cell.
-                if parts.is_empty() {
-                    return Expr::Const(false);
-                }
-                Expr::and(parts)
+                of_present(parts)
             }
             E::Moving(d) => Expr::Const(self.moving.is_some_and(|m| m.goes(Dir::of(*d)))),
             E::Cell { at, what } => self.cell_test(*at, *what),
@@ -760,11 +755,7 @@ impl Grounder<'_> {
                     .filter_map(|i| self.movers[i].heading)
                     .map(|v| Expr::Cmp(v, Cmp::Eq, *h as i64))
                     .collect();
-                // An optional agent not on the map faces no way.
-                if parts.is_empty() {
-                    return Expr::Const(false);
-                }
-                Expr::and(parts)
+                of_present(parts)
             }
             E::And(es) => {
                 let parts = es.iter().map(|e| self.expr(e, class)).collect();
@@ -1330,6 +1321,16 @@ impl Grounder<'_> {
         }
         out
     }
+}
+
+/// What holds of one agent, one part a member on the map: all of them; for
+/// an optional agent not on the map, nothing (it stands nowhere, faces no
+/// way).
+fn of_present(parts: Vec<Expr>) -> Expr {
+    if parts.is_empty() {
+        return Expr::Const(false);
+    }
+    Expr::and(parts)
 }
 
 /// The directions an agent's moves take it, in any state.

@@ -895,15 +895,21 @@ impl Task {
     /// Whether mover `b` stands on (covers) the cell `off` from mover
     /// `a`'s, in `vals`.
     pub fn near(&self, a: MoverId, b: MoverId, off: (i32, i32), vals: &[i64]) -> bool {
-        let (ma, mb) = (&self.movers[a.ix()], &self.movers[b.ix()]);
+        let ma = &self.movers[a.ix()];
         let from = ma.domain.cell(vals[ma.pos.ix()] as u32);
         let Some(c) = self.board.shifted(from, off) else {
             return false;
         };
-        let at = mb.domain.cell(vals[mb.pos.ix()] as u32);
+        self.covers(b, c, vals)
+    }
+
+    /// Whether mover `m` stands on (a piece: covers) grid cell `c`, in
+    /// `vals`.
+    pub fn covers(&self, m: MoverId, c: u32, vals: &[i64]) -> bool {
+        let m = &self.movers[m.ix()];
+        let at = m.domain.cell(vals[m.pos.ix()] as u32);
         at == c
-            || mb
-                .shape
+            || m.shape
                 .iter()
                 .any(|&o| self.board.shifted(at, o) == Some(c))
     }
