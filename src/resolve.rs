@@ -74,6 +74,8 @@ pub struct Tile {
     pub slippery: bool,
     /// A slide ends on it.
     pub stops: bool,
+    /// The map is ringed by a row and a column of it on every side.
+    pub border: bool,
     pub span: Span,
 }
 
@@ -1479,6 +1481,15 @@ impl Resolver {
         }
         let def = &self.tiles[tile.ix()];
         let name = def.name.clone();
+        if def.border {
+            self.invalid(
+                format!("tile `{name}` rings the map: it cannot be a teleport's end"),
+                t.tile.span,
+                "its ends would be every cell of the ring",
+                "teleport with a tile of the map's own".into(),
+            );
+            return;
+        }
         if def.solid || def.slippery {
             let what = if def.solid { "solid" } else { "slippery" };
             self.invalid(
@@ -1851,16 +1862,18 @@ impl Resolver {
             self.claim(c, Glyph::Tile(id, value), what);
         }
         let (mut solid, mut opaque, mut slippery, mut stops) = (None, false, None, None);
+        let mut border = None;
         for p in &t.props {
             match p.name.as_str() {
                 "solid" => solid = Some(p.span),
                 "opaque" => opaque = true,
                 "slippery" => slippery = Some(p.span),
                 "stops" => stops = Some(p.span),
+                "border" => border = Some(p.span),
                 _ => {
                     let help = did_you_mean(
                         &p.name,
-                        ["solid", "opaque", "slippery", "stops"],
+                        ["solid", "opaque", "slippery", "stops", "border"],
                         "properties",
                     );
                     self.err(RuleError::UnknownProperty {
@@ -1891,6 +1904,9 @@ impl Resolver {
                 "a tile either carries a slide on (`slippery`) or ends it (`stops`)".into(),
             );
         }
+        if let Some(sp) = border {
+            self.border_checks(t, sp, domain, solid.is_some());
+        }
         self.tiles.push(Tile {
             name: t.name.name.clone(),
             domain,
@@ -1898,8 +1914,42 @@ impl Resolver {
             opaque,
             slippery: slippery.is_some(),
             stops: stops.is_some(),
+            border: border.is_some(),
             span: t.name.span,
         });
+    }
+
+    /// A ring tile (`border`) is one tile, without a parameter (which
+    /// value would the ring have?), that a mover can stand on.
+    fn border_checks(&mut self, t: &ast::TileDef, sp: Span, domain: Option<DomainId>, solid: bool) {
+        if let Some(first) = self.tiles.iter().find(|x| x.border) {
+            let first = first.span;
+            self.err(RuleError::Repeated {
+                what: "a border tile",
+                span: sp,
+                first,
+            });
+        } else if domain.is_some() {
+            self.invalid(
+                format!(
+                    "tile `{}` has a parameter: it cannot ring the map",
+                    t.name.name
+                ),
+                sp,
+                "every cell of the ring would need one value",
+                "give the ring a tile of its own, without `of`".into(),
+            );
+        } else if solid {
+            self.invalid(
+                format!(
+                    "tile `{}` is solid: a ring of it changes nothing",
+                    t.name.name
+                ),
+                sp,
+                "no mover ever stands on a solid tile",
+                "the edge of the map already stops every mover; drop `border`, or `solid`".into(),
+            );
+        }
     }
 
     fn layout_decl(&mut self, l: &ast::LayoutDecl) {

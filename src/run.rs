@@ -1101,8 +1101,12 @@ pub fn describe(
 ) -> Result<String, Vec<InputError>> {
     let task = crate::task::ground(rules, case)?;
     let plan = crate::plan::plan(&task, config).map_err(|w| vec![too_wide(case, &task, &w.0)])?;
+    let ring = match rules.tiles.iter().find(|t| t.border) {
+        Some(t) => format!(", in a ring of `{}`", t.name),
+        None => String::new(),
+    };
     Ok(format!(
-        "case {}: {} x {} map\n{}",
+        "case {}: {} x {} map{ring}\n{}",
         case.number,
         case.rows,
         case.cols,

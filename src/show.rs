@@ -6,8 +6,10 @@
 //! draws as SVG and plays as HTML.
 //!
 //! Invariant: `frames.len() == steps.len() + 1` (the start first); each
-//! frame has one place per mover, inside the `rows x cols` map; `ground`
-//! and `solid` have `rows * cols` entries.
+//! frame has one place per mover, inside the `rows x cols` board; `ground`
+//! and `solid` have `rows * cols` entries. The board is the map, inside a
+//! ring of the `border` tile where the rules have one (then it is two rows
+//! and two columns larger, and `[1, 1]` is the map's first cell).
 
 use crate::input::RawCase;
 use crate::resolve::{Glyph, Rules};
@@ -82,13 +84,20 @@ fn heading(i: i64) -> String {
 /// The walk of a trace of `task`, grounded from `case` under `rules`.
 pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
     let board = task.board();
-    let ncells = case.rows * case.cols;
-    let symbol = |cell: usize| -> String {
-        if case.tokens.is_empty() {
-            case.cells.get(cell).to_string()
-        } else {
-            case.tokens[cell].0.clone()
-        }
+    let (rows, cols) = (board.rows(), board.cols());
+    let ncells = rows * cols;
+    // The case's symbol at a board cell; `None` on the ring.
+    let symbol = |cell: usize| -> Option<String> {
+        let (r, c) = board.coords(cell as u32);
+        let inside = (0..case.rows as i64).contains(&r) && (0..case.cols as i64).contains(&c);
+        let cell = (r * case.cols as i64 + c) as usize;
+        inside.then(|| {
+            if case.tokens.is_empty() {
+                case.cells.get(cell).to_string()
+            } else {
+                case.tokens[cell].0.clone()
+            }
+        })
     };
     // A tile's symbol: the shortest legend entry for it (the first in
     // order among those), so the same on every run.
@@ -102,7 +111,9 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
     };
     let ground = (0..ncells)
         .map(|cell| {
-            let sym = symbol(cell);
+            let Some(sym) = symbol(cell) else {
+                return tile_symbol(board.class_of(cell as u32).tile);
+            };
             match rules.legend.get(&sym) {
                 Some(Glyph::Start(_, _, t) | Glyph::AnyStart(_, t)) => tile_symbol(*t),
                 _ => sym,
@@ -148,7 +159,7 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
                 .iter()
                 .map(|m| {
                     let cell = m.domain().cell(vals[m.pos().ix()] as u32) as usize;
-                    [cell / case.cols, cell % case.cols]
+                    [cell / cols, cell % cols]
                 })
                 .collect(),
             facing: if headings {
@@ -169,8 +180,8 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
         })
         .collect();
     Walk {
-        rows: case.rows,
-        cols: case.cols,
+        rows,
+        cols,
         ground,
         solid,
         movers,

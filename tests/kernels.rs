@@ -235,11 +235,13 @@ fn table_kernels_give_the_interpreters_successors() {
         // Every fourth file has no rules at all: the unconditional kernels.
         let plain = round % 4 < 2;
         let opaque = if rng.gen_bool(0.3) { "opaque" } else { "" };
+        // Every third file rings its maps (`border`).
+        let ring = if round % 3 == 2 { "rim '=' border" } else { "" };
         let mut rules = format!(
             "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
              domain colour = red blue\n\
              tiles {{ floor '.'  wall '#' solid  lever 'r' 'b' of colour  gate 'R' 'B' of colour  \
-                      lamp 'L' solid opaque  pad 'P'  fog 'f' opaque }}\n\
+                      lamp 'L' solid opaque  pad 'P'  fog 'f' opaque {ring} }}\n\
              agent bot[n] '1'.. on floor {opaque}\n\
              flag open[colour], lit, on_pad\n\
              move all {}: {}\n",
@@ -323,11 +325,17 @@ fn the_slide_kernel_gives_the_interpreters_successors() {
             moves.push("slide east");
         }
         let optional = if round % 3 == 0 { " optional" } else { "" };
+        // Every fourth file rings its maps with snow (`border`).
+        let ring = if round % 4 == 1 {
+            "rim '=' border stops"
+        } else {
+            ""
+        };
         let mut rules = format!(
             "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
              domain pair = a b\n\
              tiles {{ floor '.'  ice '~' slippery  snow '_' stops  wall '#' solid  \
-                      portal 'a' 'b' of pair  mark 'X' }}\n\
+                      portal 'a' 'b' of pair  mark 'X' {ring} }}\n\
              agent bot[n] '1'.. on floor\n\
              move all in turn: {}\n\
              teleport portal{optional}\n\

@@ -1347,3 +1347,190 @@ fn optional_agents_match_a_hand_written_search() {
         "{solved} solved, {unsolved} not, {absent} without the guard"
     );
 }
+
+/// The board's edge (`border`): a ring of a tile around the map, entered
+/// as any cell is. A skater slides on ice until a rock stops it or snow
+/// catches it, and escapes over any edge (or onto a beach drawn inside);
+/// random lakes against a hand-written search that knows no ring, only
+/// moves off the map, under every strategy.
+#[test]
+fn the_edge_of_the_map_matches_a_hand_written_search() {
+    use rand::{Rng, SeedableRng};
+    let rules = "input { cases until eof  header rows cols  grid rows x cols }\n\
+         tiles { ice '.' slippery  snow '_'  rock '#' solid  shore '~' border }\n\
+         agent skater 'S' on snow\n\
+         move skater: north east south west\n\
+         goal skater on shore\n";
+    let solve = |g: &[Vec<u8>]| -> Option<u32> {
+        let (h, w) = (g.len() as i32, g[0].len() as i32);
+        let start = common::find(g, b'S');
+        // A place on the map, or `None`: over the edge.
+        let start = Some((start.0 as i32, start.1 as i32));
+        let mut dist = std::collections::HashMap::from([(start, 0u32)]);
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(s) = queue.pop_front() {
+            let d = dist[&s];
+            let Some(s) = s.filter(|s| g[s.0 as usize][s.1 as usize] != b'~') else {
+                return Some(d);
+            };
+            for (dr, dc) in [(-1, 0), (0, 1), (1, 0), (0, -1)] {
+                let mut at = Some(s);
+                while let Some(p) = at {
+                    let to = (p.0 + dr, p.1 + dc);
+                    if to.0 < 0 || to.1 < 0 || to.0 >= h || to.1 >= w {
+                        at = None;
+                        break;
+                    }
+                    let t = g[to.0 as usize][to.1 as usize];
+                    if t == b'#' {
+                        break;
+                    }
+                    at = Some(to);
+                    if t != b'.' {
+                        break;
+                    }
+                }
+                if at != Some(s) && !dist.contains_key(&at) {
+                    dist.insert(at, d + 1);
+                    queue.push_back(at);
+                }
+            }
+        }
+        None
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0xed9e);
+    let map = |rng: &mut rand::rngs::SmallRng| {
+        let (h, w) = (rng.gen_range(3..=7), rng.gen_range(3..=8));
+        let mut g = common::random_grid(rng, h, w, |r| match r.gen_range(0..100) {
+            0..30 => b'#',
+            30..38 => b'_',
+            38..40 => b'~',
+            _ => b'.',
+        });
+        // A frame of rocks, broken here and there, so most lakes take a
+        // few moves to leave and some cannot be left.
+        for (r, row) in g.iter_mut().enumerate() {
+            for (c, cell) in row.iter_mut().enumerate() {
+                if (r == 0 || c == 0 || r == h - 1 || c == w - 1) && rng.gen_range(0..10) < 8 {
+                    *cell = b'#';
+                }
+            }
+        }
+        let cells = common::all_cells(&g);
+        common::place(rng, &mut g, cells, b"S");
+        g
+    };
+    let (solved, unsolved) = rounds_against(rules, &mut rng, (50, 10), map, solve);
+    assert!(
+        solved > 200 && unsolved > 50,
+        "{solved} solved, {unsolved} not"
+    );
+}
+
+/// Objects pushed over the edge: a keeper pushes every crate off the map
+/// onto the ring (which is floor like any other, so a crate there can be
+/// pushed on along it); random yards against a hand-written search on the
+/// map with the ring drawn in, under every strategy.
+#[test]
+fn objects_pushed_over_the_edge_match_a_hand_written_search() {
+    use rand::{Rng, SeedableRng};
+    let rules = "input { cases until eof  header rows cols  grid rows x cols }\n\
+         tiles { floor '.'  wall '#' solid  out '~' border }\n\
+         agent keeper '@' on floor\n\
+         object crate '$' on floor\n\
+         move keeper: north east south west\n\
+         goal every crate on out\n";
+    let solve = |g: &[Vec<u8>]| -> Option<u32> {
+        // The map inside a ring of floor marked '~'.
+        let (h, w) = (g.len() as i32 + 2, g[0].len() as i32 + 2);
+        let at = |(r, c): (i32, i32)| -> Option<u8> {
+            if r < 0 || c < 0 || r >= h || c >= w {
+                None
+            } else if r == 0 || c == 0 || r == h - 1 || c == w - 1 {
+                Some(b'~')
+            } else {
+                Some(g[r as usize - 1][c as usize - 1])
+            }
+        };
+        let cells: Vec<(i32, i32)> = (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).collect();
+        let keeper = *cells.iter().find(|&&p| at(p) == Some(b'@')).unwrap();
+        let crates: Vec<(i32, i32)> = cells
+            .iter()
+            .copied()
+            .filter(|&p| at(p) == Some(b'$'))
+            .collect();
+        let open = |p| matches!(at(p), Some(x) if x != b'#');
+        let start = (keeper, crates);
+        let mut dist = std::collections::HashMap::from([(start.clone(), 0u32)]);
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(s) = queue.pop_front() {
+            let d = dist[&s];
+            if s.1.iter().all(|&p| at(p) == Some(b'~')) {
+                return Some(d);
+            }
+            for (dr, dc) in [(-1, 0), (0, 1), (1, 0), (0, -1)] {
+                let to = (s.0.0 + dr, s.0.1 + dc);
+                if !open(to) {
+                    continue;
+                }
+                let mut crates = s.1.clone();
+                if let Some(i) = crates.iter().position(|&p| p == to) {
+                    let beyond = (to.0 + dr, to.1 + dc);
+                    if !open(beyond) || crates.contains(&beyond) {
+                        continue;
+                    }
+                    crates[i] = beyond;
+                    crates.sort_unstable();
+                }
+                let t = (to, crates);
+                if !dist.contains_key(&t) {
+                    dist.insert(t.clone(), d + 1);
+                    queue.push_back(t);
+                }
+            }
+        }
+        None
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0xc8a7e);
+    let map = |rng: &mut rand::rngs::SmallRng| {
+        let (h, w) = (rng.gen_range(2..=5), rng.gen_range(2..=6));
+        let mut g =
+            common::random_grid(
+                rng,
+                h,
+                w,
+                |r| if r.gen_range(0..4) == 0 { b'#' } else { b'.' },
+            );
+        let n = rng.gen_range(1..=2);
+        let cells = common::all_cells(&g);
+        common::place(rng, &mut g, cells, &b"@$$"[..=n]);
+        g
+    };
+    let (solved, unsolved) = rounds_against(rules, &mut rng, (50, 10), map, solve);
+    assert!(
+        solved > 200 && unsolved > 30,
+        "{solved} solved, {unsolved} not"
+    );
+}
+
+/// Rows and columns count from the map's first cell with a ring around
+/// it: the ring's are -1 and the map's size, in starts and in goals.
+#[test]
+fn the_ring_has_rows_and_columns_of_its_own() {
+    let rules = |goal: &str| {
+        format!(
+            "tiles {{ floor '.'  out '~' border }}\n\
+             agent walker at (1, 1) on floor\n\
+             move walker: north east south west\n\
+             goal {goal}\n"
+        )
+    };
+    // From (1, 1) of a 2 x 3 map: north twice to the ring above.
+    assert_eq!(answer(&rules("walker at (-1, 1)"), "...\n...\n"), "2\n");
+    // The ring's far corner, (2, 3): south once, east twice.
+    assert_eq!(answer(&rules("walker at (2, 3)"), "...\n...\n"), "3\n");
+    // Off the ring too: no such cell, never.
+    assert_eq!(answer(&rules("walker at (3, 1)"), "...\n...\n"), "-1\n");
+    // Any cell of the ring: one step, north or south.
+    assert_eq!(answer(&rules("walker on out"), "...\n...\n"), "1\n");
+}

@@ -93,6 +93,8 @@ const TOKENS: &[&str] = &[
     "in turn",
     "together",
     "optional",
+    "border",
+    "rim '=' border",
     "solid",
     "opaque",
     "every",
@@ -451,8 +453,9 @@ fn write_rules(rng: &mut SmallRng) -> Written {
     let mut ground = vec![b'.', b'.', b'.', b'#'];
     let mut tiles = vec!["floor '.'".to_string(), "wall '#' solid".to_string()];
     let mut names: Vec<&str> = vec!["floor", "wall"];
-    let optional: [(&str, &str, &[u8]); 8] = [
+    let optional: [(&str, &str, &[u8]); 9] = [
         ("ice", "'~' slippery", b"~"),
+        ("rim", "'=' border", b""),
         ("belt", "'>'", b">"),
         ("snow", "'_' stops", b"_"),
         ("pad", "'P'", b"P"),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
+`gen.py ice|escape|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -29,6 +29,23 @@ def ice(rng):
         g = grid(rng, h, w, lambda r: "#" if r.random() < 0.12 else ("_" if r.random() < 0.05 else "."))
         place(rng, g, "S")
         g[h - 1][w - 1] = "E"
+        maps.append(f"{h} {w}\n{show(g)}")
+    return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+
+
+def escape(rng):
+    """Four frozen lakes of 1500 x 1500 ringed by rocks with one gap, a
+    ninth of the ice rocks, the skater in the middle."""
+    maps = []
+    for _ in range(4):
+        h = w = 1500
+        g = grid(rng, h, w, lambda r: "#" if r.random() < 0.11 else ("_" if r.random() < 0.04 else "."))
+        for r in range(h):
+            g[r][0] = g[r][w - 1] = "#"
+        g[0] = ["#"] * w
+        g[h - 1] = ["#"] * w
+        g[0][rng.randrange(1, w - 1)] = "."
+        g[h // 2][w // 2] = "S"
         maps.append(f"{h} {w}\n{show(g)}")
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
 
@@ -195,4 +212,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))

@@ -378,11 +378,8 @@ impl<'k, W: Word> Generic<'k, W> {
         self.locate();
         let b = task.board();
         let at = |c: u32| {
-            format!(
-                "row {}, column {}",
-                c as usize / b.cols() + 1,
-                c as usize % b.cols() + 1
-            )
+            let (r, c) = b.coords(c);
+            format!("row {}, column {}", r + 1, c + 1)
         };
         self.moved.fill(None);
         if task.mode() == crate::task::Mode::Together {

@@ -728,9 +728,7 @@ impl Grounder<'_> {
             }
             E::AtCell { agent, row, col } => {
                 let (r, c) = (self.num(row, "a row"), self.num(col, "a column"));
-                let (rows, cols) = (self.board.rows as i64, self.board.cols as i64);
-                let cell = ((0..rows).contains(&r) && (0..cols).contains(&c))
-                    .then(|| (r * cols + c) as u32);
+                let cell = self.board.at(r, c);
                 let parts: Vec<Expr> = (0..self.instances.len())
                     .filter(|&i| self.instances[i].agent == *agent)
                     .map(|i| self.at_cells(i, |x| Some(x) == cell))
@@ -1417,6 +1415,55 @@ struct Map {
 
 /// Reads the grid into a board and finds each agent instance's starts and
 /// target. Reports every problem in the map at once.
+/// The map's place on the board: inside a ring `ring` cells wide (1 with a
+/// `border` tile, else 0) of the border tile.
+#[derive(Debug, Clone, Copy)]
+struct Ringed {
+    ring: usize,
+    /// The map's size.
+    rows: usize,
+    cols: usize,
+}
+
+impl Ringed {
+    /// The board's width.
+    fn width(self) -> usize {
+        self.cols + 2 * self.ring
+    }
+
+    /// How many cells the board has.
+    fn len(self) -> usize {
+        (self.rows + 2 * self.ring) * self.width()
+    }
+
+    /// The board cell of map cell `cell`.
+    fn board(self, cell: usize) -> u32 {
+        let (r, c) = (cell / self.cols, cell % self.cols);
+        ((r + self.ring) * self.width() + c + self.ring) as u32
+    }
+
+    /// The board cell at row `r`, column `c` of the map (from 0; -1 and
+    /// the size are the ring's, if there is one).
+    fn at(self, r: i64, c: i64) -> Option<u32> {
+        let ring = self.ring as i64;
+        let inside = |x: i64, n: usize| (-ring..n as i64 + ring).contains(&x);
+        (inside(r, self.rows) && inside(c, self.cols))
+            .then(|| ((r + ring) * self.width() as i64 + c + ring) as u32)
+    }
+
+    /// Where board cell `cell` is in the input: its map cell's place, or
+    /// the whole case's for a cell of the ring.
+    fn span(self, case: &RawCase, cell: u32) -> miette::SourceSpan {
+        let (r, c) = (cell as usize / self.width(), cell as usize % self.width());
+        match (r.checked_sub(self.ring), c.checked_sub(self.ring)) {
+            (Some(r), Some(c)) if r < self.rows && c < self.cols => {
+                case.cell_span(r * self.cols + c)
+            }
+            _ => case.span(),
+        }
+    }
+}
+
 fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
     let mut errors = Vec::new();
     let classes = Classes::new(rules);
@@ -1425,7 +1472,16 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
     if classes.len >= MAX_CLASSES {
         return Err(vec![too_many_classes(case, classes.len)]);
     }
-    let mut class: Vec<ClassId> = vec![0; ncells];
+    let border = rules.tiles.iter().position(|t| t.border);
+    let grid = Ringed {
+        ring: usize::from(border.is_some()),
+        rows: case.rows,
+        cols: case.cols,
+    };
+    // The board's cells: the map's, inside the ring (map cell `cell` is
+    // board cell `grid.board(cell)`).
+    let ring_class = border.map_or(0, |t| classes.of(TileId(t as u32), None));
+    let mut class: Vec<ClassId> = vec![ring_class; grid.len()];
     let env = NumEnv {
         header: &case.header,
         count: &|_| 0,
@@ -1486,33 +1542,34 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
             if let Some(&k) = ascii.get(ch as usize)
                 && k != NONE
             {
-                class[cell] = k;
+                class[grid.board(cell) as usize] = k;
                 continue;
             }
             ch.encode_utf8(&mut buf)
         } else {
             &case.tokens[cell].0
         };
+        let at = grid.board(cell);
         match rules.legend.get(sym) {
             None => unknown.push((cell, sym.to_string())),
-            Some(Glyph::Tile(t, v)) => class[cell] = classes.of(*t, *v),
+            Some(Glyph::Tile(t, v)) => class[at as usize] = classes.of(*t, *v),
             Some(Glyph::AnyStart(a, under)) => {
-                class[cell] = classes.of(*under, None);
-                any[a.ix()].push(cell as u32);
+                class[at as usize] = classes.of(*under, None);
+                any[a.ix()].push(at);
             }
             Some(g @ (Glyph::Start(a, m, _) | Glyph::Target(a, m))) => {
                 let under = match g {
                     Glyph::Start(_, _, t) => *t,
                     _ => rules.agents[a.ix()].on,
                 };
-                class[cell] = classes.of(under, None);
+                class[at as usize] = classes.of(under, None);
                 let list = if matches!(g, Glyph::Start(..)) {
                     &mut starts
                 } else {
                     &mut targets
                 };
                 match list[a.ix()].get_mut(*m as usize) {
-                    Some(v) => v.push(cell as u32),
+                    Some(v) => v.push(at),
                     None => errors.push(InputError::FamilySize {
                         message: format!(
                             "{} marks member {} of `{}`, but case {} has {} members",
@@ -1628,14 +1685,10 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                 continue;
             }
             Start::At(r, c) => {
-                let (r, c) = (r.eval(&env).unwrap_or(-1), c.eval(&env).unwrap_or(-1));
-                let inside =
-                    (0..case.rows as i64).contains(&r) && (0..case.cols as i64).contains(&c);
-                let cell = if inside {
-                    (r * case.cols as i64 + c) as u32
-                } else {
-                    0
-                };
+                let (r, c) = (r.eval(&env).unwrap_or(i64::MIN), c.eval(&env).unwrap_or(0));
+                let cell = grid.at(r, c);
+                let inside = cell.is_some();
+                let cell = cell.unwrap_or(0);
                 if !inside || all_classes[class[cell as usize] as usize].solid {
                     errors.push(case_error(
                         case,
@@ -1671,13 +1724,13 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                     let Some(&anchor) = cells.first() else {
                         continue;
                     };
-                    if let Some(apart) = disconnected(cells, case.cols) {
+                    if let Some(apart) = disconnected(cells, grid.width()) {
                         errors.push(InputError::MarkerRepeated {
                             message: format!(
                                 "case {}: the cells of `{}`'s marker {:?} are not one piece",
                                 case.number, agent.name, agent.markers[m]
                             ),
-                            span: case.cell_span(apart as usize),
+                            span: grid.span(case, apart),
                             label: "apart from the first".into(),
                             help: "a piece is a run of cells joined side by side; give \
                                    pieces apart markers of their own"
@@ -1685,18 +1738,11 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                         });
                         continue;
                     }
-                    let (ar, ac) = (
-                        (anchor as usize / case.cols) as i32,
-                        (anchor as usize % case.cols) as i32,
-                    );
+                    let w = grid.width();
+                    let (ar, ac) = ((anchor as usize / w) as i32, (anchor as usize % w) as i32);
                     let shape = cells
                         .iter()
-                        .map(|&c| {
-                            (
-                                (c as usize / case.cols) as i32 - ar,
-                                (c as usize % case.cols) as i32 - ac,
-                            )
-                        })
+                        .map(|&c| ((c as usize / w) as i32 - ar, (c as usize % w) as i32 - ac))
                         .collect();
                     instances.push(Instance {
                         agent: id,
@@ -1733,7 +1779,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                     }),
                     k => Some(InputError::MarkerRepeated {
                         message: format!("case {} has {k} {kind}s for {who}", case.number),
-                        span: case.cell_span(cells[1] as usize),
+                        span: grid.span(case, cells[1]),
                         label: format!("another {kind}"),
                         help: format!("put exactly one {kind} marker for {who} on the map"),
                     }),
@@ -1756,7 +1802,11 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                 ok = false;
             }
             let target = match &layout_targets {
-                Some(cells) => cells.get(m).copied().flatten(),
+                Some(cells) => cells
+                    .get(m)
+                    .copied()
+                    .flatten()
+                    .map(|c| grid.board(c as usize)),
                 None => targets[a][m].first().copied(),
             };
             if ok {
@@ -1773,8 +1823,8 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
     if !errors.is_empty() {
         return Err(errors);
     }
-    let (mut board, per_class) = new_board(rules, case.rows, case.cols, all_classes, class);
-    board.teleport = teleports(rules, case, &board)?;
+    let (mut board, per_class) = new_board(rules, grid, all_classes, class);
+    board.teleport = teleports(rules, case, grid, &board)?;
     let mut tile_count = vec![0i64; rules.tiles.len()];
     for (k, n) in per_class.iter().enumerate() {
         tile_count[board.classes[k].tile.ix()] += *n as i64;
@@ -1793,6 +1843,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
 fn teleports(
     rules: &Rules,
     case: &RawCase,
+    grid: Ringed,
     board: &Board,
 ) -> Result<Vec<(u32, u32, bool)>, Vec<InputError>> {
     if rules.teleports.is_empty() {
@@ -1836,7 +1887,7 @@ fn teleports(
                     name,
                     if cells.len() == 1 { "" } else { "s" }
                 ),
-                span: case.cell_span(odd as usize),
+                span: grid.span(case, odd),
                 label: if cells.len() == 1 {
                     "an end with no other".into()
                 } else {
@@ -1928,11 +1979,11 @@ fn layout_cells(
 
 fn new_board(
     rules: &Rules,
-    rows: usize,
-    cols: usize,
+    grid: Ringed,
     classes: Vec<Class>,
     class: Vec<ClassId>,
 ) -> (Board, Vec<u32>) {
+    let (rows, cols) = (grid.rows + 2 * grid.ring, grid.width());
     let reach = |a: &resolve::Agent| {
         agent_dirs(a)
             .iter()
@@ -1957,6 +2008,7 @@ fn new_board(
     let board = Board {
         rows,
         cols,
+        ring: grid.ring,
         class,
         classes,
         pad,

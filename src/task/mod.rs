@@ -522,8 +522,13 @@ pub struct When {
 /// move is one addition and never leaves the array).
 #[derive(Debug, Clone)]
 pub struct Board {
+    /// The board's size: the map's, and a ring on every side.
     rows: usize,
     cols: usize,
+    /// How wide the ring of the `border` tile around the map is: 1 if the
+    /// rules have one, else 0. Rows and columns of the map (`at (r, c)`,
+    /// reports) count from the map's first cell, inside the ring.
+    ring: usize,
     /// Grid cell -> class.
     class: Vec<ClassId>,
     classes: Vec<Class>,
@@ -636,6 +641,28 @@ impl Board {
             .iter()
             .enumerate()
             .any(|(k, c)| c.slippery && self.present[k])
+    }
+
+    /// How wide the ring around the map is (0 or 1).
+    pub fn ring(&self) -> usize {
+        self.ring
+    }
+
+    /// The row and column of board cell `cell` on the map, from 0 (-1,
+    /// and the map's size, on the ring).
+    pub fn coords(&self, cell: u32) -> (i64, i64) {
+        let ring = self.ring as i64;
+        let (r, c) = (cell as usize / self.cols, cell as usize % self.cols);
+        (r as i64 - ring, c as i64 - ring)
+    }
+
+    /// The board cell at row `r`, column `c` of the map (see
+    /// [`Board::coords`]), if there is one.
+    pub fn at(&self, r: i64, c: i64) -> Option<u32> {
+        let ring = self.ring as i64;
+        let (r, c) = (r.checked_add(ring)?, c.checked_add(ring)?);
+        ((0..self.rows as i64).contains(&r) && (0..self.cols as i64).contains(&c))
+            .then(|| (r * self.cols as i64 + c) as u32)
     }
 
     pub fn class_of(&self, cell: u32) -> &Class {
