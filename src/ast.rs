@@ -86,6 +86,8 @@ pub enum Decl {
     Move(MoveDecl),
     Moves(MovesDecl),
     Forbid(Spanned<Forbid>),
+    /// `forbid COND`: no step ends in a state where it holds.
+    ForbidIf(Pred),
     Enter(EnterDecl),
     On(OnDecl),
     When(WhenDecl),
@@ -262,6 +264,8 @@ pub enum Mode {
     InTurn,
     /// Every agent makes the same move, each as it can.
     Together,
+    /// `by itself`: the agent moves after every step, on its own.
+    ByItself,
 }
 
 /// The eight compass words, clockwise from north.
@@ -440,6 +444,8 @@ pub struct MoveDecl {
     pub mover: Option<Ident>,
     pub mover_span: Span,
     pub mode: Option<Spanned<Mode>>,
+    /// `by itself N times`: how many moves it makes a step (`None`: one).
+    pub times: Option<IntExpr>,
     pub moves: Vec<MoveItem>,
 }
 
@@ -600,6 +606,25 @@ pub enum Pred {
     MovingAs(Ident, Span),
     /// `cell ahead is wall`: a cell relative to the mover.
     Cell(RelCell, CellWhat, Span),
+    /// `column of hero > its column + 1`: sums of signed terms compared.
+    Pos(Vec<(i64, PosTerm)>, CmpOp, Vec<(i64, PosTerm)>, Span),
+}
+
+/// Which coordinate of an agent's cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Axis {
+    Row,
+    Column,
+}
+
+/// A term of a comparison of positions.
+#[derive(Debug, Clone)]
+pub enum PosTerm {
+    /// `row of hero`.
+    Of(Axis, Ident),
+    /// `its column`: the mover's own.
+    Its(Axis, Span),
+    Num(i64),
 }
 
 impl Pred {
@@ -619,7 +644,8 @@ impl Pred {
             | Pred::At(_, _, _, s)
             | Pred::Moving(_, s)
             | Pred::MovingAs(_, s)
-            | Pred::Cell(_, _, s) => *s,
+            | Pred::Cell(_, _, s)
+            | Pred::Pos(_, _, _, s) => *s,
             Pred::Flag(f) => f.span,
         }
     }

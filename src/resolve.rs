@@ -44,6 +44,8 @@ pub struct Rules {
     pub mode: Mode,
     pub forbid_same_cell: bool,
     pub forbid_swap: bool,
+    /// `forbid COND`: no step ends in a state where one holds.
+    pub forbid: Vec<Expr>,
     pub enter_rules: Vec<EnterRule>,
     pub enter_costs: Vec<CostRule>,
     pub on_enter: Vec<OnEnter>,
@@ -187,6 +189,9 @@ pub struct Agent {
     /// `optional`: its marker (a member's) may be absent from a map, and
     /// the agent (member) is then not on it.
     pub optional: bool,
+    /// `move AGENT by itself N times`: after every step it makes the first
+    /// of its moves it can, this many times; its moves are no one's choice.
+    pub script: Option<Num>,
     pub span: Span,
 }
 
@@ -244,6 +249,9 @@ pub const COUNTER_BOUND: i64 = 1 << 62;
 /// The most rows (or columns) one move goes at once: the board is padded
 /// by the longest move, so that a move is one addition.
 pub const MAX_REACH: u32 = 64;
+
+/// The most moves an agent makes by itself in one step.
+pub const MAX_SCRIPT_TIMES: i64 = 64;
 
 /// A move as a move list's sets expand to: the move, its cost and its
 /// conditions.
@@ -424,6 +432,21 @@ pub enum Expr {
         at: ast::RelCell,
         what: CellTest,
     },
+    /// Agents' rows and columns, each times its factor, added up and
+    /// compared with a number: `sum op k`.
+    Pos {
+        terms: Vec<(i64, PosRef)>,
+        op: CmpOp,
+        k: i64,
+    },
+}
+
+/// A row or column of a term of [`Expr::Pos`]: of a (single) agent, or of
+/// the mover (`its row`; `agent` is `None`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PosRef {
+    pub axis: ast::Axis,
+    pub agent: Option<AgentId>,
 }
 
 /// What a cell test asks of its cell.
@@ -1068,6 +1091,7 @@ impl Resolver {
         let mut moved: HashMap<AgentId, Span> = HashMap::new();
         let mut teleports: Vec<Teleport> = Vec::new();
         let mut carries: Vec<Carry> = Vec::new();
+        let mut forbid: Vec<Expr> = Vec::new();
         let mut pushes: HashMap<AgentId, Span> = HashMap::new();
         for d in &file.decls {
             match d {
@@ -1079,6 +1103,11 @@ impl Resolver {
                     Forbid::SameCell => forbid_same_cell = true,
                     Forbid::Swap => forbid_swap = true,
                 },
+                D::ForbidIf(p) => {
+                    if let Some(e) = self.expr(p, &Scope::default()) {
+                        forbid.push(e);
+                    }
+                }
                 D::Enter(e) => {
                     let Some((tile, value, scope)) = self.pattern(&e.pattern) else {
                         continue;
@@ -1252,6 +1281,19 @@ impl Resolver {
             }
             return;
         };
+        if let Some(m) = mode.as_ref().filter(|m| m.value != Mode::InTurn)
+            && let Some(a) = self.agents.iter().find(|a| a.script.is_some())
+        {
+            let name = a.name.clone();
+            self.invalid(
+                format!("`{name}` moves by itself, beside agents that do not move in turn"),
+                m.span,
+                "not in turn",
+                "agents that move by themselves follow steps in turn: drop `at once` or \
+                 `together`"
+                    .into(),
+            );
+        }
         let Some(io) = io else { return };
         let legend = self
             .legend
@@ -1270,6 +1312,7 @@ impl Resolver {
             mode: mode.map(|m| m.value).unwrap_or(Mode::InTurn),
             forbid_same_cell,
             forbid_swap,
+            forbid,
             enter_rules,
             enter_costs,
             on_enter,
@@ -2297,6 +2340,7 @@ impl Resolver {
             opaque: a.props.iter().any(|p| p.value == Property::Opaque),
             optional,
             moves: Vec::new(),
+            script: None,
             facing: a.facing.as_ref().map(|f| f.value),
             object: a.object,
             push_cost: None,
@@ -2334,8 +2378,14 @@ impl Resolver {
         mode: &mut Option<ast::Spanned<Mode>>,
         moved: &mut HashMap<AgentId, Span>,
     ) {
+        let script = m.mode.as_ref().filter(|t| t.value == Mode::ByItself);
+        if let Some(t) = script
+            && !self.script_checks(m, t.span)
+        {
+            return;
+        }
         // Only explicit modes count; `in turn` is the default.
-        if let Some(this) = &m.mode {
+        if let Some(this) = m.mode.as_ref().filter(|t| t.value != Mode::ByItself) {
             match mode {
                 None => *mode = Some(this.clone()),
                 Some(first) if first.value != this.value => {
@@ -2479,7 +2529,77 @@ impl Resolver {
                 );
             }
             self.agents[a.ix()].moves = moves.clone();
+            if script.is_some() {
+                let times = match &m.times {
+                    Some(n) => self.num(n, Allow::Map, "how many moves"),
+                    None => Some(Num::Lit(1)),
+                };
+                self.agents[a.ix()].script = times;
+            }
         }
+    }
+
+    /// `move AGENT by itself`: one agent (or family) of one cell, moving
+    /// by directions, offsets, slides and `stay`, beside agents that take
+    /// turns. False (reported) when it is not.
+    fn script_checks(&mut self, m: &ast::MoveDecl, span: Span) -> bool {
+        let Some(who) = &m.mover else {
+            self.invalid(
+                "`all` agents cannot move by themselves: nothing would be left to choose".into(),
+                span,
+                "every agent",
+                "name the agent that moves on its own: `move guard by itself: ...`".into(),
+            );
+            return false;
+        };
+        let Some(a) = self.agent(who) else {
+            return false;
+        };
+        let agent = &self.agents[a.ix()];
+        let name = agent.name.clone();
+        if agent.piece.is_some() || agent.facing.is_some() {
+            let what = if agent.piece.is_some() {
+                "a piece"
+            } else {
+                "an agent with a heading"
+            };
+            self.invalid(
+                format!("`{name}` is {what}: it cannot move by itself yet"),
+                span,
+                "moves by itself",
+                "agents that move by themselves are agents of one cell without a heading".into(),
+            );
+            return false;
+        }
+        if let Some(n) = &m.times
+            && let Some(k) = self
+                .num(n, Allow::Map, "how many moves")
+                .and_then(|n| n.constant())
+            && !(1..=MAX_SCRIPT_TIMES).contains(&k)
+        {
+            self.invalid(
+                format!("`{name}` would move {k} times a step"),
+                span,
+                "how many times",
+                format!("an agent moves by itself 1 to {MAX_SCRIPT_TIMES} times a step"),
+            );
+            return false;
+        }
+        if let Some(item) = m.moves.iter().find(|i| {
+            matches!(&i.what, ast::MoveWhat::Kind(k) if matches!(
+                k.value,
+                MoveKind::Forward | MoveKind::Back | MoveKind::TurnLeft | MoveKind::TurnRight
+            ))
+        }) {
+            self.invalid(
+                "an agent moving by itself moves by directions, offsets and slides".into(),
+                item.what.span(),
+                "a move along a heading",
+                "give it directions, offsets, slides and `stay`".into(),
+            );
+            return false;
+        }
+        true
     }
 
     /// Warns when a rule needs an agent on a tile no agent can stand on.
@@ -2992,6 +3112,82 @@ impl Resolver {
                 }
                 Expr::Flag { state, index }
             }
+            P::Pos(lhs, op, rhs, sp) => {
+                let mut terms: Vec<(i64, PosRef)> = Vec::new();
+                let mut k = 0i64;
+                let mut ok = true;
+                for (side, sum) in [(1, lhs), (-1, rhs)] {
+                    for (sign, t) in sum {
+                        let f = side * sign;
+                        let (axis, agent) = match t {
+                            ast::PosTerm::Num(n) => {
+                                k = k.saturating_sub(f * n);
+                                continue;
+                            }
+                            ast::PosTerm::Of(axis, who) => {
+                                let Some(agent) = self.agent_in_pred(who) else {
+                                    ok = false;
+                                    continue;
+                                };
+                                let x = &self.agents[agent.ix()];
+                                if x.family.is_some() || x.object || x.piece.is_some() {
+                                    self.invalid(
+                                        format!(
+                                            "`{}` is not one agent: whose row or column?",
+                                            who.name
+                                        ),
+                                        who.span,
+                                        "several members",
+                                        "compare single agents' rows and columns; in a \
+                                         member's own moves, `its row` is its own"
+                                            .into(),
+                                    );
+                                    ok = false;
+                                    continue;
+                                }
+                                (*axis, Some(agent))
+                            }
+                            ast::PosTerm::Its(axis, tsp) => {
+                                if !self.in_move {
+                                    self.invalid(
+                                        "`its row` and `its column` are the mover's, and none \
+                                         moves here"
+                                            .into(),
+                                        *tsp,
+                                        "no mover here",
+                                        "read them in a move's `if` (`move guard by itself: east \
+                                         if column of hero > its column`) or an `on MOVE` rule's; \
+                                         elsewhere name the agent: `row of guard`"
+                                            .into(),
+                                    );
+                                    ok = false;
+                                    continue;
+                                }
+                                (*axis, None)
+                            }
+                        };
+                        let r = PosRef { axis, agent };
+                        match terms.iter_mut().find(|(_, x)| *x == r) {
+                            Some((c, _)) => *c += f,
+                            None => terms.push((f, r)),
+                        }
+                    }
+                }
+                if !ok {
+                    return None;
+                }
+                terms.retain(|(c, _)| *c != 0);
+                if terms.is_empty() {
+                    self.invalid(
+                        "this comparison reads no row or column".into(),
+                        *sp,
+                        "numbers only, or terms that cancel out",
+                        "compare agents' rows and columns: `row of hero < row of guard`".into(),
+                    );
+                    return None;
+                }
+                Expr::Pos { terms, op: *op, k }
+            }
             P::Compare(f, op, v, sp) => {
                 let (state, index) = self.state_index_ref(f, scope)?;
                 if !self.is_counter(state) {
@@ -3386,7 +3582,8 @@ impl Expr {
             | Expr::Has { .. }
             | Expr::Moving(_)
             | Expr::MovingBound
-            | Expr::Cell { .. } => {}
+            | Expr::Cell { .. }
+            | Expr::Pos { .. } => {}
         }
     }
 

@@ -343,17 +343,25 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
             let m = inner(mover).next().unwrap();
             let mover = (m.as_rule() == Rule::ident).then(|| ident(m));
             let mut mode = None;
+            let mut times = None;
             let mut moves = Vec::new();
             for c in it {
                 match c.as_rule() {
                     Rule::mode => {
                         let m = inner(c.clone()).next().unwrap();
+                        let value = match m.as_rule() {
+                            Rule::at_once => Mode::AtOnce,
+                            Rule::together => Mode::Together,
+                            Rule::by_itself => {
+                                times = inner(m)
+                                    .find(|x| x.as_rule() == Rule::int_expr)
+                                    .map(int_expr);
+                                Mode::ByItself
+                            }
+                            _ => Mode::InTurn,
+                        };
                         mode = Some(Spanned {
-                            value: match m.as_rule() {
-                                Rule::at_once => Mode::AtOnce,
-                                Rule::together => Mode::Together,
-                                _ => Mode::InTurn,
-                            },
+                            value,
                             span: span(&c),
                         });
                     }
@@ -364,6 +372,7 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
                 mover,
                 mover_span,
                 mode,
+                times,
                 moves,
             })
         }
@@ -376,10 +385,10 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
         }
         Rule::forbid_decl => {
             let c = it.next().unwrap();
-            let value = if c.as_rule() == Rule::same_cell {
-                Forbid::SameCell
-            } else {
-                Forbid::Swap
+            let value = match c.as_rule() {
+                Rule::same_cell => Forbid::SameCell,
+                Rule::swap => Forbid::Swap,
+                _ => return Decl::ForbidIf(pred(c)),
             };
             Decl::Forbid(Spanned { value, span: sp })
         }
@@ -796,6 +805,51 @@ fn place(p: Pair<'_, Rule>) -> Place {
     }
 }
 
+fn cmp_op(op: &str) -> CmpOp {
+    match op {
+        "==" => CmpOp::Eq,
+        "!=" => CmpOp::Ne,
+        "<=" => CmpOp::Le,
+        ">=" => CmpOp::Ge,
+        "<" => CmpOp::Lt,
+        _ => CmpOp::Gt,
+    }
+}
+
+/// `row of hero - its row + 1`: signed terms.
+fn pos_sum(p: Pair<'_, Rule>) -> Vec<(i64, PosTerm)> {
+    let mut sign = 1;
+    let mut out = Vec::new();
+    for c in inner(p) {
+        if c.as_rule() == Rule::add_op {
+            sign = if c.as_str() == "-" { -1 } else { 1 };
+            continue;
+        }
+        let t = inner(c).next().unwrap();
+        let axis = |a: Pair<'_, Rule>| {
+            if a.as_str() == "row" {
+                Axis::Row
+            } else {
+                Axis::Column
+            }
+        };
+        let term = match t.as_rule() {
+            Rule::pos_of => {
+                let mut it = inner(t);
+                let a = axis(it.next().unwrap());
+                PosTerm::Of(a, ident(it.next().unwrap()))
+            }
+            Rule::its_pos => {
+                let sp = span(&t);
+                PosTerm::Its(axis(inner(t).last().unwrap()), sp)
+            }
+            _ => PosTerm::Num(t.as_str().parse().unwrap_or(i64::MAX)),
+        };
+        out.push((sign, term));
+    }
+    out
+}
+
 fn pred(p: Pair<'_, Rule>) -> Pred {
     let sp = span(&p);
     match p.as_rule() {
@@ -847,15 +901,14 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
         Rule::compare => {
             let mut it = inner(p);
             let target = state_ref(it.next().unwrap());
-            let op = match it.next().unwrap().as_str() {
-                "==" => CmpOp::Eq,
-                "!=" => CmpOp::Ne,
-                "<=" => CmpOp::Le,
-                ">=" => CmpOp::Ge,
-                "<" => CmpOp::Lt,
-                _ => CmpOp::Gt,
-            };
+            let op = cmp_op(it.next().unwrap().as_str());
             Pred::Compare(target, op, int_expr(it.next().unwrap()), sp)
+        }
+        Rule::pos_compare => {
+            let mut it = inner(p);
+            let lhs = pos_sum(it.next().unwrap());
+            let op = cmp_op(it.next().unwrap().as_str());
+            Pred::Pos(lhs, op, pos_sum(it.next().unwrap()), sp)
         }
         Rule::agent_at => {
             let mut it = inner(p);

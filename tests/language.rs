@@ -1534,3 +1534,130 @@ fn the_ring_has_rows_and_columns_of_its_own() {
     // Any cell of the ring: one step, north or south.
     assert_eq!(answer(&rules("walker on out"), "...\n...\n"), "1\n");
 }
+
+/// Movers that move by themselves (`by itself N times`): after every step
+/// of the hero's, each chaser in turn, N times, takes the first of its
+/// moves whose condition holds and that it can make (the columns first,
+/// then the rows: Theseus and the Minotaur's rule), staying when it can
+/// make none; a state where a chaser stands on the hero off the exit is
+/// forbidden (`forbid COND`, comparing rows and columns). One or two
+/// chasers, one or two moves a step, the hero waiting or not; random
+/// mazes against a hand-written search, under every strategy.
+#[test]
+fn movers_by_themselves_match_a_hand_written_search() {
+    use rand::{Rng, SeedableRng};
+    type Pos = (i32, i32);
+    let rules = |chasers: usize, times: usize, wait: bool| {
+        let mut r = String::from(
+            "input { cases until eof  header rows cols  grid rows x cols }\n\
+             tiles { floor '.'  wall '#' solid  exit 'E' }\n\
+             agent hero 'H' on floor\n",
+        );
+        let names = ["bull", "cow"];
+        for (i, name) in names.iter().take(chasers).enumerate() {
+            r.push_str(&format!("agent {name} '{}' on floor\n", i + 1));
+        }
+        r.push_str(&format!(
+            "move hero: north east south west{}\n",
+            if wait { " stay" } else { "" }
+        ));
+        for name in names.iter().take(chasers) {
+            r.push_str(&format!(
+                "move {name} by itself {times} times:\n\
+                   east if column of hero > its column,\n\
+                   west if column of hero < its column,\n\
+                   south if row of hero > its row,\n\
+                   north if its row - row of hero > 0\n\
+                 forbid row of {name} == row of hero and column of hero - column of {name} == 0 \
+                   and not hero on exit\n"
+            ));
+        }
+        r.push_str("goal hero on exit\n");
+        r
+    };
+    let solve = |g: &[Vec<u8>], chasers: usize, times: usize, wait: bool| -> Option<u32> {
+        let (h, w) = (g.len() as i32, g[0].len() as i32);
+        let open =
+            |(r, c): Pos| r >= 0 && c >= 0 && r < h && c < w && g[r as usize][c as usize] != b'#';
+        let find = |x: u8| {
+            let (r, c) = common::find(g, x);
+            (r as i32, c as i32)
+        };
+        let exit = find(b'E');
+        let start: Vec<Pos> = std::iter::once(find(b'H'))
+            .chain((0..chasers).map(|i| find(b'1' + i as u8)))
+            .collect();
+        let caught = |s: &[Pos]| s[0] != exit && s[1..].contains(&s[0]);
+        if caught(&start) {
+            return None;
+        }
+        let mut dist = std::collections::HashMap::from([(start.clone(), 0u32)]);
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut ways = vec![(-1, 0), (0, 1), (1, 0), (0, -1)];
+        if wait {
+            ways.push((0, 0));
+        }
+        while let Some(s) = queue.pop_front() {
+            let d = dist[&s];
+            if s[0] == exit {
+                return Some(d);
+            }
+            for &(dr, dc) in &ways {
+                let to = (s[0].0 + dr, s[0].1 + dc);
+                if (dr, dc) != (0, 0) && !open(to) {
+                    continue;
+                }
+                let mut t = s.clone();
+                t[0] = to;
+                for i in 1..=chasers {
+                    for _ in 0..times {
+                        let (hr, hc) = t[0];
+                        let (mr, mc) = t[i];
+                        let prefs = [
+                            (hc > mc, (0, 1)),
+                            (hc < mc, (0, -1)),
+                            (hr > mr, (1, 0)),
+                            (hr < mr, (-1, 0)),
+                        ];
+                        if let Some(&(_, (er, ec))) = prefs
+                            .iter()
+                            .find(|&&(want, (er, ec))| want && open((mr + er, mc + ec)))
+                        {
+                            t[i] = (mr + er, mc + ec);
+                        }
+                    }
+                }
+                if caught(&t) || dist.contains_key(&t) {
+                    continue;
+                }
+                dist.insert(t.clone(), d + 1);
+                queue.push_back(t);
+            }
+        }
+        None
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0x7e5e);
+    let (mut solved, mut unsolved) = (0, 0);
+    for (chasers, times, wait) in [(1, 2, true), (1, 1, false), (2, 1, true), (2, 2, false)] {
+        let rules = rules(chasers, times, wait);
+        let map =
+            |rng: &mut rand::rngs::SmallRng| {
+                let (h, w) = (rng.gen_range(3..=6), rng.gen_range(3..=7));
+                let mut g = common::random_grid(rng, h, w, |r| {
+                    if r.gen_range(0..4) == 0 { b'#' } else { b'.' }
+                });
+                let cells = common::all_cells(&g);
+                common::place(rng, &mut g, cells, &b"HE12"[..2 + chasers]);
+                g
+            };
+        let (s, u) = rounds_against(&rules, &mut rng, (13, 10), map, |g| {
+            solve(g, chasers, times, wait)
+        });
+        solved += s;
+        unsolved += u;
+    }
+    assert!(
+        solved > 150 && unsolved > 50,
+        "{solved} solved, {unsolved} not"
+    );
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|escape|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
+`gen.py ice|escape|minotaur|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -47,6 +47,20 @@ def escape(rng):
         g[0][rng.randrange(1, w - 1)] = "."
         g[h // 2][w // 2] = "S"
         maps.append(f"{h} {w}\n{show(g)}")
+    return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+
+
+def minotaur(rng):
+    """Four mazes of 48 x 48, a fifth of their cells walls, Theseus in one
+    corner, the Minotaur in the middle, the exit in the far corner."""
+    maps = []
+    for _ in range(4):
+        n = 48
+        g = grid(rng, n, n, lambda r: "#" if r.random() < 0.2 else ".")
+        g[0][0] = "T"
+        g[n // 2][n // 2] = "M"
+        g[n - 1][n - 1] = "E"
+        maps.append(f"{n} {n}\n{show(g)}")
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
 
 
@@ -212,4 +226,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))

@@ -50,6 +50,14 @@ pub enum Node<W> {
         starts: Vec<u32>,
         want: Vec<u32>,
     },
+    /// Each term's raw field (`offset`, `bits`) looked up in its table
+    /// (a row or column per position), times its factor, added up and
+    /// compared with `k` ([`Expr::Pos`]).
+    Pos {
+        terms: Vec<(i64, u32, u32, Vec<i32>)>,
+        op: Cmp,
+        k: i64,
+    },
     And(Vec<Cond<W>>),
     Or(Vec<Cond<W>>),
     Not(Cond<W>),
@@ -110,6 +118,15 @@ impl<W: Word> Conds<W> {
                 let pa = field(s, a.0, a.1) as usize;
                 let pb = field(s, b.0, b.1) as u32;
                 want[starts[pa] as usize..starts[pa + 1] as usize].contains(&pb)
+            }
+            Node::Pos { terms, op, k } => {
+                let sum: i64 = terms
+                    .iter()
+                    .map(|(f, offset, bits, at)| {
+                        f * i64::from(at[field(s, *offset, *bits) as usize])
+                    })
+                    .sum();
+                op.holds(sum, *k)
             }
             Node::And(cs) => cs.iter().all(|c| self.holds(*c, s)),
             Node::Or(cs) => cs.iter().any(|c| self.holds(*c, s)),
@@ -196,6 +213,27 @@ impl<W: Word> Conds<W> {
                     b: (fb.offset, fb.bits),
                     starts,
                     want,
+                })
+            }
+            Expr::Pos { terms, op, k } => {
+                let terms = terms
+                    .iter()
+                    .map(|&(f, row, m)| {
+                        let mv = task.mover(m);
+                        let fm = layout.field(mv.pos());
+                        let at = (0..mv.domain().len() as u32)
+                            .map(|p| {
+                                let (r, c) = task.board().coords(mv.domain().cell(p));
+                                (if row { r } else { c }) as i32
+                            })
+                            .collect();
+                        (f, fm.offset, fm.bits, at)
+                    })
+                    .collect();
+                self.push(Node::Pos {
+                    terms,
+                    op: *op,
+                    k: *k,
                 })
             }
             Expr::And(es) => {

@@ -53,6 +53,8 @@ pub struct Generic<'k, W> {
     marked: Vec<u32>,
     /// Some movers are interchangeable: their positions are put in order.
     twins: bool,
+    /// Some mover moves by itself after every step.
+    scripted: bool,
     /// Class -> whether its cells may be entered: never, always, or when
     /// its entry condition holds.
     entry: Vec<Entry>,
@@ -121,6 +123,7 @@ impl<'k, W: Word> Generic<'k, W> {
             },
             marked: Vec::new(),
             twins: task.has_twins(),
+            scripted: task.scripted(),
             entry: task
                 .board()
                 .class_ids()
@@ -146,7 +149,7 @@ impl<'k, W: Word> Generic<'k, W> {
         for s in task.starts() {
             let mut vals = s.clone();
             task.canonical(&mut vals, &mut scratch);
-            if settle(task, &mut vals) && !task.dead(&vals) {
+            if settle(task, &mut vals) && !task.dead(&vals) && !task.forbidden(&vals) {
                 let w = layout.encode(&vals);
                 if !out.contains(&w) {
                     out.push(w);
@@ -983,13 +986,81 @@ impl<'k, W: Word> Generic<'k, W> {
         if !carry(task, &mut self.next, &mut self.snap) {
             return None;
         }
+        if self.scripted && !self.by_themselves() {
+            return None;
+        }
         if self.twins {
             task.canonical(&mut self.next, &mut self.scratch);
         }
-        if !settle(task, &mut self.next) || (self.objects && task.dead(&self.next)) {
+        if !settle(task, &mut self.next)
+            || (self.objects && task.dead(&self.next))
+            || task.forbidden(&self.next)
+        {
             return None;
         }
         Some(self.layout.encode(&self.next))
+    }
+
+    /// Each mover's cell (and with pieces, who covers each cell) as `next`
+    /// has them.
+    fn locate_next(&mut self) {
+        std::mem::swap(&mut self.vals, &mut self.next);
+        self.locate();
+        std::mem::swap(&mut self.vals, &mut self.next);
+    }
+
+    /// After a step and its carrying: each mover that moves by itself, in
+    /// mover order, makes its moves (`by itself N times`): each time the
+    /// first of its moves whose condition holds on the state as it is then
+    /// and that it can make, as a step in turn makes it ([`Self::go_on`]:
+    /// entry conditions, `on enter` rules, slippery cells, teleports, never
+    /// pushing), then that move's rules; `stay` is always made, and with
+    /// none it can make it stays. False when an effect leaves a counter's
+    /// range: the step is then no step.
+    fn by_themselves(&mut self) -> bool {
+        let task = self.task;
+        self.locate_next();
+        let mut ok = true;
+        'movers: for (i, m) in task.movers().iter().enumerate() {
+            let Some((times, acts)) = m.script() else {
+                continue;
+            };
+            for _ in 0..times {
+                for &a in acts {
+                    if !task.eval(task.action(a).guard(), &self.next) {
+                        continue;
+                    }
+                    if let Motion::Step(dir) | Motion::Slide(dir) = task.action(a).motion() {
+                        let slide = matches!(task.action(a).motion(), Motion::Slide(_));
+                        let before = self.next[m.pos().ix()];
+                        match self.go_on(i, self.cells[i], dir, slide) {
+                            Some(went) => {
+                                if let Some((_, q, _)) = went.through {
+                                    self.next[m.pos().ix()] = q as i64;
+                                }
+                                self.locate_next();
+                            }
+                            // It moved, and a rule left a counter's range.
+                            None if self.next[m.pos().ix()] != before => {
+                                ok = false;
+                                break 'movers;
+                            }
+                            None => continue,
+                        }
+                    }
+                    for &r in task.action(a).rules() {
+                        if !fire(task, r, &mut self.next) {
+                            ok = false;
+                            break 'movers;
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        // Each mover's cell as the state being expanded has it.
+        self.locate();
+        ok
     }
 }
 

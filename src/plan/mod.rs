@@ -301,11 +301,14 @@ impl Plan {
         // The moves as the core has them: per agent (a family's first
         // member speaks for it), each action's motion, cost and condition.
         for m in task.movers().iter().filter(|m| m.member() == 0) {
-            if m.actions().is_empty() {
+            let (acts, by_itself) = match m.script() {
+                Some((n, acts)) => (acts, format!(" (by itself, {n} a step, the first it can)")),
+                None => (m.actions(), String::new()),
+            };
+            if acts.is_empty() {
                 continue;
             }
-            let moves: Vec<String> = m
-                .actions()
+            let moves: Vec<String> = acts
                 .iter()
                 .map(|&a| {
                     let act = task.action(a);
@@ -339,7 +342,7 @@ impl Plan {
                 })
                 .collect();
             let who = m.name().split('[').next().unwrap_or(m.name());
-            let _ = writeln!(s, "  moves of {who}: {}", moves.join("; "));
+            let _ = writeln!(s, "  moves of {who}{by_itself}: {}", moves.join("; "));
         }
         if task.carries() {
             let _ = writeln!(
@@ -347,6 +350,9 @@ impl Plan {
                 "  carrying: {} cells carry what stands on them after every step",
                 task.carried_cells()
             );
+        }
+        if task.forbid() != &Expr::Const(false) {
+            let _ = writeln!(s, "  forbidden: states where a `forbid` condition holds");
         }
         for (i, m) in task.movers().iter().enumerate() {
             let twins = m.twins();
@@ -569,6 +575,12 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
     }
     if task.carries() {
         return generic("tiles carry what stands on them after every step (`carry`)");
+    }
+    if task.scripted() {
+        return generic("agents move by themselves after every step (`by itself`)");
+    }
+    if task.forbid() != &Expr::Const(false) {
+        return generic("no step may end where a condition holds (`forbid COND`)");
     }
     if task.reads_moving() {
         // The kernels' tables hold one entry condition a cell.
@@ -819,7 +831,7 @@ fn conjuncts(e: &Expr) -> &[Expr] {
 fn bound(task: &Task) -> Option<Bound> {
     // Carried by tiles, a mover goes further than its steps: no distance
     // on the grid bounds them.
-    if !task.unit_costs() || task.carries() {
+    if !task.unit_costs() || task.moves_after() {
         return None;
     }
     let far = task.far_moves();

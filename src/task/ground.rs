@@ -21,7 +21,7 @@ const NONE: ClassId = ClassId::MAX;
 pub const MAX_AT_ONCE: usize = 16;
 
 /// The most values a counter may take.
-use crate::resolve::{COUNTER_BOUND, MAX_COST, MAX_COUNTER};
+use crate::resolve::{COUNTER_BOUND, MAX_COST, MAX_COUNTER, MAX_SCRIPT_TIMES};
 
 /// One agent on one map: a single agent, or one member of a family.
 #[derive(Debug, Clone)]
@@ -296,6 +296,23 @@ impl Grounder<'_> {
                     pushes_to_goal: None,
                 }
             });
+            // A mover that moves by itself chooses none of its moves.
+            let script = agent.script.as_ref().map(|n| {
+                let times = self.num(n, "how many moves");
+                if !(1..=MAX_SCRIPT_TIMES).contains(&times) {
+                    let e = case_error(
+                        self.case,
+                        format!(
+                            "`{}` would move by itself {times} times a step in case {}",
+                            agent.name, self.case.number
+                        ),
+                        format!("an agent moves by itself 1 to {MAX_SCRIPT_TIMES} times a step"),
+                    );
+                    self.errors.push(e);
+                }
+                let times = times.clamp(1, MAX_SCRIPT_TIMES);
+                (times as u32, std::mem::take(&mut actions))
+            });
             self.movers.push(Mover {
                 name,
                 agent: self.instances[i].agent,
@@ -313,6 +330,7 @@ impl Grounder<'_> {
                 } else {
                     Vec::new()
                 },
+                script,
             });
         }
         for i in 0..self.instances.len() {
@@ -659,15 +677,7 @@ impl Grounder<'_> {
                 value,
             } => {
                 let v = self.num(value, "a comparison");
-                let op = match op {
-                    crate::ast::CmpOp::Eq => Cmp::Eq,
-                    crate::ast::CmpOp::Ne => Cmp::Ne,
-                    crate::ast::CmpOp::Lt => Cmp::Lt,
-                    crate::ast::CmpOp::Le => Cmp::Le,
-                    crate::ast::CmpOp::Gt => Cmp::Gt,
-                    crate::ast::CmpOp::Ge => Cmp::Ge,
-                };
-                Expr::Cmp(self.state_var(*state, *index, class), op, v)
+                Expr::Cmp(self.state_var(*state, *index, class), cmp(*op), v)
             }
             E::AllFlags(f) | E::AnyFlag(f) => {
                 let first = self.state_vars[f.ix()];
@@ -734,6 +744,27 @@ impl Grounder<'_> {
                     .map(|i| self.at_cells(i, |x| Some(x) == cell))
                     .collect();
                 of_present(parts)
+            }
+            E::Pos { terms, op, k } => {
+                let mut out = Vec::with_capacity(terms.len());
+                for &(f, r) in terms {
+                    let m = match r.agent {
+                        None => self.actor,
+                        Some(a) => {
+                            (0..self.instances.len()).find(|&i| self.instances[i].agent == a)
+                        }
+                    };
+                    // An absent agent (or no mover): the comparison is false.
+                    let Some(m) = m else {
+                        return Expr::Const(false);
+                    };
+                    out.push((f, r.axis == crate::ast::Axis::Row, MoverId(m as u32)));
+                }
+                Expr::Pos {
+                    terms: out,
+                    op: cmp(*op),
+                    k: *k,
+                }
             }
             E::Moving(d) => Expr::Const(self.moving.is_some_and(|m| m.goes(Dir::of(*d)))),
             E::Cell { at, what } => self.cell_test(*at, *what),
@@ -1099,6 +1130,8 @@ impl Grounder<'_> {
         if rules.carries.is_empty() {
             self.pushes_to_goal(&goal);
         }
+        let forbid = rules.forbid.iter().map(|e| self.expr(e, None)).collect();
+        let forbid = Expr::or(forbid);
         let starts = self.starts();
         let task = Task {
             board: self.board,
@@ -1117,6 +1150,8 @@ impl Grounder<'_> {
                 crate::ast::Mode::InTurn => Mode::InTurn,
                 crate::ast::Mode::AtOnce => Mode::AtOnce,
                 crate::ast::Mode::Together => Mode::Together,
+                // Only movers move by themselves: never the rules' mode.
+                crate::ast::Mode::ByItself => Mode::InTurn,
             },
             // Pieces are rigid bodies: no mover covers a cell another
             // covers, even where every piece of a map is one cell (then no
@@ -1124,6 +1159,7 @@ impl Grounder<'_> {
             forbid_same_cell: rules.forbid_same_cell
                 || rules.agents.iter().any(|a| a.piece.is_some()),
             forbid_swap: rules.forbid_swap,
+            forbid,
             starts,
             goal,
             limit,
@@ -1324,6 +1360,17 @@ impl Grounder<'_> {
 /// What holds of one agent, one part a member on the map: all of them; for
 /// an optional agent not on the map, nothing (it stands nowhere, faces no
 /// way).
+fn cmp(op: crate::ast::CmpOp) -> Cmp {
+    match op {
+        crate::ast::CmpOp::Eq => Cmp::Eq,
+        crate::ast::CmpOp::Ne => Cmp::Ne,
+        crate::ast::CmpOp::Lt => Cmp::Lt,
+        crate::ast::CmpOp::Le => Cmp::Le,
+        crate::ast::CmpOp::Gt => Cmp::Gt,
+        crate::ast::CmpOp::Ge => Cmp::Ge,
+    }
+}
+
 fn of_present(parts: Vec<Expr>) -> Expr {
     if parts.is_empty() {
         return Expr::Const(false);

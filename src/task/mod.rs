@@ -223,6 +223,14 @@ pub enum Expr {
         b: MoverId,
         off: (i32, i32),
     },
+    /// Movers' rows (`true`) or columns (`false`) on the map, each times
+    /// its factor, added up and compared with a constant (`column of hero
+    /// > its column`).
+    Pos {
+        terms: Vec<(i64, bool, MoverId)>,
+        op: Cmp,
+        k: i64,
+    },
     And(Vec<Expr>),
     Or(Vec<Expr>),
     Not(Box<Expr>),
@@ -422,6 +430,10 @@ pub struct Mover {
     /// position's cell (the first of them in grid order, so `(0, 0)`
     /// first); empty for a mover of one cell.
     shape: Vec<(i32, i32)>,
+    /// For a mover that moves by itself (`by itself`; then `actions` is
+    /// empty): how many moves it makes after every step, and its moves in
+    /// the order it prefers them.
+    script: Option<(u32, Vec<ActionId>)>,
 }
 
 /// What a mover that is a member of an object has: agents push it; its
@@ -490,6 +502,12 @@ impl Mover {
     /// cell.
     pub fn shape(&self) -> &[(i32, i32)] {
         &self.shape
+    }
+
+    /// For a mover that moves by itself: how many moves it makes after
+    /// every step, and its moves in the order it prefers them.
+    pub fn script(&self) -> Option<(u32, &[ActionId])> {
+        self.script.as_ref().map(|(n, a)| (*n, &a[..]))
     }
 
     /// The position of grid cell `cell`, if it is in the domain.
@@ -777,6 +795,9 @@ pub struct Task {
     mode: Mode,
     forbid_same_cell: bool,
     forbid_swap: bool,
+    /// `forbid COND`: no step ends in a state where this holds
+    /// (`Const(false)` without such rules).
+    forbid: Expr,
     /// Start states before the derived facts are applied: one value per
     /// variable each. Several when a mover may start on any of several
     /// cells.
@@ -901,6 +922,45 @@ impl Task {
         self.forbid_swap
     }
 
+    /// The states no step may end in (`forbid COND`).
+    pub fn forbid(&self) -> &Expr {
+        &self.forbid
+    }
+
+    /// Whether a state is one no step may end in.
+    pub fn forbidden(&self, vals: &[i64]) -> bool {
+        self.forbid != Expr::Const(false) && self.eval(&self.forbid, vals)
+    }
+
+    /// Some mover moves by itself after every step (`by itself`).
+    pub fn scripted(&self) -> bool {
+        self.movers.iter().any(|m| m.script.is_some())
+    }
+
+    /// Something moves after every step besides the step's own mover:
+    /// tiles carry (`carry`), or movers move by themselves. No distance
+    /// of the movers' own moves bounds where such a step leaves them.
+    pub fn moves_after(&self) -> bool {
+        self.carries() || self.scripted()
+    }
+
+    /// Some condition compares movers' rows and columns (`row of hero`).
+    pub fn reads_coords(&self) -> bool {
+        fn coords(e: &Expr) -> bool {
+            match e {
+                Expr::Pos { .. } => true,
+                Expr::And(v) | Expr::Or(v) => v.iter().any(coords),
+                Expr::Not(e) => coords(e),
+                _ => false,
+            }
+        }
+        self.rules.iter().any(|r| coords(&r.cond))
+            || self.actions.iter().any(|a| coords(&a.guard))
+            || self.entry.iter().any(coords)
+            || self.entry_moving.iter().any(|(_, v)| v.iter().any(coords))
+            || coords(&self.forbid)
+    }
+
     pub fn starts(&self) -> &[Vec<i64>] {
         &self.starts
     }
@@ -941,6 +1001,13 @@ impl Task {
                 .any(|&o| self.board.shifted(at, o) == Some(c))
     }
 
+    /// Mover `m`'s row (`row`) or column on the map, in `vals`.
+    pub fn coord(&self, m: MoverId, row: bool, vals: &[i64]) -> i64 {
+        let m = &self.movers[m.ix()];
+        let (r, c) = self.board.coords(m.domain.cell(vals[m.pos.ix()] as u32));
+        if row { r } else { c }
+    }
+
     /// Evaluates an expression on a state given as one value per variable.
     pub fn eval(&self, e: &Expr, vals: &[i64]) -> bool {
         match e {
@@ -948,6 +1015,13 @@ impl Task {
             Expr::Cmp(v, op, k) => op.holds(vals[v.ix()], *k),
             Expr::At(m, set) => self.at(*m, set, vals),
             Expr::Near { a, b, off } => self.near(*a, *b, *off, vals),
+            Expr::Pos { terms, op, k } => {
+                let sum: i64 = terms
+                    .iter()
+                    .map(|&(f, row, m)| f * self.coord(m, row, vals))
+                    .sum();
+                op.holds(sum, *k)
+            }
             Expr::And(es) => es.iter().all(|e| self.eval(e, vals)),
             Expr::Or(es) => es.iter().any(|e| self.eval(e, vals)),
             Expr::Not(e) => !self.eval(e, vals),
@@ -1175,7 +1249,8 @@ impl Task {
         if !self.unconditional()
             || !self.unit_costs()
             || self.far_moves()
-            || self.carries()
+            || self.moves_after()
+            || self.forbid != Expr::Const(false)
             || self.mode == Mode::Together
             || self.has_objects()
             || self.has_twins()
