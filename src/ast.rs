@@ -180,6 +180,8 @@ pub enum StartDecl {
     Markers(Markers),
     /// `any 'S'`: any cell so marked (none: no start).
     Any(Symbol),
+    /// `every 'G'`: a member on every cell so marked.
+    Every(Symbol),
     /// `at (r, c)`: a row and column from 0.
     At(IntExpr, IntExpr, Span),
 }
@@ -600,6 +602,9 @@ pub enum Pred {
     Facing(Ident, u8, Span),
     /// `hero at (r, c)`.
     At(Ident, IntExpr, IntExpr, Span),
+    /// `guard at hero` (`None`), `every ghost at hero` (`Some(true)`),
+    /// `any ghost at hero` (`Some(false)`).
+    Meets(Option<bool>, Ident, Ident, Span),
     /// `moving north`: the direction of the step being taken.
     Moving(Dir, Span),
     /// `moving ?w`: the direction the value bound to `?w` names.
@@ -642,6 +647,7 @@ impl Pred {
             | Pred::Compare(_, _, _, s)
             | Pred::Facing(_, _, s)
             | Pred::At(_, _, _, s)
+            | Pred::Meets(_, _, _, s)
             | Pred::Moving(_, s)
             | Pred::MovingAs(_, s)
             | Pred::Cell(_, _, s)

@@ -195,6 +195,17 @@ pub struct Agent {
     pub span: Span,
 }
 
+impl Agent {
+    /// Several members: a family (`[n]`, or `every 'X'`: one per marker of
+    /// the map), an object, or pieces of several markers.
+    pub fn several(&self) -> bool {
+        self.family.is_some()
+            || matches!(self.start, Start::Every)
+            || self.object
+            || (self.piece.is_some() && self.max_members > 1)
+    }
+}
+
 /// What a state is indexed by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StateIndex {
@@ -431,6 +442,13 @@ pub enum Expr {
     Cell {
         at: ast::RelCell,
         what: CellTest,
+    },
+    /// A member of `agent` (one, any, every) stands on the cell of the
+    /// single agent `at`.
+    Meets {
+        agent: AgentId,
+        members: Members,
+        at: AgentId,
     },
     /// Agents' rows and columns, each times its factor, added up and
     /// compared with a number: `sum op k`.
@@ -1728,7 +1746,7 @@ impl Resolver {
         if let Some(a) = agents.iter().find(|&&a| {
             let x = &self.agents[a.ix()];
             // Pieces of one declaration are several, one per marker.
-            x.family.is_none() && x.piece.is_none() && cond.asks_has(a)
+            !x.several() && x.piece.is_none() && cond.asks_has(a)
         }) {
             let name = self.agents[a.ix()].name.clone();
             self.invalid(
@@ -2158,16 +2176,17 @@ impl Resolver {
         };
         let mut max_members = 1;
         let mut markers = Vec::new();
-        let start = match &a.start {
-            ast::StartDecl::Markers(m) => {
-                let starts = expand(m);
-                if a.family.is_none() && !a.object && a.piece.is_none() && starts.len() != 1 {
-                    let msg = format!(
-                        "agent `{}` is one agent but has {} markers",
-                        a.name.name,
-                        starts.len()
-                    );
-                    self.invalid(
+        let start =
+            match &a.start {
+                ast::StartDecl::Markers(m) => {
+                    let starts = expand(m);
+                    if a.family.is_none() && !a.object && a.piece.is_none() && starts.len() != 1 {
+                        let msg = format!(
+                            "agent `{}` is one agent but has {} markers",
+                            a.name.name,
+                            starts.len()
+                        );
+                        self.invalid(
                         msg,
                         m.span,
                         "one marker expected",
@@ -2177,65 +2196,82 @@ impl Resolver {
                             a.name.name, a.name.name
                         ),
                     );
+                    }
+                    if m.range && lit_size.is_some_and(|n| n > starts.len()) {
+                        self.invalid(
+                            format!("the family `{}` has more members than markers", a.name.name),
+                            m.span,
+                            &format!("only {} markers follow this symbol", starts.len()),
+                            "start the range earlier, or list the markers".into(),
+                        );
+                    }
+                    max_members = starts.len() as u32;
+                    for (i, c) in starts.iter().enumerate() {
+                        let (what, under) = if a.object {
+                            (
+                                format!("object `{}`", a.name.name),
+                                Glyph::AnyStart(id, on_tile),
+                            )
+                        } else {
+                            (
+                                format!("the start of agent `{}`", a.name.name),
+                                Glyph::Start(id, i as u32, on_tile),
+                            )
+                        };
+                        self.claim(c, under, what);
+                    }
+                    markers = starts.iter().map(|s| s.text.clone()).collect();
+                    Start::Markers
                 }
-                if m.range && lit_size.is_some_and(|n| n > starts.len()) {
-                    self.invalid(
-                        format!("the family `{}` has more members than markers", a.name.name),
-                        m.span,
-                        &format!("only {} markers follow this symbol", starts.len()),
-                        "start the range earlier, or list the markers".into(),
-                    );
+                ast::StartDecl::Any(sym) => {
+                    if a.family.is_some() {
+                        self.invalid(
+                            format!("the family `{}` cannot start on `any` cell", a.name.name),
+                            sym.span,
+                            "one marker for all members",
+                            "give each member its own marker: `'a'..`".into(),
+                        );
+                    }
+                    let what = format!("the starts of agent `{}`", a.name.name);
+                    self.claim(sym, Glyph::AnyStart(id, on_tile), what);
+                    Start::Any
                 }
-                max_members = starts.len() as u32;
-                for (i, c) in starts.iter().enumerate() {
-                    let (what, under) = if a.object {
-                        (
-                            format!("object `{}`", a.name.name),
-                            Glyph::AnyStart(id, on_tile),
-                        )
-                    } else {
-                        (
-                            format!("the start of agent `{}`", a.name.name),
-                            Glyph::Start(id, i as u32, on_tile),
-                        )
-                    };
-                    self.claim(c, under, what);
-                }
-                markers = starts.iter().map(|s| s.text.clone()).collect();
-                Start::Markers
-            }
-            ast::StartDecl::Any(sym) => {
-                if a.family.is_some() {
-                    self.invalid(
-                        format!("the family `{}` cannot start on `any` cell", a.name.name),
+                ast::StartDecl::Every(sym) => {
+                    if a.family.is_some() {
+                        self.invalid(
+                        format!("the family `{}` is sized by its markers already", a.name.name),
                         sym.span,
-                        "one marker for all members",
-                        "give each member its own marker: `'a'..`".into(),
+                        "a member on every cell so marked",
+                        format!(
+                            "drop the `[...]`: `agent {} every 'X' ...` has a member per marker",
+                            a.name.name
+                        ),
                     );
+                    }
+                    let what = format!("the members of agent `{}`", a.name.name);
+                    self.claim(sym, Glyph::AnyStart(id, on_tile), what);
+                    Start::Every
                 }
-                let what = format!("the starts of agent `{}`", a.name.name);
-                self.claim(sym, Glyph::AnyStart(id, on_tile), what);
-                Start::Any
-            }
-            ast::StartDecl::At(r, c, sp) => {
-                if a.family.is_some() {
-                    self.invalid(
-                        format!("the family `{}` cannot start `at` one cell", a.name.name),
-                        *sp,
-                        "one cell for all members",
-                        "give each member its own marker: `'a'..`".into(),
-                    );
+                ast::StartDecl::At(r, c, sp) => {
+                    if a.family.is_some() {
+                        self.invalid(
+                            format!("the family `{}` cannot start `at` one cell", a.name.name),
+                            *sp,
+                            "one cell for all members",
+                            "give each member its own marker: `'a'..`".into(),
+                        );
+                    }
+                    let r = self.num(r, Allow::Header, "a start row");
+                    let c = self.num(c, Allow::Header, "a start column");
+                    match (r, c) {
+                        (Some(r), Some(c)) => Start::At(r, c),
+                        _ => Start::Markers,
+                    }
                 }
-                let r = self.num(r, Allow::Header, "a start row");
-                let c = self.num(c, Allow::Header, "a start column");
-                match (r, c) {
-                    (Some(r), Some(c)) => Start::At(r, c),
-                    _ => Start::Markers,
-                }
-            }
-        };
-        if !also.is_empty() && (a.family.is_some() || matches!(start, Start::At(..))) {
-            let how = if a.family.is_some() {
+            };
+        let members = a.family.is_some() || matches!(start, Start::Every);
+        if !also.is_empty() && (members || matches!(start, Start::At(..))) {
+            let how = if members {
                 "a family's members each have one marker"
             } else {
                 "an agent placed by row and column has no marker"
@@ -2992,6 +3028,50 @@ impl Resolver {
                     col: col?,
                 }
             }
+            P::Meets(quant, who, other, sp) => {
+                let (agent, at) = (self.agent_in_pred(who), self.agent_in_pred(other));
+                let (agent, at) = (agent?, at?);
+                if self.agents[at.ix()].several() {
+                    self.invalid(
+                        format!("`{}` is not one agent: whose cell?", other.name),
+                        other.span,
+                        "several members",
+                        format!(
+                            "name a single agent after `at`; for several, turn it round: \
+                             `any {} at {}`",
+                            other.name, who.name
+                        ),
+                    );
+                    return None;
+                }
+                if agent == at {
+                    self.invalid(
+                        format!("`{}` is always where it is", who.name),
+                        *sp,
+                        "the same agent twice",
+                        "compare two agents: `guard at hero`".into(),
+                    );
+                    return None;
+                }
+                let members = match quant {
+                    Some(true) => Members::Every,
+                    Some(false) => Members::Any,
+                    None if self.agents[agent.ix()].several() => {
+                        self.err(RuleError::WrongKind {
+                            message: format!("`{}` has several members; say which", who.name),
+                            span: who.span,
+                            label: "not one agent".into(),
+                            help: format!(
+                                "write `any {0} at {1}` or `every {0} at {1}`",
+                                who.name, other.name
+                            ),
+                        });
+                        return None;
+                    }
+                    None => Members::One,
+                };
+                Expr::Meets { agent, members, at }
+            }
             P::Facing(who, h, sp) => {
                 let agent = self.agent_in_pred(who)?;
                 self.members(p, who, agent)?;
@@ -3130,7 +3210,7 @@ impl Resolver {
                                     continue;
                                 };
                                 let x = &self.agents[agent.ix()];
-                                if x.family.is_some() || x.object || x.piece.is_some() {
+                                if x.several() || x.piece.is_some() {
                                     self.invalid(
                                         format!(
                                             "`{}` is not one agent: whose row or column?",
@@ -3214,7 +3294,7 @@ impl Resolver {
     /// `every` or `any`.
     fn members(&mut self, p: &ast::Pred, who: &Ident, agent: AgentId) -> Option<Members> {
         let a = &self.agents[agent.ix()];
-        let family = a.family.is_some() || a.object || (a.piece.is_some() && a.max_members > 1);
+        let family = a.several();
         let (what, label) = if a.object {
             (
                 "an object, one member on every cell marked",
@@ -3583,6 +3663,7 @@ impl Expr {
             | Expr::Moving(_)
             | Expr::MovingBound
             | Expr::Cell { .. }
+            | Expr::Meets { .. }
             | Expr::Pos { .. } => {}
         }
     }

@@ -615,6 +615,9 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, object: bool) -> Age
             }
             Rule::markers => start = Some(StartDecl::Markers(markers(c))),
             Rule::any_start => start = Some(StartDecl::Any(symbol(inner(c).next().unwrap()))),
+            Rule::every_start => {
+                start = Some(StartDecl::Every(symbol(inner(c).next().unwrap())));
+            }
             Rule::at_start => {
                 let sp = span(&c);
                 let mut ai = inner(c);
@@ -910,6 +913,19 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
             let op = cmp_op(it.next().unwrap().as_str());
             Pred::Pos(lhs, op, pos_sum(it.next().unwrap()), sp)
         }
+        Rule::agent_meets => {
+            let mut it = inner(p).peekable();
+            let quant = match it.peek().map(|x| x.as_rule()) {
+                Some(Rule::every_word) => Some(true),
+                Some(Rule::any_word) => Some(false),
+                _ => None,
+            };
+            if quant.is_some() {
+                it.next();
+            }
+            let who = ident(it.next().unwrap());
+            Pred::Meets(quant, who, ident(it.next().unwrap()), sp)
+        }
         Rule::agent_at => {
             let mut it = inner(p);
             let who = ident(it.next().unwrap());
@@ -1016,8 +1032,8 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::agent_property => "a property (`solid`, `opaque` or `optional`)",
         Rule::property => "a property (`solid`, `opaque`, `slippery` or `stops`)",
         Rule::family => "`[` and a family size",
-        Rule::markers | Rule::any_start | Rule::at_start => {
-            "a quoted marker like 'a', `any 'S'` or `at (row, column)`"
+        Rule::markers | Rule::any_start | Rule::every_start | Rule::at_start => {
+            "a quoted marker like 'a', `any 'S'`, `every 'G'` or `at (row, column)`"
         }
         Rule::range_dots => "`..`",
         Rule::target | Rule::layout_target => "`target`",

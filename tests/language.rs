@@ -1547,6 +1547,8 @@ fn the_ring_has_rows_and_columns_of_its_own() {
 fn movers_by_themselves_match_a_hand_written_search() {
     use rand::{Rng, SeedableRng};
     type Pos = (i32, i32);
+    // `chasers` agents of their own ('1', '2'), or 0: a family of one per
+    // 'M' (`agent bull every 'M'`), in reading order.
     let rules = |chasers: usize, times: usize, wait: bool| {
         let mut r = String::from(
             "input { cases until eof  header rows cols  grid rows x cols }\n\
@@ -1557,10 +1559,21 @@ fn movers_by_themselves_match_a_hand_written_search() {
         for (i, name) in names.iter().take(chasers).enumerate() {
             r.push_str(&format!("agent {name} '{}' on floor\n", i + 1));
         }
+        if chasers == 0 {
+            r.push_str("agent bull every 'M' on floor\n");
+        }
         r.push_str(&format!(
             "move hero: north east south west{}\n",
             if wait { " stay" } else { "" }
         ));
+        if chasers == 0 {
+            r.push_str(&format!(
+                "move bull by itself {times} times:\n\
+                   east if column of hero > its column, west if column of hero < its column,\n\
+                   south if row of hero > its row, north if row of hero < its row\n\
+                 forbid any bull at hero and not hero on exit\n"
+            ));
+        }
         for name in names.iter().take(chasers) {
             r.push_str(&format!(
                 "move {name} by itself {times} times:\n\
@@ -1584,9 +1597,15 @@ fn movers_by_themselves_match_a_hand_written_search() {
             (r as i32, c as i32)
         };
         let exit = find(b'E');
+        let family = common::all_cells(g)
+            .into_iter()
+            .filter(|&(r, c)| g[r][c] == b'M')
+            .map(|(r, c)| (r as i32, c as i32));
         let start: Vec<Pos> = std::iter::once(find(b'H'))
             .chain((0..chasers).map(|i| find(b'1' + i as u8)))
+            .chain(family)
             .collect();
+        let chasers = start.len() - 1;
         let caught = |s: &[Pos]| s[0] != exit && s[1..].contains(&s[0]);
         if caught(&start) {
             return None;
@@ -1638,7 +1657,14 @@ fn movers_by_themselves_match_a_hand_written_search() {
     };
     let mut rng = rand::rngs::SmallRng::seed_from_u64(0x7e5e);
     let (mut solved, mut unsolved) = (0, 0);
-    for (chasers, times, wait) in [(1, 2, true), (1, 1, false), (2, 1, true), (2, 2, false)] {
+    let configs = [
+        (1, 2, true),
+        (1, 1, false),
+        (2, 1, true),
+        (2, 2, false),
+        (0, 2, true),
+    ];
+    for (chasers, times, wait) in configs {
         let rules = rules(chasers, times, wait);
         let map =
             |rng: &mut rand::rngs::SmallRng| {
@@ -1647,10 +1673,17 @@ fn movers_by_themselves_match_a_hand_written_search() {
                     if r.gen_range(0..4) == 0 { b'#' } else { b'.' }
                 });
                 let cells = common::all_cells(&g);
-                common::place(rng, &mut g, cells, &b"HE12"[..2 + chasers]);
+                let n = if chasers == 0 {
+                    rng.gen_range(0..=3)
+                } else {
+                    0
+                };
+                let marks =
+                    [&b"HE12"[..2 + chasers], &b"HEMMM"[..2 + n]][usize::from(chasers == 0)];
+                common::place(rng, &mut g, cells, marks);
                 g
             };
-        let (s, u) = rounds_against(&rules, &mut rng, (13, 10), map, |g| {
+        let (s, u) = rounds_against(&rules, &mut rng, (11, 10), map, |g| {
             solve(g, chasers, times, wait)
         });
         solved += s;

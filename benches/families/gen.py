@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|escape|minotaur|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
+`gen.py ice|escape|minotaur|daleks|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -60,6 +60,21 @@ def minotaur(rng):
         g[0][0] = "T"
         g[n // 2][n // 2] = "M"
         g[n - 1][n - 1] = "E"
+        maps.append(f"{n} {n}\n{show(g)}")
+    return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+
+
+def daleks(rng):
+    """Four yards of 24 x 24, an eighth of their cells walls, the Doctor
+    in one corner, the TARDIS in the far one, three Daleks anywhere."""
+    maps = []
+    for _ in range(4):
+        n = 24
+        g = grid(rng, n, n, lambda r: "#" if r.random() < 0.12 else ".")
+        g[0][0] = "W"
+        g[n - 1][n - 1] = "X"
+        for r, c in rng.sample([(r, c) for r in range(4, n) for c in range(4, n - 1)], 3):
+            g[r][c] = "D"
         maps.append(f"{n} {n}\n{show(g)}")
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
 
@@ -226,4 +241,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))

@@ -1035,10 +1035,17 @@ impl<'k, W: Word> Generic<'k, W> {
                         let before = self.next[m.pos().ix()];
                         match self.go_on(i, self.cells[i], dir, slide) {
                             Some(went) => {
-                                if let Some((_, q, _)) = went.through {
+                                let mut at = went.at;
+                                if let Some((other, q, _)) = went.through {
                                     self.next[m.pos().ix()] = q as i64;
+                                    at = other;
                                 }
-                                self.locate_next();
+                                // Pieces mark the cells they cover anew.
+                                if self.pieces {
+                                    self.locate_next();
+                                } else {
+                                    self.cells[i] = at;
+                                }
                             }
                             // It moved, and a rule left a counter's range.
                             None if self.next[m.pos().ix()] != before => {

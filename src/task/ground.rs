@@ -214,6 +214,7 @@ impl Grounder<'_> {
         let a = &self.rules.agents[agent.ix()];
         match a.family {
             Some(_) => format!("{}[{}]", a.name, member + 1),
+            None if matches!(a.start, Start::Every) => format!("{}[{}]", a.name, member + 1),
             None if a.piece.is_some() && a.max_members > 1 => {
                 format!("{}[{}]", a.name, a.markers[member as usize])
             }
@@ -745,6 +746,25 @@ impl Grounder<'_> {
                     .collect();
                 of_present(parts)
             }
+            E::Meets { agent, members, at } => {
+                let Some(j) = (0..self.instances.len()).find(|&j| self.instances[j].agent == *at)
+                else {
+                    return Expr::Const(false);
+                };
+                let parts: Vec<Expr> = (0..self.instances.len())
+                    .filter(|&i| self.instances[i].agent == *agent)
+                    .map(|i| Expr::Near {
+                        a: MoverId(j as u32),
+                        b: MoverId(i as u32),
+                        off: (0, 0),
+                    })
+                    .collect();
+                match members {
+                    Members::Any => Expr::or(parts),
+                    Members::One => of_present(parts),
+                    _ => Expr::and(parts),
+                }
+            }
             E::Pos { terms, op, k } => {
                 let mut out = Vec::with_capacity(terms.len());
                 for &(f, r) in terms {
@@ -1160,10 +1180,12 @@ impl Grounder<'_> {
                 || rules.agents.iter().any(|a| a.piece.is_some()),
             forbid_swap: rules.forbid_swap,
             forbid,
+            coords: Vec::new(),
             starts,
             goal,
             limit,
-        };
+        }
+        .with_coords();
         (task, self.errors)
     }
 

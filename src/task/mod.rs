@@ -798,6 +798,10 @@ pub struct Task {
     /// `forbid COND`: no step ends in a state where this holds
     /// (`Const(false)` without such rules).
     forbid: Expr,
+    /// Where some condition reads rows and columns ([`Expr::Pos`]): per
+    /// mover, the (row, column) on the map of each of its positions (a
+    /// look-up where a division would be); else empty.
+    coords: Vec<Vec<(i32, i32)>>,
     /// Start states before the derived facts are applied: one value per
     /// variable each. Several when a mover may start on any of several
     /// cells.
@@ -959,6 +963,7 @@ impl Task {
             || self.entry.iter().any(coords)
             || self.entry_moving.iter().any(|(_, v)| v.iter().any(coords))
             || coords(&self.forbid)
+            || coords(&self.goal)
     }
 
     pub fn starts(&self) -> &[Vec<i64>] {
@@ -1003,9 +1008,26 @@ impl Task {
 
     /// Mover `m`'s row (`row`) or column on the map, in `vals`.
     pub fn coord(&self, m: MoverId, row: bool, vals: &[i64]) -> i64 {
-        let m = &self.movers[m.ix()];
-        let (r, c) = self.board.coords(m.domain.cell(vals[m.pos.ix()] as u32));
-        if row { r } else { c }
+        let p = vals[self.movers[m.ix()].pos.ix()] as usize;
+        let (r, c) = self.coords[m.ix()][p];
+        i64::from(if row { r } else { c })
+    }
+
+    /// Builds [`Self::coords`] where some condition needs them.
+    fn with_coords(mut self) -> Self {
+        if self.reads_coords() {
+            self.coords = (self.movers.iter())
+                .map(|m| {
+                    (0..m.domain.len() as u32)
+                        .map(|p| {
+                            let (r, c) = self.board.coords(m.domain.cell(p));
+                            (r as i32, c as i32)
+                        })
+                        .collect()
+                })
+                .collect();
+        }
+        self
     }
 
     /// Evaluates an expression on a state given as one value per variable.
