@@ -88,6 +88,7 @@ pub enum Decl {
     Forbid(Spanned<Forbid>),
     /// `forbid COND`: no step ends in a state where it holds.
     ForbidIf(Pred),
+    Poses(PosesDecl),
     Enter(EnterDecl),
     On(OnDecl),
     When(WhenDecl),
@@ -405,9 +406,30 @@ impl MoveWhat {
 #[derive(Debug, Clone)]
 pub struct MoveItem {
     pub what: MoveWhat,
+    /// `north { up -> long (-2, 0), ... }`: for a piece with poses, the
+    /// move from each pose (empty for other moves).
+    pub table: Vec<TableRow>,
     /// `if COND`: made only when this holds.
     pub guard: Option<Pred>,
     pub cost: Option<IntExpr>,
+}
+
+/// `up -> long (-2, 0)`: from pose `from`, the piece takes pose `to` with
+/// its anchor shifted by `off`.
+#[derive(Debug, Clone)]
+pub struct TableRow {
+    pub from: Ident,
+    pub to: Ident,
+    pub off: Dir,
+    pub span: Span,
+}
+
+/// `poses block { up (0, 0)  long (0, 0) (1, 0) }`.
+#[derive(Debug, Clone)]
+pub struct PosesDecl {
+    pub piece: Ident,
+    /// Each pose: its name and its cells (offsets from the anchor).
+    pub poses: Vec<(Ident, Vec<Dir>)>,
 }
 
 /// Which cell a cell test reads, relative to the mover.
@@ -602,6 +624,8 @@ pub enum Pred {
     Facing(Ident, u8, Span),
     /// `hero at (r, c)`.
     At(Ident, IntExpr, IntExpr, Span),
+    /// `block is up`: a piece's pose.
+    PoseIs(Ident, Ident, Span),
     /// `guard at hero` (`None`), `every ghost at hero` (`Some(true)`),
     /// `any ghost at hero` (`Some(false)`).
     Meets(Option<bool>, Ident, Ident, Span),
@@ -648,6 +672,7 @@ impl Pred {
             | Pred::Facing(_, _, s)
             | Pred::At(_, _, _, s)
             | Pred::Meets(_, _, _, s)
+            | Pred::PoseIs(_, _, s)
             | Pred::Moving(_, s)
             | Pred::MovingAs(_, s)
             | Pred::Cell(_, _, s)

@@ -157,6 +157,9 @@ pub struct Move {
     pub cost: Num,
     /// `if COND`: the move is made only where this holds before it.
     pub guard: Option<Expr>,
+    /// For a piece with poses: from each pose (in the order of its
+    /// `poses`), the pose it takes and its anchor's shift.
+    pub table: Vec<(u32, (i32, i32))>,
 }
 
 /// An agent, or a family of agents.
@@ -192,6 +195,9 @@ pub struct Agent {
     /// `move AGENT by itself N times`: after every step it makes the first
     /// of its moves it can, this many times; its moves are no one's choice.
     pub script: Option<Num>,
+    /// `poses PIECE { ... }`: each pose's name and cells (offsets from the
+    /// anchor, (0, 0) among them); empty for a piece of one shape.
+    pub poses: Vec<(String, Vec<(i32, i32)>)>,
     pub span: Span,
 }
 
@@ -266,7 +272,12 @@ pub const MAX_SCRIPT_TIMES: i64 = 64;
 
 /// A move as a move list's sets expand to: the move, its cost and its
 /// conditions.
-type Expanded = (ast::Spanned<MoveKind>, Option<IntExpr>, Vec<ast::Pred>);
+type Expanded = (
+    ast::Spanned<MoveKind>,
+    Option<IntExpr>,
+    Vec<ast::Pred>,
+    Vec<ast::TableRow>,
+);
 
 /// The words a move list reads as moves besides the compass words, never
 /// as a set's name.
@@ -443,6 +454,8 @@ pub enum Expr {
         at: ast::RelCell,
         what: CellTest,
     },
+    /// A piece with poses is in its pose of this index.
+    PoseIs(AgentId, u32),
     /// A member of `agent` (one, any, every) stands on the cell of the
     /// single agent `at`.
     Meets {
@@ -1079,6 +1092,7 @@ impl Resolver {
         for d in &file.decls {
             match d {
                 D::Agent(a) => self.agent_decl(a),
+                D::Poses(p) => self.poses_decl(p),
                 D::Flags(fs) => {
                     for f in fs {
                         let index = self.state_index(f.index.as_ref());
@@ -1630,7 +1644,9 @@ impl Resolver {
             let mut guards = outer.1.to_vec();
             guards.extend(item.guard.iter().cloned());
             match &item.what {
-                ast::MoveWhat::Kind(k) => out.push((k.clone(), cost.cloned(), guards)),
+                ast::MoveWhat::Kind(k) => {
+                    out.push((k.clone(), cost.cloned(), guards, item.table.clone()))
+                }
                 ast::MoveWhat::Set(id) => {
                     let Some((inner, _)) = self.move_sets.get(&id.name).cloned() else {
                         if stack.len() != report {
@@ -2377,6 +2393,7 @@ impl Resolver {
             optional,
             moves: Vec::new(),
             script: None,
+            poses: Vec::new(),
             facing: a.facing.as_ref().map(|f| f.value),
             object: a.object,
             push_cost: None,
@@ -2485,7 +2502,10 @@ impl Resolver {
         self.expand_moves(&m.moves, (None, &[]), &mut Vec::new(), &mut items, 0);
         let mut moves: Vec<Move> = Vec::new();
         let mut spans: Vec<Span> = Vec::new();
-        for (kind, cost, guards) in &items {
+        for (kind, cost, guards, rows) in &items {
+            let Some(table) = self.move_table(kind, rows, &targets) else {
+                continue;
+            };
             let mut parts = Vec::new();
             for g in guards {
                 parts.extend(self.guard(g));
@@ -2530,6 +2550,7 @@ impl Resolver {
                 kind: kind.value,
                 cost,
                 guard,
+                table,
             });
             spans.push(kind.span);
         }
@@ -2543,7 +2564,7 @@ impl Resolver {
             }
             let agent = &self.agents[a.ix()];
             if agent.facing.is_none()
-                && let Some((kind, _, _)) = items.iter().find(|(k, _, _)| {
+                && let Some((kind, _, _, _)) = items.iter().find(|(k, _, _, _)| {
                     matches!(
                         k.value,
                         MoveKind::Forward
@@ -2573,6 +2594,194 @@ impl Resolver {
                 self.agents[a.ix()].script = times;
             }
         }
+    }
+
+    /// `poses PIECE { NAME (r, c)... }`: a piece of one marker, each pose
+    /// named once, with (0, 0) among its cells, declared once.
+    fn poses_decl(&mut self, p: &ast::PosesDecl) {
+        let Some(a) = self.agent(&p.piece) else {
+            return;
+        };
+        let agent = &self.agents[a.ix()];
+        let name = agent.name.clone();
+        if agent.piece.is_none() || agent.max_members != 1 || agent.piece == Some(true) {
+            self.invalid(
+                format!("`{name}` is not a piece of one marker: it cannot have poses"),
+                p.piece.span,
+                "poses for this",
+                format!(
+                    "poses belong to a piece of one marker, not `lengthwise`: `piece {name} 'B' \
+                     on floor`"
+                ),
+            );
+            return;
+        }
+        if !agent.poses.is_empty() {
+            self.invalid(
+                format!("`{name}` has its poses already"),
+                p.piece.span,
+                "given again",
+                "list every pose in one `poses` block".into(),
+            );
+            return;
+        }
+        let mut poses: Vec<(String, Vec<(i32, i32)>)> = Vec::new();
+        for (pose, cells) in &p.poses {
+            if poses.iter().any(|(n, _)| *n == pose.name) {
+                self.invalid(
+                    format!("pose `{}` is given twice", pose.name),
+                    pose.span,
+                    "again",
+                    "give each pose one name and one list of cells".into(),
+                );
+                continue;
+            }
+            let cells: Vec<(i32, i32)> = cells.iter().map(|d| (d.dr, d.dc)).collect();
+            let far = cells
+                .iter()
+                .any(|&(r, c)| r.unsigned_abs() > MAX_REACH || c.unsigned_abs() > MAX_REACH);
+            let mut sorted = cells.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            if !cells.contains(&(0, 0)) || far || sorted.len() != cells.len() {
+                self.invalid(
+                    format!(
+                        "pose `{}` needs its anchor and distinct cells near it",
+                        pose.name
+                    ),
+                    pose.span,
+                    "these cells",
+                    format!(
+                        "list the anchor `(0, 0)` among the pose's cells, each once, at most \
+                         {MAX_REACH} rows and columns from it"
+                    ),
+                );
+            }
+            poses.push((pose.name.clone(), sorted));
+        }
+        self.agents[a.ix()].poses = poses;
+    }
+
+    /// The table of a piece's move (`north { up -> long (-2, 0), ... }`):
+    /// a row for each of its poses, and none for any other agent.
+    fn move_table(
+        &mut self,
+        kind: &ast::Spanned<MoveKind>,
+        rows: &[ast::TableRow],
+        agents: &[AgentId],
+    ) -> Option<Vec<(u32, (i32, i32))>> {
+        let posed: Vec<AgentId> = agents
+            .iter()
+            .copied()
+            .filter(|a| !self.agents[a.ix()].poses.is_empty())
+            .collect();
+        let what = kind.value.name();
+        if posed.is_empty() {
+            if let Some(r) = rows.first() {
+                self.invalid(
+                    format!("`{what}` has a table of poses, and no piece here has poses"),
+                    r.span,
+                    "a table",
+                    "declare the piece's poses (`poses PIECE { NAME (0, 0) ... }`), or give a \
+                     plain move"
+                        .into(),
+                );
+                return None;
+            }
+            return Some(Vec::new());
+        }
+        if posed.len() != agents.len() || posed.len() > 1 {
+            self.invalid(
+                format!("`{what}` of a piece with poses is its own: move it alone"),
+                kind.span,
+                "a move of several agents",
+                "give the piece a `move` rule of its own".into(),
+            );
+            return None;
+        }
+        let poses = self.agents[posed[0].ix()].poses.clone();
+        let name = self.agents[posed[0].ix()].name.clone();
+        if rows.is_empty() {
+            self.invalid(
+                format!("`{what}` of `{name}` needs a table of its poses"),
+                kind.span,
+                "a plain move",
+                format!(
+                    "a piece with poses moves by tables: `{what} {{ {} -> POSE (rows, columns), \
+                     ... }}`",
+                    poses[0].0
+                ),
+            );
+            return None;
+        }
+        let find = |me: &mut Self, id: &Ident| {
+            let k = poses.iter().position(|(n, _)| *n == id.name);
+            if k.is_none() {
+                let names: Vec<&str> = poses.iter().map(|(n, _)| n.as_str()).collect();
+                me.invalid(
+                    format!("`{name}` has no pose `{}`", id.name),
+                    id.span,
+                    "no such pose",
+                    format!("its poses are {}", crate::error::quote_list(&names)),
+                );
+            }
+            k
+        };
+        let mut table: Vec<Option<(u32, (i32, i32))>> = vec![None; poses.len()];
+        let mut ok = true;
+        for r in rows {
+            let (Some(from), Some(to)) = (find(self, &r.from), find(self, &r.to)) else {
+                ok = false;
+                continue;
+            };
+            if table[from].is_some() {
+                self.invalid(
+                    format!("`{what}` from pose `{}` is given twice", r.from.name),
+                    r.span,
+                    "again",
+                    "give each pose one row in a move's table".into(),
+                );
+                ok = false;
+                continue;
+            }
+            table[from] = Some((to as u32, (r.off.dr, r.off.dc)));
+        }
+        if let Some(k) = table.iter().position(Option::is_none).filter(|_| ok) {
+            self.invalid(
+                format!("`{what}` has no row for pose `{}` of `{name}`", poses[k].0),
+                kind.span,
+                "a table without it",
+                format!(
+                    "give every pose a row: `{} -> POSE (rows, columns)`",
+                    poses[k].0
+                ),
+            );
+            return None;
+        }
+        ok.then(|| table.into_iter().flatten().collect())
+    }
+
+    /// Whether agent `a` has no poses; reported where `who` asks what it
+    /// covers (`has`, `at`), which the compiled conditions do not follow
+    /// from pose to pose yet.
+    fn no_poses(&mut self, a: AgentId, who: &Ident) -> bool {
+        if self.agents[a.ix()].poses.is_empty() {
+            return true;
+        }
+        self.invalid(
+            format!(
+                "`{}` has poses: what it covers cannot be asked yet",
+                who.name
+            ),
+            who.span,
+            "a piece with poses",
+            format!(
+                "ask for its anchor (`{0} on TILE`, `{0} at (r, c)`) and its pose (`{0} is \
+                 POSE`)",
+                who.name
+            ),
+        );
+        false
     }
 
     /// `move AGENT by itself`: one agent (or family) of one cell, moving
@@ -3028,9 +3237,38 @@ impl Resolver {
                     col: col?,
                 }
             }
+            P::PoseIs(who, pose, _) => {
+                let agent = self.agent_in_pred(who)?;
+                let poses = &self.agents[agent.ix()].poses;
+                match poses.iter().position(|(n, _)| *n == pose.name) {
+                    Some(k) => Expr::PoseIs(agent, k as u32),
+                    None => {
+                        let names: Vec<&str> = poses.iter().map(|(n, _)| n.as_str()).collect();
+                        let help = if names.is_empty() {
+                            format!(
+                                "`{}` has no poses: declare them with `poses {} {{ NAME (0, 0) \
+                                 ... }}`",
+                                who.name, who.name
+                            )
+                        } else {
+                            format!("its poses are {}", crate::error::quote_list(&names))
+                        };
+                        self.invalid(
+                            format!("`{}` has no pose `{}`", who.name, pose.name),
+                            pose.span,
+                            "no such pose",
+                            help,
+                        );
+                        return None;
+                    }
+                }
+            }
             P::Meets(quant, who, other, sp) => {
                 let (agent, at) = (self.agent_in_pred(who), self.agent_in_pred(other));
                 let (agent, at) = (agent?, at?);
+                if !self.no_poses(agent, who) || !self.no_poses(at, other) {
+                    return None;
+                }
                 if self.agents[at.ix()].several() {
                     self.invalid(
                         format!("`{}` is not one agent: whose cell?", other.name),
@@ -3123,7 +3361,13 @@ impl Resolver {
                         }
                         CellTest::Tile(tile, value)
                     }
-                    ast::CellWhat::Has(who) => CellTest::Has(self.agent_in_pred(who)?),
+                    ast::CellWhat::Has(who) => {
+                        let a = self.agent_in_pred(who)?;
+                        if !self.no_poses(a, who) {
+                            return None;
+                        }
+                        CellTest::Has(a)
+                    }
                 };
                 Expr::Cell { at: *at, what }
             }
@@ -3664,6 +3908,7 @@ impl Expr {
             | Expr::MovingBound
             | Expr::Cell { .. }
             | Expr::Meets { .. }
+            | Expr::PoseIs(..)
             | Expr::Pos { .. } => {}
         }
     }

@@ -62,6 +62,11 @@ pub struct Frame {
     /// The flags and counters, by name, in the task's order.
     #[serde(serialize_with = "in_order")]
     pub state: Vec<(String, i64)>,
+    /// Where some piece has poses: each mover's cells in this state, as
+    /// offsets (empty for one cell); else empty, and a figure's `shape`
+    /// holds.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shapes: Vec<Vec<[i32; 2]>>,
 }
 
 /// A list of pairs as a JSON object, in the list's order.
@@ -170,6 +175,13 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
             } else {
                 Vec::new()
             },
+            shapes: if task.posed() {
+                (task.movers().iter())
+                    .map(|m| m.shape_in(vals).iter().map(|&(r, c)| [r, c]).collect())
+                    .collect()
+            } else {
+                Vec::new()
+            },
             state: task
                 .vars()
                 .iter()
@@ -207,7 +219,7 @@ impl Walk {
         let mut cells = self.ground.clone();
         let mut count = vec![0u32; cells.len()];
         for (m, &[r, c]) in frame.at.iter().enumerate() {
-            let shape = &self.movers[m].shape;
+            let shape = frame.shapes.get(m).unwrap_or(&self.movers[m].shape);
             let one = [[0, 0]];
             let offsets: &[[i32; 2]] = if shape.is_empty() { &one } else { shape };
             for &[dr, dc] in offsets {

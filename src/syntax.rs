@@ -441,6 +441,17 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
                 span: sp,
             })
         }
+        Rule::poses_decl => {
+            let piece = ident(it.next().unwrap());
+            let poses = it
+                .map(|item| {
+                    let mut r = inner(item);
+                    let name = ident(r.next().unwrap());
+                    (name, r.map(offset).collect())
+                })
+                .collect();
+            Decl::Poses(PosesDecl { piece, poses })
+        }
         Rule::teleport_decl => {
             let tile = ident(it.next().unwrap());
             Decl::Teleport(TeleportDecl {
@@ -660,10 +671,32 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, object: bool) -> Age
 fn move_item(p: Pair<'_, Rule>) -> MoveItem {
     let mut mi = inner(p);
     let w = mi.next().unwrap();
-    let what = if w.as_rule() == Rule::move_set {
-        MoveWhat::Set(ident(inner(w).next().unwrap()))
-    } else {
-        MoveWhat::Kind(move_kind(w))
+    let mut table = Vec::new();
+    let what = match w.as_rule() {
+        Rule::move_set => MoveWhat::Set(ident(inner(w).next().unwrap())),
+        Rule::move_table => {
+            let mut it = inner(w);
+            let way = it.next().unwrap();
+            let d = Dir::named(way.as_str()).expect("a compass word is a direction");
+            for row in it {
+                let sp = span(&row);
+                let mut r = inner(row);
+                let from = ident(r.next().unwrap());
+                let to = ident(r.next().unwrap());
+                let off = offset(r.next().unwrap());
+                table.push(TableRow {
+                    from,
+                    to,
+                    off,
+                    span: sp,
+                });
+            }
+            MoveWhat::Kind(Spanned {
+                value: MoveKind::Dir(d),
+                span: span(&way),
+            })
+        }
+        _ => MoveWhat::Kind(move_kind(w)),
     };
     let mut guard = None;
     let mut cost = None;
@@ -673,7 +706,12 @@ fn move_item(p: Pair<'_, Rule>) -> MoveItem {
             _ => cost = Some(int_expr(c)),
         }
     }
-    MoveItem { what, guard, cost }
+    MoveItem {
+        what,
+        table,
+        guard,
+        cost,
+    }
 }
 
 fn move_kind(p: Pair<'_, Rule>) -> Spanned<MoveKind> {
@@ -912,6 +950,11 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
             let lhs = pos_sum(it.next().unwrap());
             let op = cmp_op(it.next().unwrap().as_str());
             Pred::Pos(lhs, op, pos_sum(it.next().unwrap()), sp)
+        }
+        Rule::pose_is => {
+            let mut it = inner(p);
+            let who = ident(it.next().unwrap());
+            Pred::PoseIs(who, ident(it.next().unwrap()), sp)
         }
         Rule::agent_meets => {
             let mut it = inner(p).peekable();

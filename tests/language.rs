@@ -1694,3 +1694,119 @@ fn movers_by_themselves_match_a_hand_written_search() {
         "{solved} solved, {unsolved} not"
     );
 }
+
+/// Pieces with poses (`poses`) moved by tables (`north { up -> long (-2,
+/// 0), ... }`): the rolling block of Bloxorz, its cells those of its pose,
+/// every cell it comes to cover tested (on the map, not void, a gap only
+/// while the bridge is down), a switch toggling the bridge each time the
+/// block comes to cover it; standing upright on the hole. Random boards,
+/// the block starting upright or lying, against a hand-written search,
+/// under every strategy.
+#[test]
+fn pieces_with_poses_match_a_hand_written_search() {
+    use rand::{Rng, SeedableRng};
+    let rules = "input { cases until eof  header rows cols  grid rows x cols }\n\
+         tiles { floor '.'  void '#' solid  hole 'O'  switch 's'  gap 'g' }\n\
+         piece block 'B' on floor\n\
+         poses block { up (0, 0)  long (0, 0) (1, 0)  wide (0, 0) (0, 1) }\n\
+         flag bridge\n\
+         on enter switch: toggle bridge\n\
+         enter gap only if bridge\n\
+         move block:\n\
+           north { up -> long (-2, 0), long -> up (-1, 0), wide -> wide (-1, 0) },\n\
+           south { up -> long (1, 0), long -> up (2, 0), wide -> wide (1, 0) },\n\
+           east  { up -> wide (0, 1), wide -> up (0, 2), long -> long (0, 1) },\n\
+           west  { up -> wide (0, -2), wide -> up (0, -1), long -> long (0, -1) }\n\
+         goal block on hole and block is up\n";
+    let shapes: [&[(i32, i32)]; 3] = [&[(0, 0)], &[(0, 0), (1, 0)], &[(0, 0), (0, 1)]];
+    // Per move, per pose: the pose it takes and the anchor's shift.
+    let table: [[(usize, (i32, i32)); 3]; 4] = [
+        [(1, (-2, 0)), (0, (-1, 0)), (2, (-1, 0))],
+        [(1, (1, 0)), (0, (2, 0)), (2, (1, 0))],
+        [(2, (0, 1)), (1, (0, 1)), (0, (0, 2))],
+        [(2, (0, -2)), (1, (0, -1)), (0, (0, -1))],
+    ];
+    let solve = |g: &[Vec<u8>]| -> Option<u32> {
+        let (h, w) = (g.len() as i32, g[0].len() as i32);
+        let at = |(r, c): (i32, i32)| {
+            (r >= 0 && c >= 0 && r < h && c < w).then(|| g[r as usize][c as usize])
+        };
+        let marked: Vec<(i32, i32)> = common::all_cells(g)
+            .into_iter()
+            .filter(|&(r, c)| g[r][c] == b'B')
+            .map(|(r, c)| (r as i32, c as i32))
+            .collect();
+        let pose = match marked.len() {
+            1 => 0,
+            _ if marked[1].0 > marked[0].0 => 1,
+            _ => 2,
+        };
+        let cells =
+            |a: (i32, i32), p: usize| shapes[p].iter().map(move |&(r, c)| (a.0 + r, a.1 + c));
+        let start = (marked[0], pose, false);
+        let mut dist = std::collections::HashMap::from([(start, 0u32)]);
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(s) = queue.pop_front() {
+            let d = dist[&s];
+            let (a, p, bridge) = s;
+            if p == 0 && at(a) == Some(b'O') {
+                return Some(d);
+            }
+            for row in &table {
+                let (q, (dr, dc)) = row[p];
+                let b = (a.0 + dr, a.1 + dc);
+                let ok = cells(b, q).all(|x| match at(x) {
+                    None | Some(b'#') => false,
+                    Some(b'g') => bridge,
+                    _ => true,
+                });
+                if !ok {
+                    continue;
+                }
+                let mut nb = bridge;
+                for x in cells(b, q) {
+                    if at(x) == Some(b's') && !cells(a, p).any(|y| y == x) {
+                        nb = !nb;
+                    }
+                }
+                let t = (b, q, nb);
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(t) {
+                    e.insert(d + 1);
+                    queue.push_back(t);
+                }
+            }
+        }
+        None
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0xb10c);
+    let map = |rng: &mut rand::rngs::SmallRng| loop {
+        let (h, w) = (rng.gen_range(3..=6), rng.gen_range(3..=8));
+        let tiles = b"........##sg";
+        let mut g = common::random_grid(rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
+        let (r, c) = (rng.gen_range(0..h), rng.gen_range(0..w));
+        // Upright, lying north-south or lying east-west.
+        let cells: &[(usize, usize)] = match rng.gen_range(0..3) {
+            0 => &[(r, c)],
+            1 if r + 1 < h => &[(r, c), (r + 1, c)],
+            2 if c + 1 < w => &[(r, c), (r, c + 1)],
+            _ => continue,
+        };
+        for &(r, c) in cells {
+            g[r][c] = b'B';
+        }
+        let free: Vec<(usize, usize)> = common::all_cells(&g)
+            .into_iter()
+            .filter(|&(r, c)| g[r][c] != b'B')
+            .collect();
+        if free.is_empty() {
+            continue;
+        }
+        common::place(rng, &mut g, free, b"O");
+        return g;
+    };
+    let (solved, unsolved) = rounds_against(rules, &mut rng, (50, 10), map, solve);
+    assert!(
+        solved > 150 && unsolved > 50,
+        "{solved} solved, {unsolved} not"
+    );
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|escape|minotaur|daleks|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
+`gen.py ice|escape|minotaur|daleks|bloxorz|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -77,6 +77,30 @@ def daleks(rng):
             g[r][c] = "D"
         maps.append(f"{n} {n}\n{show(g)}")
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+
+
+def bloxorz(rng):
+    """Four boards of 700 x 700, a tenth of their cells void, one in a
+    hundred a switch and two a bridge, the block standing in one corner,
+    the hole in the far one."""
+    maps = []
+    for _ in range(4):
+        n = 700
+        g = grid(rng, n, n, lambda r: rng_tile(r, [("-", 0.1), ("o", 0.01), ("=", 0.02)]))
+        g[0][0] = "B"
+        g[n - 1][n - 1] = "O"
+        maps.append(f"{n} {n}\n{show(g)}")
+    return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+
+
+def rng_tile(r, shares):
+    """A symbol of `shares` (symbol, share) by its share, else floor."""
+    x = r.random()
+    for sym, share in shares:
+        if x < share:
+            return sym
+        x -= share
+    return "."
 
 
 def corners(rng, size, wall, share, start, goal):
@@ -241,4 +265,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))

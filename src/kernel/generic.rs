@@ -78,6 +78,8 @@ enum Entry {
 struct Move {
     pos: i64,
     heading: i64,
+    /// A piece with poses: the pose it takes.
+    pose: Option<i64>,
     /// The cell it enters, if it changes cell.
     enters: Option<u32>,
     cost: u32,
@@ -464,7 +466,8 @@ impl<'k, W: Word> Generic<'k, W> {
         let m = &self.task.movers()[i];
         let heading = m.heading().map_or(0, |h| self.vals[h.ix()]);
         match self.task.action(a).motion() {
-            Motion::Stay | Motion::Turn(_) => None,
+            // A piece with poses moves by its table, one move a step.
+            Motion::Stay | Motion::Turn(_) | Motion::Table(_) => None,
             Motion::Step(d) => Some((d, false)),
             Motion::Slide(d) => Some((d, true)),
             Motion::Forward => Some((Dir::COMPASS[heading as usize], false)),
@@ -617,7 +620,9 @@ impl<'k, W: Word> Generic<'k, W> {
             {
                 break;
             }
-            let Some(p) = m.position_of(to) else { break };
+            let Some(p) = m.position_from(to, &self.next) else {
+                break;
+            };
             self.next[m.pos().ix()] = p as i64;
             went.at = to;
             went.cost = task.enter_cost(class);
@@ -698,11 +703,12 @@ impl<'k, W: Word> Generic<'k, W> {
             let b = task.board();
             for (i, m) in task.movers().iter().enumerate() {
                 let at = self.cells[i];
-                if m.shape().is_empty() {
+                let shape = m.shape_in(&self.vals);
+                if shape.is_empty() {
                     self.occ[at as usize] = i as u32 + 1;
                     self.marked.push(at);
                 }
-                for &off in m.shape() {
+                for &off in shape {
                     if let Some(c) = b.shifted(at, off) {
                         self.occ[c as usize] = i as u32 + 1;
                         self.marked.push(c);
@@ -741,13 +747,32 @@ impl<'k, W: Word> Generic<'k, W> {
         state: &[i64],
         cost: u32,
     ) -> Option<(i64, u32)> {
+        let m = &self.task.movers()[i];
+        let off = (i32::from(dir.dr), i32::from(dir.dc));
+        self.piece_fits(i, at, off, m.shape(), dir, state, cost)
+    }
+
+    /// Where piece `i` goes when its anchor at `at` shifts by `shift` and
+    /// it covers `shape` there, entering its cells going `way`: as
+    /// [`Self::piece_to`] says.
+    #[allow(clippy::too_many_arguments)]
+    fn piece_fits(
+        &self,
+        i: usize,
+        at: u32,
+        shift: (i32, i32),
+        shape: &[(i32, i32)],
+        dir: Dir,
+        state: &[i64],
+        cost: u32,
+    ) -> Option<(i64, u32)> {
         let task = self.task;
         let b = task.board();
         let m = &task.movers()[i];
-        let anchor = b.step(at, dir)?;
+        let anchor = b.shifted(at, shift)?;
         let me = i as u32 + 1;
         let mut worst: Option<u32> = None;
-        for &off in m.shape() {
+        for &off in shape {
             let to = b.shifted(anchor, off)?;
             match self.occ[to as usize] {
                 0 => {}
@@ -767,7 +792,7 @@ impl<'k, W: Word> Generic<'k, W> {
                 worst = Some(worst.map_or(c, |w| w.max(c)));
             }
         }
-        let p = m.position_of(anchor)?;
+        let p = m.position_from(anchor, state)?;
         Some((p as i64, worst.unwrap_or(cost)))
     }
 
@@ -778,11 +803,13 @@ impl<'k, W: Word> Generic<'k, W> {
         let task = self.task;
         let b = task.board();
         let m = &task.movers()[i];
-        for &off in m.shape() {
+        // With poses, the shape it had (in `vals`) and the one it takes.
+        let (old, new) = (m.shape_in(&self.vals), m.shape_in(&self.next));
+        for &off in new {
             let Some(c) = b.shifted(to, off) else {
                 continue;
             };
-            let before = m.shape().iter().any(|&o| b.shifted(from, o) == Some(c));
+            let before = old.iter().any(|&o| b.shifted(from, o) == Some(c));
             if before {
                 continue;
             }
@@ -819,7 +846,23 @@ impl<'k, W: Word> Generic<'k, W> {
         let action = task.action(a);
         let pos = self.vals[m.pos().ix()];
         let heading = m.heading().map_or(0, |h| self.vals[h.ix()]);
+        if let Motion::Table(way) = action.motion() {
+            let (v, poses) = m.poses()?;
+            let (to, off) = *action.table().get(self.vals[v.ix()] as usize)?;
+            let at = self.cells[i];
+            let shape = &poses[to as usize];
+            let (p, cost) = self.piece_fits(i, at, off, shape, way, &self.vals, action.cost())?;
+            return Some(Move {
+                pos: p,
+                heading,
+                pose: Some(i64::from(to)),
+                enters: task.board().shifted(at, off),
+                cost,
+                push: None,
+            });
+        }
         let dir = match action.motion() {
+            Motion::Table(_) => None,
             Motion::Stay => None,
             Motion::Step(d) | Motion::Slide(d) => Some(d),
             Motion::Forward => Some(Dir::COMPASS[heading as usize]),
@@ -828,6 +871,7 @@ impl<'k, W: Word> Generic<'k, W> {
                 return Some(Move {
                     pos,
                     heading: (heading + k as i64).rem_euclid(4),
+                    pose: None,
                     enters: None,
                     cost: action.cost(),
                     push: None,
@@ -838,6 +882,7 @@ impl<'k, W: Word> Generic<'k, W> {
             return Some(Move {
                 pos,
                 heading,
+                pose: None,
                 enters: None,
                 cost: action.cost(),
                 push: None,
@@ -850,6 +895,7 @@ impl<'k, W: Word> Generic<'k, W> {
             return Some(Move {
                 pos: p,
                 heading,
+                pose: None,
                 enters: b.step(at, dir),
                 cost,
                 push: None,
@@ -861,7 +907,7 @@ impl<'k, W: Word> Generic<'k, W> {
         {
             return None;
         }
-        let p = m.position_of(to)?;
+        let p = m.position_from(to, &self.vals)?;
         let mut cost = task.enter_cost(class).unwrap_or(action.cost());
         let mut push = None;
         if self.objects
@@ -877,6 +923,7 @@ impl<'k, W: Word> Generic<'k, W> {
         Some(Move {
             pos: p as i64,
             heading,
+            pose: None,
             enters: Some(to),
             cost,
             push,
@@ -904,7 +951,7 @@ impl<'k, W: Word> Generic<'k, W> {
         {
             return None;
         }
-        let q = task.movers()[j].position_of(beyond)?;
+        let q = task.movers()[j].position_from(beyond, &self.vals)?;
         Some((q as i64, beyond))
     }
 
@@ -920,6 +967,9 @@ impl<'k, W: Word> Generic<'k, W> {
                 self.next[m.pos().ix()] = mv.pos;
                 if let Some(h) = m.heading() {
                     self.next[h.ix()] = mv.heading;
+                }
+                if let (Some((v, _)), Some(p)) = (m.poses(), mv.pose) {
+                    self.next[v.ix()] = p;
                 }
                 if let Some((j, q, _)) = mv.push {
                     self.next[task.movers()[j].pos().ix()] = q;
@@ -948,7 +998,7 @@ impl<'k, W: Word> Generic<'k, W> {
             if let Some(Move {
                 enters: Some(c), ..
             }) = mv
-                && !task.movers()[i].shape().is_empty()
+                && task.movers()[i].is_piece()
             {
                 let from = self.cells[i];
                 if !self.piece_enters(i, from, *c) {
@@ -1095,7 +1145,7 @@ pub fn carry(task: &Task, vals: &mut [i64], snap: &mut Vec<i64>) -> bool {
     loop {
         let mut moved = false;
         for (i, m) in movers.iter().enumerate() {
-            if !m.shape().is_empty() {
+            if m.is_piece() {
                 continue;
             }
             let at = cell(vals, m);
@@ -1110,7 +1160,9 @@ pub fn carry(task: &Task, vals: &mut [i64], snap: &mut Vec<i64>) -> bool {
             {
                 continue;
             }
-            let Some(p) = m.position_of(to) else { continue };
+            let Some(p) = m.position_from(to, vals) else {
+                continue;
+            };
             vals[m.pos().ix()] = p as i64;
             for &r in task.on_enter_going(MoverId(i as u32), class, dir) {
                 if !fire(task, r, vals) {

@@ -319,6 +319,12 @@ impl Plan {
                         Motion::Forward => "step along the heading".into(),
                         Motion::Back => "step against the heading".into(),
                         Motion::Turn(k) => format!("turn {k:+}"),
+                        Motion::Table(_) => {
+                            let rows: Vec<String> = (act.table().iter().enumerate())
+                                .map(|(p, (to, (dr, dc)))| format!("{p}->{to} ({dr}, {dc})"))
+                                .collect();
+                            format!("by poses {}", rows.join(" "))
+                        }
                     };
                     let cost = match act.cost() {
                         1 => String::new(),
@@ -579,6 +585,9 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
     if task.scripted() {
         return generic("agents move by themselves after every step (`by itself`)");
     }
+    if task.posed() {
+        return generic("a piece's cells depend on its pose (`poses`)");
+    }
     if task.forbid() != &Expr::Const(false) {
         return generic("no step may end where a condition holds (`forbid COND`)");
     }
@@ -831,7 +840,7 @@ fn conjuncts(e: &Expr) -> &[Expr] {
 fn bound(task: &Task) -> Option<Bound> {
     // Carried by tiles, a mover goes further than its steps: no distance
     // on the grid bounds them.
-    if !task.unit_costs() || task.moves_after() {
+    if !task.unit_costs() || task.moves_after() || task.posed() {
         return None;
     }
     let far = task.far_moves();

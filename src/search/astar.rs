@@ -79,7 +79,8 @@ fn far_distances(task: &Task, m: MoverId, goal: &[u32], budget: &Budget) -> Opti
             Motion::Slide(d) => vec![(d, true)],
             // Along a heading: any way it may face.
             Motion::Forward | Motion::Back => Dir::COMPASS.iter().map(|&d| (d, false)).collect(),
-            Motion::Stay | Motion::Turn(_) => Vec::new(),
+            // A* takes no piece with poses (see `plan::bound`).
+            Motion::Stay | Motion::Turn(_) | Motion::Table(_) => Vec::new(),
         };
         for w in more {
             if !ways.contains(&w) {

@@ -141,6 +141,51 @@ impl Domain {
         }
     }
 
+    /// [`Self::position_of`], searched from position `near` outward (a
+    /// galloping search): a move's cell is a few positions from its
+    /// mover's, where a search of the whole list would miss the cache.
+    #[inline]
+    pub fn position_near(&self, cell: u32, near: u32) -> Option<u32> {
+        let Repr::Listed { cells, .. } = &self.repr else {
+            return self.position_of(cell);
+        };
+        let n = cells.len();
+        let h = (near as usize).min(n.checked_sub(1)?);
+        let (lo, hi) = match cells[h].cmp(&cell) {
+            std::cmp::Ordering::Equal => return Some(h as u32),
+            std::cmp::Ordering::Less => {
+                let (mut lo, mut step) = (h, 1);
+                loop {
+                    let j = h + step;
+                    if j >= n {
+                        break (lo, n);
+                    }
+                    if cells[j] >= cell {
+                        break (lo, j + 1);
+                    }
+                    (lo, step) = (j, step * 2);
+                }
+            }
+            std::cmp::Ordering::Greater => {
+                let (mut hi, mut step) = (h, 1);
+                loop {
+                    if step > h {
+                        break (0, hi);
+                    }
+                    let j = h - step;
+                    if cells[j] <= cell {
+                        break (j, hi);
+                    }
+                    (hi, step) = (j, step * 2);
+                }
+            }
+        };
+        cells[lo..hi]
+            .binary_search(&cell)
+            .ok()
+            .map(|p| (lo + p) as u32)
+    }
+
     /// Calls `f(position, cell, padded)` on every position of a grid cell,
     /// in increasing order (plain loops: a large map's cells are millions).
     #[inline]
@@ -196,5 +241,39 @@ impl Domain {
             self.for_each(|p, c, _| cells[p as usize] = c);
             (cells, (0..*len).collect())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The galloping search finds what the whole list's search finds, from
+    /// any position, for cells in the list and between and beyond them.
+    #[test]
+    fn a_search_from_near_finds_what_a_search_of_all_finds() {
+        let mut x: u64 = 0x9e37_79b9;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in [0usize, 1, 2, 3, 7, 64, 1000] {
+            let mut cells: Vec<u32> = (0..n).map(|_| (next() % 5000) as u32).collect();
+            cells.sort_unstable();
+            cells.dedup();
+            let padded = cells.clone();
+            let d = Domain::from_lists(cells.clone(), padded);
+            for _ in 0..2000 {
+                let cell = (next() % 5100) as u32;
+                let near = (next() % (cells.len() as u64 + 3)) as u32;
+                assert_eq!(
+                    d.position_near(cell, near),
+                    d.position_of(cell),
+                    "{cell} from {near}"
+                );
+            }
+        }
     }
 }

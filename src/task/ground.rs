@@ -33,6 +33,8 @@ struct Instance {
     target: Option<u32>,
     /// A piece's cells as offsets from its start (see [`Mover::shape`]).
     shape: Vec<(i32, i32)>,
+    /// A piece with poses: the pose it starts in (its `shape` is empty).
+    pose: Option<u32>,
 }
 
 /// Numbers the (tile, value) pairs of a rule set: one class per tile
@@ -235,6 +237,7 @@ impl Grounder<'_> {
             let agent = &rules.agents[id.ix()];
             let twins = self.twins(i);
             let domain = match &shared {
+                _ if !agent.poses.is_empty() => self.posed_domain(i),
                 Some((t, d)) if *t == twins.start => d.clone(),
                 _ if agent.object || agent.piece.is_some() => {
                     let d = self.domain_of(twins.clone());
@@ -250,7 +253,7 @@ impl Grounder<'_> {
             let pos = self.var(name.clone(), VarKind::Position(m), domain.len() as u64);
             // A mover with no moves stands still: its only move is `stay`.
             // In turn, standing still is no step at all.
-            let mut moves: Vec<(MoveKind, u32)> = Vec::new();
+            let mut moves: Vec<(MoveKind, u32, &[PoseRow])> = Vec::new();
             for mv in &agent.moves {
                 if let MoveKind::Dir(d) | MoveKind::Slide(d) = mv.kind
                     && !along(d)
@@ -259,18 +262,19 @@ impl Grounder<'_> {
                 }
                 let what = format!("`{}`", mv.kind.name());
                 let cost = self.cost(&mv.cost, &what);
-                moves.push((mv.kind, cost));
+                moves.push((mv.kind, cost, &mv.table));
             }
             // A `stay` the rule file lists is a move in every mode: a step
             // that changes nothing but what its rules change (a counter, a
             // flag, a `when` rule's toggle), at its cost. Only the implicit
             // stay of a mover with no moves is no step in turn.
             if moves.is_empty() && rules.mode != crate::ast::Mode::InTurn {
-                moves.push((MoveKind::Dir(crate::ast::Dir { dr: 0, dc: 0 }), 1));
+                moves.push((MoveKind::Dir(crate::ast::Dir { dr: 0, dc: 0 }), 1, &[]));
             }
             let mut actions = Vec::new();
-            for (kind, cost) in moves {
+            for (kind, cost, table) in moves {
                 let motion = match kind {
+                    MoveKind::Dir(d) if !table.is_empty() => Motion::Table(Dir::of(d)),
                     MoveKind::Dir(d) if d.dr == 0 && d.dc == 0 => Motion::Stay,
                     MoveKind::Dir(d) => Motion::Step(Dir::of(d)),
                     MoveKind::Forward => Motion::Forward,
@@ -288,6 +292,7 @@ impl Grounder<'_> {
                     cost,
                     guard: Expr::Const(true),
                     rules: Vec::new(),
+                    table: table.to_vec(),
                 });
             }
             let object = agent.object.then(|| {
@@ -332,6 +337,7 @@ impl Grounder<'_> {
                     Vec::new()
                 },
                 script,
+                poses: None,
             });
         }
         for i in 0..self.instances.len() {
@@ -340,6 +346,18 @@ impl Grounder<'_> {
                 let name = format!("{} facing", self.movers[i].name);
                 let h = self.var(name, VarKind::Heading(MoverId(i as u32)), 4);
                 self.movers[i].heading = Some(h);
+            }
+            if !agent.poses.is_empty() {
+                let name = format!("{} pose", self.movers[i].name);
+                let n = agent.poses.len() as i64;
+                let kind = VarKind::Counter {
+                    lo: 0,
+                    hi: n - 1,
+                    wrap: false,
+                };
+                let v = self.var(name, kind, n as u64);
+                let shapes = agent.poses.iter().map(|(_, cells)| cells.clone()).collect();
+                self.movers[i].poses = Some((v, shapes));
             }
         }
         for st in &rules.states {
@@ -429,6 +447,50 @@ impl Grounder<'_> {
             hi += 1;
         }
         lo as u32..hi as u32
+    }
+
+    /// The anchor cells a piece with poses can take, from its start, by the
+    /// tables of its moves: every cell of the pose it comes to on the board
+    /// and not solid.
+    fn posed_domain(&self, i: usize) -> Domain {
+        let inst = &self.instances[i];
+        let agent = &self.rules.agents[inst.agent.ix()];
+        let b = &self.board;
+        let fits = |at: u32, pose: u32| {
+            agent.poses[pose as usize]
+                .1
+                .iter()
+                .all(|&off| b.shifted(at, off).is_some_and(|c| !b.class_of(c).solid))
+        };
+        let n = agent.poses.len();
+        let mut seen = vec![false; b.class.len() * n];
+        let mut anchors = vec![false; b.class.len()];
+        let mut stack = Vec::new();
+        if let (Some(&s), Some(p)) = (inst.starts.first(), inst.pose) {
+            seen[s as usize * n + p as usize] = true;
+            anchors[s as usize] = true;
+            stack.push((s, p));
+        }
+        while let Some((at, pose)) = stack.pop() {
+            for mv in &agent.moves {
+                let Some(&(to, off)) = mv.table.get(pose as usize) else {
+                    continue;
+                };
+                let Some(t) = b.shifted(at, off) else {
+                    continue;
+                };
+                let k = t as usize * n + to as usize;
+                if fits(t, to) && !seen[k] {
+                    seen[k] = true;
+                    anchors[t as usize] = true;
+                    stack.push((t, to));
+                }
+            }
+        }
+        let cells = (0..b.class.len() as u32)
+            .filter(|&c| anchors[c as usize])
+            .collect();
+        Domain::listed(b, cells)
     }
 
     /// The domain the twins `twins` share: for an object's members, the
@@ -743,6 +805,14 @@ impl Grounder<'_> {
                 let parts: Vec<Expr> = (0..self.instances.len())
                     .filter(|&i| self.instances[i].agent == *agent)
                     .map(|i| self.at_cells(i, |x| Some(x) == cell))
+                    .collect();
+                of_present(parts)
+            }
+            E::PoseIs(agent, k) => {
+                let parts = (0..self.instances.len())
+                    .filter(|&i| self.instances[i].agent == *agent)
+                    .filter_map(|i| self.movers[i].poses.as_ref())
+                    .map(|(v, _)| Expr::Cmp(*v, Cmp::Eq, i64::from(*k)))
                     .collect();
                 of_present(parts)
             }
@@ -1355,6 +1425,9 @@ impl Grounder<'_> {
             if let Some(h) = self.movers[i].heading {
                 base[h.ix()] = rules.agents[inst.agent.ix()].facing.unwrap_or(0) as i64;
             }
+            if let (Some((v, _)), Some(p)) = (&self.movers[i].poses, inst.pose) {
+                base[v.ix()] = i64::from(p);
+            }
         }
         let mut out = vec![base];
         for (i, inst) in self.instances.iter().enumerate() {
@@ -1440,6 +1513,27 @@ fn lengthwise(agent: &resolve::Agent, shape: &[(i32, i32)], dr: i32, dc: i32) ->
 
 /// A cell of `cells` (in grid order) not joined side by side to the
 /// first, if there is one.
+/// Where a piece with `poses` stands when it covers `cells` (in grid
+/// order, on a board `cols` wide): its anchor's cell and its pose, the
+/// first pose whose cells are laid out so.
+fn posed_start(
+    poses: &[(String, Vec<(i32, i32)>)],
+    cells: &[u32],
+    cols: usize,
+) -> Option<(u32, u32)> {
+    let at = |c: u32| ((c as usize / cols) as i32, (c as usize % cols) as i32);
+    let (fr, fc) = at(cells[0]);
+    let k = poses.iter().position(|(_, offs)| {
+        offs.len() == cells.len()
+            && offs.iter().zip(cells).all(|(&(r, c), &cell)| {
+                (r - offs[0].0, c - offs[0].1) == (at(cell).0 - fr, at(cell).1 - fc)
+            })
+    })?;
+    let (r0, c0) = poses[k].1[0];
+    let (ar, ac) = (fr - r0, fc - c0);
+    Some(((ar as usize * cols + ac as usize) as u32, k as u32))
+}
+
 fn disconnected(cells: &[u32], cols: usize) -> Option<u32> {
     let mut reached = vec![false; cells.len()];
     reached[0] = true;
@@ -1736,6 +1830,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                     instances.push(Instance {
                         agent: id,
                         shape: Vec::new(),
+                        pose: None,
                         member: k as u32,
                         starts: vec![cell],
                         target: None,
@@ -1747,6 +1842,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                 instances.push(Instance {
                     agent: id,
                     shape: Vec::new(),
+                    pose: None,
                     member: 0,
                     starts: std::mem::take(&mut any[a]),
                     target: None,
@@ -1781,6 +1877,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                 instances.push(Instance {
                     agent: id,
                     shape: Vec::new(),
+                    pose: None,
                     member: 0,
                     starts: vec![cell],
                     target: None,
@@ -1793,6 +1890,29 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                     let Some(&anchor) = cells.first() else {
                         continue;
                     };
+                    if !agent.poses.is_empty() {
+                        match posed_start(&agent.poses, cells, grid.width()) {
+                            Some((at, pose)) => instances.push(Instance {
+                                agent: id,
+                                member: m as u32,
+                                starts: vec![at],
+                                target: None,
+                                shape: Vec::new(),
+                                pose: Some(pose),
+                            }),
+                            None => errors.push(InputError::MarkerRepeated {
+                                message: format!(
+                                    "case {}: the cells of `{}` are in none of its poses",
+                                    case.number, agent.name
+                                ),
+                                span: grid.span(case, anchor),
+                                label: "its first cell".into(),
+                                help: "mark the piece's cells as one of its poses lays them out"
+                                    .into(),
+                            }),
+                        }
+                        continue;
+                    }
                     if let Some(apart) = disconnected(cells, grid.width()) {
                         errors.push(InputError::MarkerRepeated {
                             message: format!(
@@ -1819,6 +1939,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                         starts: vec![anchor],
                         target: None,
                         shape,
+                        pose: None,
                     });
                 }
                 // Pieces of one shape side by side: they are interchangeable.
@@ -1882,6 +2003,7 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                 instances.push(Instance {
                     agent: id,
                     shape: Vec::new(),
+                    pose: None,
                     member: m as u32,
                     starts: vec![starts[a][m][0]],
                     target,

@@ -49,6 +49,13 @@ pub type ClassId = u16;
 /// [`crate::plan::MAX_BITS`] bits wide anyway).
 pub const MAX_CLASSES: usize = ClassId::MAX as usize + 1;
 
+/// A piece's cells as (row, column) offsets from its anchor.
+pub type Offsets = Vec<(i32, i32)>;
+
+/// A row of a move's table of poses: the pose it takes, and its anchor's
+/// shift.
+pub type PoseRow = (u32, (i32, i32));
+
 /// How the movers of a step move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -358,6 +365,9 @@ pub enum Motion {
     /// Cell after cell by the offset, until the next cell stops it (see
     /// [`crate::kernel::Generic`]).
     Slide(Dir),
+    /// A piece with poses moves the way named, by its action's table:
+    /// from its pose, to a pose, its anchor shifted (see [`Action::table`]).
+    Table(Dir),
 }
 
 /// One thing a mover can do in a step.
@@ -372,6 +382,9 @@ pub struct Action {
     /// Rules that fire when the action is taken (after its move and the
     /// rules of the cell entered).
     rules: Vec<RuleId>,
+    /// For [`Motion::Table`]: per pose of its mover, the pose it takes and
+    /// its anchor's shift; empty otherwise.
+    table: Vec<(u32, (i32, i32))>,
 }
 
 impl Action {
@@ -397,6 +410,11 @@ impl Action {
     }
 
     /// The condition it is taken on (`Const(true)`: always).
+    /// See [`Action::table`]'s field.
+    pub fn table(&self) -> &[(u32, (i32, i32))] {
+        &self.table
+    }
+
     pub fn guard(&self) -> &Expr {
         &self.guard
     }
@@ -434,6 +452,10 @@ pub struct Mover {
     /// empty): how many moves it makes after every step, and its moves in
     /// the order it prefers them.
     script: Option<(u32, Vec<ActionId>)>,
+    /// For a piece with poses: the variable holding its pose, and each
+    /// pose's cells (offsets from its anchor, (0, 0) among them; `shape`
+    /// is then empty).
+    poses: Option<(VarId, Vec<Offsets>)>,
 }
 
 /// What a mover that is a member of an object has: agents push it; its
@@ -504,6 +526,25 @@ impl Mover {
         &self.shape
     }
 
+    /// The cells it covers in `vals`, as offsets from its position's cell:
+    /// its pose's, for a piece with poses, else [`Self::shape`].
+    pub fn shape_in(&self, vals: &[i64]) -> &[(i32, i32)] {
+        match &self.poses {
+            Some((v, poses)) => &poses[vals[v.ix()] as usize],
+            None => &self.shape,
+        }
+    }
+
+    /// A piece: of several cells, or with poses.
+    pub fn is_piece(&self) -> bool {
+        !self.shape.is_empty() || self.poses.is_some()
+    }
+
+    /// For a piece with poses: its pose variable and each pose's cells.
+    pub fn poses(&self) -> Option<(VarId, &[Offsets])> {
+        self.poses.as_ref().map(|(v, p)| (*v, &p[..]))
+    }
+
     /// For a mover that moves by itself: how many moves it makes after
     /// every step, and its moves in the order it prefers them.
     pub fn script(&self) -> Option<(u32, &[ActionId])> {
@@ -513,6 +554,12 @@ impl Mover {
     /// The position of grid cell `cell`, if it is in the domain.
     pub fn position_of(&self, cell: u32) -> Option<u32> {
         self.domain.position_of(cell)
+    }
+
+    /// The position of grid cell `cell`, searched from its position in
+    /// `vals` outward (a move's cell is near its mover's).
+    pub fn position_from(&self, cell: u32, vals: &[i64]) -> Option<u32> {
+        self.domain.position_near(cell, vals[self.pos.ix()] as u32)
     }
 }
 
@@ -1001,7 +1048,7 @@ impl Task {
         let m = &self.movers[m.ix()];
         let at = m.domain.cell(vals[m.pos.ix()] as u32);
         at == c
-            || m.shape
+            || m.shape_in(vals)
                 .iter()
                 .any(|&o| self.board.shifted(at, o) == Some(c))
     }
@@ -1091,7 +1138,12 @@ impl Task {
 
     /// Some mover is a piece of several cells.
     pub fn has_pieces(&self) -> bool {
-        self.movers.iter().any(|m| !m.shape.is_empty())
+        self.movers.iter().any(Mover::is_piece)
+    }
+
+    /// Some piece has poses (its cells depend on its state).
+    pub fn posed(&self) -> bool {
+        self.movers.iter().any(|m| m.poses.is_some())
     }
 
     /// Some movers are interchangeable (see [`Mover::twins`]).
@@ -1287,7 +1339,7 @@ impl Task {
                 .collect();
             motions.iter().all(|mo| {
                 let undo = match *mo {
-                    Motion::Slide(_) => return false,
+                    Motion::Slide(_) | Motion::Table(_) => return false,
                     Motion::Stay => Motion::Stay,
                     Motion::Step(d) => Motion::Step(d.opposite()),
                     Motion::Forward => Motion::Back,
@@ -1307,7 +1359,8 @@ impl Task {
             let more: &[Dir] = match self.actions[a.ix()].motion {
                 Motion::Step(d) | Motion::Slide(d) => &[d][..],
                 Motion::Forward | Motion::Back => &Dir::COMPASS[..],
-                Motion::Stay | Motion::Turn(_) => &[][..],
+                // A piece with poses moves by its table, not by a direction.
+                Motion::Stay | Motion::Turn(_) | Motion::Table(_) => &[][..],
             };
             for d in more {
                 if !dirs.contains(d) {
