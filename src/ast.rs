@@ -215,6 +215,8 @@ pub struct AgentDecl {
     pub props: Vec<Spanned<Property>>,
     /// `facing north`: a heading (0 north, 1 east, 2 south, 3 west).
     pub facing: Option<Spanned<u8>>,
+    /// `follows head`: a body behind this agent.
+    pub follows: Option<Ident>,
 }
 
 /// `flag have[colour]`, `flag taken[key]`.

@@ -198,6 +198,9 @@ pub struct Agent {
     /// `poses PIECE { ... }`: each pose's name and cells (offsets from the
     /// anchor, (0, 0) among them); empty for a piece of one shape.
     pub poses: Vec<(String, Vec<(i32, i32)>)>,
+    /// `follows LEADER`: its members are a body behind the leader, in
+    /// order from it (see [`crate::task::Mover::followers`]).
+    pub follows: Option<AgentId>,
     pub span: Span,
 }
 
@@ -1108,6 +1111,12 @@ impl Resolver {
             }
         }
 
+        for d in &file.decls {
+            if let D::Agent(a) = d {
+                self.follows_decl(a);
+            }
+        }
+
         // Pass 2: rules that use the names.
         let mut mode: Option<ast::Spanned<Mode>> = None;
         let mut forbid_same_cell = false;
@@ -1314,15 +1323,21 @@ impl Resolver {
             return;
         };
         if let Some(m) = mode.as_ref().filter(|m| m.value != Mode::InTurn)
-            && let Some(a) = self.agents.iter().find(|a| a.script.is_some())
+            && let Some(a) =
+                (self.agents.iter()).find(|a| a.script.is_some() || a.follows.is_some())
         {
             let name = a.name.clone();
+            let what = if a.script.is_some() {
+                "moves by itself"
+            } else {
+                "follows its leader"
+            };
             self.invalid(
-                format!("`{name}` moves by itself, beside agents that do not move in turn"),
+                format!("`{name}` {what}, beside agents that do not move in turn"),
                 m.span,
                 "not in turn",
-                "agents that move by themselves follow steps in turn: drop `at once` or \
-                 `together`"
+                "agents that move by themselves, and bodies, follow steps in turn: drop \
+                 `at once` or `together`"
                     .into(),
             );
         }
@@ -2394,6 +2409,7 @@ impl Resolver {
             moves: Vec::new(),
             script: None,
             poses: Vec::new(),
+            follows: None,
             facing: a.facing.as_ref().map(|f| f.value),
             object: a.object,
             push_cost: None,
@@ -2480,9 +2496,10 @@ impl Resolver {
             }
         }
         let targets: Vec<AgentId> = match &m.mover {
+            // A body moves behind its leader, not by moves of its own.
             None => (0..self.agents.len() as u32)
                 .map(AgentId)
-                .filter(|a| !self.agents[a.ix()].object)
+                .filter(|a| !self.agents[a.ix()].object && self.agents[a.ix()].follows.is_none())
                 .collect(),
             Some(id) => self.agent(id).into_iter().collect(),
         };
@@ -2555,6 +2572,16 @@ impl Resolver {
             spans.push(kind.span);
         }
         for a in targets {
+            if self.agents[a.ix()].follows.is_some() {
+                let name = self.agents[a.ix()].name.clone();
+                self.invalid(
+                    format!("`{name}` follows its leader: it has no moves of its own"),
+                    m.mover_span,
+                    "a body",
+                    "move the leader; the body comes behind it".into(),
+                );
+                continue;
+            }
             if let Some(first) = moved.insert(a, m.mover_span) {
                 self.err(RuleError::Repeated {
                     what: "a move rule for one agent",
@@ -2759,6 +2786,49 @@ impl Resolver {
             return None;
         }
         ok.then(|| table.into_iter().flatten().collect())
+    }
+
+    /// `agent body every 'o' ... follows head`: a body of a family sized by
+    /// the map, behind a single agent of one cell.
+    fn follows_decl(&mut self, a: &ast::AgentDecl) {
+        let Some(lead) = &a.follows else { return };
+        let Some(body) = self.lookup(&a.name.name).and_then(|d| match d {
+            Def::Agent(x) => Some(x),
+            _ => None,
+        }) else {
+            return;
+        };
+        let Some(leader) = self.agent(lead) else {
+            return;
+        };
+        let (b, l) = (&self.agents[body.ix()], &self.agents[leader.ix()]);
+        let problem = if !matches!(b.start, Start::Every) || b.object || b.piece.is_some() {
+            Some((
+                a.name.span,
+                format!(
+                    "`{}` follows, but is not a body of one member per marker",
+                    b.name
+                ),
+                format!(
+                    "a body is `agent {} every 'o' on TILE follows {}`: a member on every \
+                     cell so marked, in order from the leader",
+                    b.name, l.name
+                ),
+            ))
+        } else if l.several() || l.piece.is_some() || leader == body || l.follows.is_some() {
+            Some((
+                lead.span,
+                format!("`{}` cannot lead a body", l.name),
+                "a body follows a single agent of one cell that is no body itself".into(),
+            ))
+        } else {
+            None
+        };
+        if let Some((span, message, help)) = problem {
+            self.invalid(message, span, "not a body behind one agent", help);
+            return;
+        }
+        self.agents[body.ix()].follows = Some(leader);
     }
 
     /// Whether agent `a` has no poses; reported where `who` asks what it

@@ -613,6 +613,7 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, object: bool) -> Age
     let mut on = None;
     let mut props = Vec::new();
     let mut facing = None;
+    let mut follows = None;
     for c in it {
         match c.as_rule() {
             Rule::ident if name.is_none() => name = Some(ident(c)),
@@ -643,6 +644,7 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, object: bool) -> Age
                     _ => TargetDecl::Markers(markers(t)),
                 });
             }
+            Rule::follows => follows = Some(ident(inner(c).next().unwrap())),
             Rule::facing => {
                 let h = inner(c).next().unwrap();
                 facing = Some(Spanned {
@@ -664,6 +666,7 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, object: bool) -> Age
         also,
         props,
         facing,
+        follows,
     }
 }
 

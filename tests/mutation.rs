@@ -108,6 +108,8 @@ const TOKENS: &[&str] = &[
     "poses",
     "north { a -> a (0, 1) }",
     "hero is up",
+    "follows hero",
+    "agent tail every 't' on floor follows hero",
     "solid",
     "opaque",
     "every",

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|escape|minotaur|daleks|bloxorz|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
+`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -89,6 +89,21 @@ def bloxorz(rng):
         g = grid(rng, n, n, lambda r: rng_tile(r, [("-", 0.1), ("o", 0.01), ("=", 0.02)]))
         g[0][0] = "B"
         g[n - 1][n - 1] = "O"
+        maps.append(f"{n} {n}\n{show(g)}")
+    return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+
+
+def snake(rng):
+    """Four gardens of 24 x 24, a sixth of their cells walls, a snake of
+    six cells along the top row from the west, the apple in the far
+    corner."""
+    maps = []
+    for _ in range(4):
+        n = 24
+        g = grid(rng, n, n, lambda r: "#" if r.random() < 0.16 else ".")
+        g[0][:7] = list("ooooooH")
+        g[1][:7] = list(".......")
+        g[n - 1][n - 1] = "A"
         maps.append(f"{n} {n}\n{show(g)}")
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
 
@@ -265,4 +280,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))

@@ -55,6 +55,8 @@ pub struct Generic<'k, W> {
     twins: bool,
     /// Some mover moves by itself after every step.
     scripted: bool,
+    /// Some movers are members of bodies, which follow their leaders.
+    bodies: bool,
     /// Class -> whether its cells may be entered: never, always, or when
     /// its entry condition holds.
     entry: Vec<Entry>,
@@ -126,6 +128,7 @@ impl<'k, W: Word> Generic<'k, W> {
             marked: Vec::new(),
             twins: task.has_twins(),
             scripted: task.scripted(),
+            bodies: task.has_bodies(),
             entry: task
                 .board()
                 .class_ids()
@@ -196,10 +199,9 @@ impl<'k, W: Word> Generic<'k, W> {
                         let Some(mv) = self.motion(i, a) else {
                             continue;
                         };
-                        if task.forbid_same_cell()
-                            && mv.push.is_none()
-                            && let Some(c) = mv.enters
-                            && self.taken(i, c)
+                        if let Some(c) = mv.enters
+                            && ((task.forbid_same_cell() && mv.push.is_none() && self.taken(i, c))
+                                || (self.bodies && self.body_on(c)))
                         {
                             continue;
                         }
@@ -604,7 +606,8 @@ impl<'k, W: Word> Generic<'k, W> {
                 && (strict
                     || task.forbid_same_cell()
                     || m.object().is_some()
-                    || me.object_on(c).is_some())
+                    || me.object_on(c).is_some()
+                    || (me.bodies && me.body_on(c)))
         };
         let mut went = Went {
             at: from,
@@ -1033,6 +1036,9 @@ impl<'k, W: Word> Generic<'k, W> {
                 }
             }
         }
+        if self.bodies && !self.follow() {
+            return None;
+        }
         if !carry(task, &mut self.next, &mut self.snap) {
             return None;
         }
@@ -1049,6 +1055,43 @@ impl<'k, W: Word> Generic<'k, W> {
             return None;
         }
         Some(self.layout.encode(&self.next))
+    }
+
+    /// After a step: each member of a body (in mover order: a body's in
+    /// order from its leader) whose mover before it left its cell takes
+    /// that cell, its `on enter` rules firing. False when an effect leaves
+    /// a counter's range.
+    fn follow(&mut self) -> bool {
+        let task = self.task;
+        let b = task.board();
+        let movers = task.movers();
+        for (i, m) in movers.iter().enumerate() {
+            let Some(p) = m.follows() else { continue };
+            let before = &movers[p.ix()];
+            let (was, now) = (self.vals[before.pos().ix()], self.next[before.pos().ix()]);
+            if was == now {
+                continue;
+            }
+            let to = before.domain().cell(was as u32);
+            let Some(q) = m.position_from(to, &self.next) else {
+                continue;
+            };
+            self.next[m.pos().ix()] = i64::from(q);
+            let dir = way(b, self.cells[i], to);
+            for &r in task.on_enter_going(MoverId(i as u32), b.class(to), dir) {
+                if !fire(task, r, &mut self.next) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether a member of a body stands on `cell` in `vals` (it blocks
+    /// every mover).
+    fn body_on(&self, cell: u32) -> bool {
+        let movers = self.task.movers();
+        (0..self.cells.len()).any(|j| self.cells[j] == cell && movers[j].follows().is_some())
     }
 
     /// Each mover's cell (and with pieces, who covers each cell) as `next`
@@ -1145,7 +1188,8 @@ pub fn carry(task: &Task, vals: &mut [i64], snap: &mut Vec<i64>) -> bool {
     loop {
         let mut moved = false;
         for (i, m) in movers.iter().enumerate() {
-            if m.is_piece() {
+            // A body moves behind its leader only.
+            if m.is_piece() || m.follows().is_some() {
                 continue;
             }
             let at = cell(vals, m);

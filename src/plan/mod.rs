@@ -588,6 +588,9 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
     if task.posed() {
         return generic("a piece's cells depend on its pose (`poses`)");
     }
+    if task.has_bodies() {
+        return generic("bodies follow their leaders (`follows`)");
+    }
     if task.forbid() != &Expr::Const(false) {
         return generic("no step may end where a condition holds (`forbid COND`)");
     }
@@ -960,7 +963,9 @@ fn flag_bound(task: &Task, var: VarId, want: i64) -> Option<FlagBound> {
                 }
             }
         }
-        if m.object().is_some() && !cells.is_empty() {
+        // A body member follows its leader, with no moves of its own: no
+        // distance of its own tells when it gets there either.
+        if (m.object().is_some() || m.follows().is_some()) && !cells.is_empty() {
             // An object gets there by being pushed, which no distance of
             // its own (it has no moves) tells: no bound for this flag.
             return None;

@@ -338,7 +338,21 @@ impl Grounder<'_> {
                 },
                 script,
                 poses: None,
+                follows: None,
             });
+        }
+        // A body's first member follows its leader, each other the member
+        // before it.
+        for i in 0..self.instances.len() {
+            let inst = &self.instances[i];
+            let Some(leader) = rules.agents[inst.agent.ix()].follows else {
+                continue;
+            };
+            let before = (0..self.instances.len()).find(|&j| match inst.member {
+                0 => self.instances[j].agent == leader,
+                k => self.instances[j].agent == inst.agent && self.instances[j].member == k - 1,
+            });
+            self.movers[i].follows = before.map(|j| MoverId(j as u32));
         }
         for i in 0..self.instances.len() {
             let agent = &rules.agents[self.instances[i].agent.ix()];
@@ -556,11 +570,14 @@ impl Grounder<'_> {
         let inst = &self.instances[i];
         let b = &self.board;
         let object = self.rules.agents[inst.agent.ix()].object;
+        let follows = self.rules.agents[inst.agent.ix()].follows;
         // An object's domain: every member's start, spread by the moves of
-        // the agents that push it.
-        let firsts: Vec<usize> = if object {
+        // the agents that push it. A body's: every member's start and its
+        // leader's, spread by the leader's moves (a member only ever takes
+        // a cell the one before it left).
+        let firsts: Vec<usize> = if object || follows.is_some() {
             (self.instances.iter())
-                .filter(|x| x.agent == inst.agent)
+                .filter(|x| x.agent == inst.agent || Some(x.agent) == follows)
                 .flat_map(|x| x.starts.iter().map(|&c| b.padded(c)))
                 .collect()
         } else {
@@ -600,10 +617,10 @@ impl Grounder<'_> {
         }
         // 2: in the domain. 1: open and not reached yet.
         let mut mark = b.open.clone();
-        let dirs = if object {
-            pusher_dirs(self.rules)
-        } else {
-            agent_dirs(&self.rules.agents[inst.agent.ix()])
+        let dirs = match follows {
+            _ if object => pusher_dirs(self.rules),
+            Some(leader) => agent_dirs(&self.rules.agents[leader.ix()]),
+            None => agent_dirs(&self.rules.agents[inst.agent.ix()]),
         };
         let deltas: Vec<isize> = dirs.iter().map(|&d| b.delta(d)).collect();
         let mut stack = Vec::new();
@@ -1513,6 +1530,76 @@ fn lengthwise(agent: &resolve::Agent, shape: &[(i32, i32)], dr: i32, dc: i32) ->
 
 /// A cell of `cells` (in grid order) not joined side by side to the
 /// first, if there is one.
+/// Puts the members of body `body` in order behind `leader`: from the
+/// leader's cell, each next member the one on a cell side by side with the
+/// last (exactly one must be), numbered so. Reports a body whose cells do
+/// not make one such chain, or a leader not on the map once.
+fn chain(
+    case: &RawCase,
+    grid: Ringed,
+    instances: &mut [Instance],
+    body: AgentId,
+    leader: AgentId,
+    errors: &mut Vec<InputError>,
+) {
+    let members: Vec<usize> = (0..instances.len())
+        .filter(|&i| instances[i].agent == body)
+        .collect();
+    let Some(&first) = members.first() else {
+        return;
+    };
+    let head = instances
+        .iter()
+        .find(|x| x.agent == leader)
+        .and_then(|x| (x.starts.len() == 1).then(|| x.starts[0]));
+    let Some(mut at) = head else {
+        errors.push(case_error(
+            case,
+            format!(
+                "case {}: a body follows a leader that is not on the map once",
+                case.number
+            ),
+            "put the leader's marker on the map once, next to its body".into(),
+        ));
+        return;
+    };
+    let w = grid.width() as i64;
+    let beside = |a: u32, b: u32| {
+        let (a, b) = (i64::from(a), i64::from(b));
+        (a / w - b / w).abs() + (a % w - b % w).abs() == 1
+    };
+    let mut left: Vec<u32> = members.iter().map(|&i| instances[i].starts[0]).collect();
+    let mut order = Vec::with_capacity(left.len());
+    while !left.is_empty() {
+        let next: Vec<usize> = (0..left.len()).filter(|&k| beside(at, left[k])).collect();
+        let (cell, label) = match next[..] {
+            [k] => {
+                at = left.remove(k);
+                order.push(at);
+                continue;
+            }
+            [] => (left[0], "not joined to the body before it"),
+            [_, k, ..] => (left[k], "one of two cells that could come next"),
+        };
+        errors.push(InputError::MarkerRepeated {
+            message: format!(
+                "case {}: the body's cells do not make one chain from its leader",
+                case.number
+            ),
+            span: grid.span(case, cell),
+            label: label.into(),
+            help: "mark a body as one line of cells side by side, starting next to its leader"
+                .into(),
+        });
+        return;
+    }
+    for (k, (&i, cell)) in members.iter().zip(order).enumerate() {
+        instances[i].starts = vec![cell];
+        instances[i].member = k as u32;
+    }
+    debug_assert_eq!(instances[first].member, 0);
+}
+
 /// Where a piece with `poses` stands when it covers `cells` (in grid
 /// order, on a board `cols` wide): its anchor's cell and its pose, the
 /// first pose whose cells are laid out so.
@@ -2009,6 +2096,18 @@ fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
                     target,
                 });
             }
+        }
+    }
+    for (a, agent) in rules.agents.iter().enumerate() {
+        if let Some(leader) = agent.follows {
+            chain(
+                case,
+                grid,
+                &mut instances,
+                AgentId(a as u32),
+                leader,
+                &mut errors,
+            );
         }
     }
     if !errors.is_empty() {

@@ -456,6 +456,9 @@ pub struct Mover {
     /// pose's cells (offsets from its anchor, (0, 0) among them; `shape`
     /// is then empty).
     poses: Option<(VarId, Vec<Offsets>)>,
+    /// For a member of a body (`follows`): the mover before it, whose
+    /// cell it takes when that one leaves it.
+    follows: Option<MoverId>,
 }
 
 /// What a mover that is a member of an object has: agents push it; its
@@ -533,6 +536,11 @@ impl Mover {
             Some((v, poses)) => &poses[vals[v.ix()] as usize],
             None => &self.shape,
         }
+    }
+
+    /// For a member of a body: the mover before it (see [`Mover`]).
+    pub fn follows(&self) -> Option<MoverId> {
+        self.follows
     }
 
     /// A piece: of several cells, or with poses.
@@ -1141,6 +1149,11 @@ impl Task {
         self.movers.iter().any(Mover::is_piece)
     }
 
+    /// Some mover is a member of a body (`follows`).
+    pub fn has_bodies(&self) -> bool {
+        self.movers.iter().any(|m| m.follows.is_some())
+    }
+
     /// Some piece has poses (its cells depend on its state).
     pub fn posed(&self) -> bool {
         self.movers.iter().any(|m| m.poses.is_some())
@@ -1324,6 +1337,7 @@ impl Task {
             || !self.unit_costs()
             || self.far_moves()
             || self.moves_after()
+            || self.has_bodies()
             || self.forbid != Expr::Const(false)
             || self.mode == Mode::Together
             || self.has_objects()
