@@ -360,6 +360,22 @@ impl Plan {
         if task.forbid() != &Expr::Const(false) {
             let _ = writeln!(s, "  forbidden: states where a `forbid` condition holds");
         }
+        for m in task.movers().iter().filter(|m| m.member() == 0) {
+            if let Some(lead) = m.follows() {
+                let n = task
+                    .movers()
+                    .iter()
+                    .filter(|x| x.agent() == m.agent())
+                    .count();
+                let body = m.name().split('[').next().unwrap_or(m.name());
+                let _ = writeln!(
+                    s,
+                    "  body: {body} ({n} cell{}) follows {} after every step it moves",
+                    plural(n),
+                    task.mover(lead).name()
+                );
+            }
+        }
         for (i, m) in task.movers().iter().enumerate() {
             let twins = m.twins();
             if twins.start != i as u32 {
