@@ -1,7 +1,7 @@
 //! Cleaning Robot (POJ 2688): one flag per dirty tile of the map. The rule
 //! file against an independent solver on its sample and on random maps.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;

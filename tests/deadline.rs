@@ -3,7 +3,7 @@
 //! that costs two, and a strict limit on the cost. The rule file against an
 //! independent solver on its sample and on random mazes.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::cmp::Reverse;

@@ -2,7 +2,7 @@
 //! board a layout in the rule file, the pieces agents in turn. The rule
 //! file against an independent solver on its sample and on random boards.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, VecDeque};

@@ -1,7 +1,7 @@
 //! Hide and seek (HDU 4528): the shipped rule file against an independent
 //! solver on random valid inputs, plus the sample.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;

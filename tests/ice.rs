@@ -3,7 +3,7 @@
 //! (`slippery` tiles) against an independent solver on its sample and on
 //! random lakes.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;

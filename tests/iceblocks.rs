@@ -4,7 +4,7 @@
 //! every block, each block told apart, each move shifted cell by cell) on
 //! its sample and on random rinks, rotating strategies and thread counts.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, VecDeque};

@@ -6,7 +6,7 @@
 //! walker and the set of boulders, the moves written out cell by cell, no
 //! pruning) on its sample and on random caves with and without warps.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeSet, HashSet, VecDeque};

@@ -3,7 +3,7 @@
 //! enters; one flag per coin of the map) and must then reach the exit. The
 //! rule file, written here, against an independent solver on random lakes.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, VecDeque};

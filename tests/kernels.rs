@@ -3,7 +3,7 @@
 //! bound), each kernel that applies gives exactly the successors, with
 //! their costs, and the start states the interpreter gives.
 
-mod common;
+use crate::common;
 use puzzle::kernel::Kernel;
 use puzzle::plan::{KernelKind, Layout, bits_for};
 use puzzle::task::{Mode, Task};

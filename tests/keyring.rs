@@ -2,7 +2,7 @@
 //! key to open and stays open. The rule file against an independent solver
 //! on its sample and on random maps.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, VecDeque};

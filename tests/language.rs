@@ -1,7 +1,7 @@
 //! Language features beyond the shipped puzzles, each on a small rule file
 //! and map whose answer is worked out by hand in the comment beside it.
 
-mod common;
+use crate::common;
 use puzzle::run::Options;
 
 fn answer_with(rules: &str, input: &str, opts: &Options) -> String {

@@ -1,7 +1,7 @@
 //! Levers, the fourth shipped puzzle (our own): the rule file against an
 //! independent solver on its sample and on random maps.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, VecDeque};

@@ -2,7 +2,7 @@
 //! rule file against an independent solver on its sample and on random
 //! maps.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;

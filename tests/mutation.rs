@@ -17,7 +17,7 @@
 //! mutation` runs N mutants a side and 5,000 written rule files (and
 //! `PUZZLE_FUZZ_SEED=S` another seed).
 
-mod common;
+use crate::common;
 use miette::Diagnostic;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

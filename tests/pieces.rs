@@ -4,7 +4,7 @@
 //! over the positions of every piece, each piece told apart, on its sample
 //! and on random boards.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{HashSet, VecDeque};

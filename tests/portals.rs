@@ -3,7 +3,7 @@
 //! forced teleporters as shipped and with optional ones (the same rule
 //! file, `teleport portal optional`).
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;

@@ -3,7 +3,7 @@
 //! its keys and buttons, and each mover's drawn position is compared with
 //! the way `puzzle run --format json --trace` gives for the same case.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

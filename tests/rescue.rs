@@ -1,7 +1,7 @@
 //! Rescue (HDU 1242): several starts, a tile that costs two. The rule file
 //! against an independent solver on its sample and on random maps.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::cmp::Reverse;

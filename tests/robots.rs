@@ -3,7 +3,7 @@
 //! moves, agents in turn) against an independent solver on its sample and
 //! on random boards.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, VecDeque};

@@ -2,7 +2,7 @@
 //! samples in `../shared/problems/samples`. Skipped, loudly, when
 //! `../shared` is absent.
 
-mod common;
+use crate::common;
 
 #[test]
 fn bench_inputs_reproduce_expected_outputs() {

@@ -5,7 +5,7 @@
 //! warehouses, solvable and not, with more boxes than spots, fewer, and as
 //! many.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::cmp::Reverse;

@@ -4,7 +4,7 @@
 //! bitset midway (`Growing`, here with a threshold low enough to cross on
 //! small maps), on one thread or two.
 
-mod common;
+use crate::common;
 use puzzle::kernel::Kernel;
 use puzzle::plan::{Config, Engine, Strategy};
 use puzzle::search::{Budget, Dense, Growing, How, Sparse, Store, bfs, bidir};

@@ -2,7 +2,7 @@
 //! moving in turn or at once to their own targets), bidirectional search,
 //! A* and breadth-first search, on one thread or two, give the same answers.
 
-mod common;
+use crate::common;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

@@ -3,7 +3,7 @@
 //! (deep nesting, very long lines, thousands of unknown symbols, byte-order
 //! marks).
 
-mod common;
+use crate::common;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 

@@ -3,8 +3,6 @@
 //! thread count is checked by every differential test: see
 //! `common::assert_moves_hold`.)
 
-mod common;
-
 /// What `verify` says of `moves` for one case of `rules` on `map`.
 fn verdict(rules: &str, map: &str, moves: &str) -> String {
     let loaded = puzzle::load("t.puz", rules).unwrap_or_else(|e| panic!("{e:?}"));

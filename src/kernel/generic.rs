@@ -1314,14 +1314,7 @@ pub fn settle(task: &Task, vals: &mut [i64]) -> bool {
 /// The way from cell `from` to cell `to` on a straight line (a step, a
 /// slide, a piece's move): the sign of each difference.
 fn way(b: &crate::task::Board, from: u32, to: u32) -> Dir {
-    let (fr, fc) = (
-        (from as usize / b.cols()) as i64,
-        (from as usize % b.cols()) as i64,
-    );
-    let (tr, tc) = (
-        (to as usize / b.cols()) as i64,
-        (to as usize % b.cols()) as i64,
-    );
+    let ((fr, fc), (tr, tc)) = (b.coords(from), b.coords(to));
     Dir {
         dr: (tr - fr).signum() as i8,
         dc: (tc - fc).signum() as i8,

@@ -1,0 +1,35 @@
+//! Every integration test, in one binary (the crate is linked once for
+//! all of them): each module is a file of this folder, `common` their
+//! shared helpers.
+
+mod common;
+
+mod cleaning;
+mod cli;
+mod deadline;
+mod eight;
+mod halloween;
+mod hideseek;
+mod ice;
+mod iceblocks;
+mod icecave;
+mod icecoins;
+mod kernels;
+mod keyring;
+mod keytask;
+mod language;
+mod levers;
+mod monocycle;
+mod mutation;
+mod pieces;
+mod portals;
+mod render;
+mod rescue;
+mod robots;
+mod shared;
+mod sokoban;
+mod stores;
+mod strategies;
+mod streams;
+mod traces;
+mod ui;
