@@ -2330,6 +2330,31 @@ impl Resolver {
             start
         };
         let mut targets = Targets::None;
+        // A target is a member's own: one per start marker. Starts by
+        // `any`, `every` or `at` have none to pair it with (it was dropped
+        // without a word, and `its target` never held).
+        if let Some(t) = &a.targets
+            && matches!(start, Start::Any | Start::Every | Start::At(..))
+            && !a.object
+            && a.piece.is_none()
+        {
+            let span = match t {
+                ast::TargetDecl::Markers(m) => m.span,
+                ast::TargetDecl::Layout(l) => l.span,
+            };
+            self.invalid(
+                format!(
+                    "`{}` has a target, but no start marker of its own",
+                    a.name.name
+                ),
+                span,
+                "a target to pair with a marker",
+                "targets pair with start markers (`agent bot[n] 'a'.. target 'A'.. on TILE`); \
+                 for a start by `any`, `every` or `at`, say where it must go in the goal \
+                 (`goal bot on exit`)"
+                    .into(),
+            );
+        }
         match &a.targets {
             None => {}
             Some(ast::TargetDecl::Markers(t)) => {
