@@ -625,6 +625,22 @@ fn write_rules(rng: &mut SmallRng) -> Written {
         who.as_str()
     };
     r.push_str(&format!("move {mover}{mode}: {}\n", moves.join(", ")));
+    // A chaser that moves by itself after the hero's steps, columns first,
+    // and sometimes may not be met.
+    if family == 0 && !facing && rng.gen_bool(0.2) {
+        r.push_str("agent chaser 'C' on floor\n");
+        markers.push(b'C');
+        r.push_str(&format!(
+            "move chaser by itself {} times: east if column of hero > its column, \
+             west if column of hero < its column, south if row of hero > its row, \
+             north if row of hero < its row{}\n",
+            rng.gen_range(1..3),
+            if rng.gen_bool(0.3) { ", stay" } else { "" }
+        ));
+        if rng.gen_bool(0.6) {
+            r.push_str("forbid chaser at hero\n");
+        }
+    }
     if family > 0 {
         if rng.gen_bool(0.5) {
             r.push_str("forbid same cell\n");
@@ -750,6 +766,12 @@ fn write_rules(rng: &mut SmallRng) -> Written {
         goals.push(format!("hero on {place}"));
         if facing {
             goals.push("hero facing south".into());
+        }
+        if rng.gen_bool(0.2) {
+            goals.push(format!(
+                "row of hero + column of hero > {}",
+                rng.gen_range(0..6)
+            ));
         }
     } else {
         goals.push(format!("any bot on {place}"));
