@@ -1545,9 +1545,9 @@ fn chain(
     let members: Vec<usize> = (0..instances.len())
         .filter(|&i| instances[i].agent == body)
         .collect();
-    let Some(&first) = members.first() else {
+    if members.is_empty() {
         return;
-    };
+    }
     let head = instances
         .iter()
         .find(|x| x.agent == leader)
@@ -1597,7 +1597,6 @@ fn chain(
         instances[i].starts = vec![cell];
         instances[i].member = k as u32;
     }
-    debug_assert_eq!(instances[first].member, 0);
 }
 
 /// Where a piece with `poses` stands when it covers `cells` (in grid

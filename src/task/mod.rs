@@ -1301,20 +1301,6 @@ impl Task {
         })
     }
 
-    /// Some rule's condition tests a cell for a mover (`cell ahead has
-    /// box`).
-    pub fn reads_near(&self) -> bool {
-        fn near(e: &Expr) -> bool {
-            match e {
-                Expr::Near { .. } => true,
-                Expr::And(v) | Expr::Or(v) => v.iter().any(near),
-                Expr::Not(e) => near(e),
-                _ => false,
-            }
-        }
-        self.rules.iter().any(|r| near(&r.cond))
-    }
-
     /// Every rule is plain (see [`Rule::is_plain`]).
     pub fn plain_rules(&self) -> bool {
         self.rules.iter().all(|r| r.is_plain(self))
