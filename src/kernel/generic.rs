@@ -199,9 +199,11 @@ impl<'k, W: Word> Generic<'k, W> {
                         let Some(mv) = self.motion(i, a) else {
                             continue;
                         };
+                        // (An object on the cell is pushed, or the move
+                        // is none: `motion` saw to it.)
                         if let Some(c) = mv.enters
-                            && ((task.forbid_same_cell() && mv.push.is_none() && self.taken(i, c))
-                                || (self.bodies && self.body_on(c)))
+                            && mv.push.is_none()
+                            && ((task.forbid_same_cell() && self.taken(i, c)) || self.blocked(c))
                         {
                             continue;
                         }
@@ -603,11 +605,7 @@ impl<'k, W: Word> Generic<'k, W> {
         // Whether another mover on `c` keeps `i` out.
         let kept_out = |me: &Self, c: u32, strict: bool| {
             me.taken(i, c)
-                && (strict
-                    || task.forbid_same_cell()
-                    || m.object().is_some()
-                    || me.object_on(c).is_some()
-                    || (me.bodies && me.body_on(c)))
+                && (strict || task.forbid_same_cell() || m.object().is_some() || me.blocked(c))
         };
         let mut went = Went {
             at: from,
@@ -1087,11 +1085,12 @@ impl<'k, W: Word> Generic<'k, W> {
         true
     }
 
-    /// Whether a member of a body stands on `cell` in `vals` (it blocks
-    /// every mover).
-    fn body_on(&self, cell: u32) -> bool {
+    /// Whether a mover that blocks every mover (an object's member, a
+    /// body's) stands on `cell`.
+    fn blocked(&self, cell: u32) -> bool {
         let movers = self.task.movers();
-        (0..self.cells.len()).any(|j| self.cells[j] == cell && movers[j].follows().is_some())
+        (self.objects || self.bodies)
+            && (0..self.cells.len()).any(|j| self.cells[j] == cell && movers[j].blocks())
     }
 
     /// Each mover's cell (and with pieces, who covers each cell) as `next`

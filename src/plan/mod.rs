@@ -357,7 +357,7 @@ impl Plan {
                 task.carried_cells()
             );
         }
-        if task.forbid() != &Expr::Const(false) {
+        if task.forbids() {
             let _ = writeln!(s, "  forbidden: states where a `forbid` condition holds");
         }
         for m in task.movers().iter().filter(|m| m.member() == 0) {
@@ -607,7 +607,7 @@ fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
     if task.has_bodies() {
         return generic("bodies follow their leaders (`follows`)");
     }
-    if task.forbid() != &Expr::Const(false) {
+    if task.forbids() {
         return generic("no step may end where a condition holds (`forbid COND`)");
     }
     if task.reads_moving() {
@@ -979,9 +979,9 @@ fn flag_bound(task: &Task, var: VarId, want: i64) -> Option<FlagBound> {
                 }
             }
         }
-        // A body member follows its leader, with no moves of its own: no
-        // distance of its own tells when it gets there either.
-        if (m.object().is_some() || m.follows().is_some()) && !cells.is_empty() {
+        // An object is pushed, a body follows, another moves by itself:
+        // no distance of their own moves tells when they get there.
+        if m.moved_by_others() && !cells.is_empty() {
             // An object gets there by being pushed, which no distance of
             // its own (it has no moves) tells: no bound for this flag.
             return None;

@@ -1664,55 +1664,6 @@ struct Map {
 
 /// Reads the grid into a board and finds each agent instance's starts and
 /// target. Reports every problem in the map at once.
-/// The map's place on the board: inside a ring `ring` cells wide (1 with a
-/// `border` tile, else 0) of the border tile.
-#[derive(Debug, Clone, Copy)]
-struct Ringed {
-    ring: usize,
-    /// The map's size.
-    rows: usize,
-    cols: usize,
-}
-
-impl Ringed {
-    /// The board's width.
-    fn width(self) -> usize {
-        self.cols + 2 * self.ring
-    }
-
-    /// How many cells the board has.
-    fn len(self) -> usize {
-        (self.rows + 2 * self.ring) * self.width()
-    }
-
-    /// The board cell of map cell `cell`.
-    fn board(self, cell: usize) -> u32 {
-        let (r, c) = (cell / self.cols, cell % self.cols);
-        ((r + self.ring) * self.width() + c + self.ring) as u32
-    }
-
-    /// The board cell at row `r`, column `c` of the map (from 0; -1 and
-    /// the size are the ring's, if there is one).
-    fn at(self, r: i64, c: i64) -> Option<u32> {
-        let ring = self.ring as i64;
-        let inside = |x: i64, n: usize| (-ring..n as i64 + ring).contains(&x);
-        (inside(r, self.rows) && inside(c, self.cols))
-            .then(|| ((r + ring) * self.width() as i64 + c + ring) as u32)
-    }
-
-    /// Where board cell `cell` is in the input: its map cell's place, or
-    /// the whole case's for a cell of the ring.
-    fn span(self, case: &RawCase, cell: u32) -> miette::SourceSpan {
-        let (r, c) = (cell as usize / self.width(), cell as usize % self.width());
-        match (r.checked_sub(self.ring), c.checked_sub(self.ring)) {
-            (Some(r), Some(c)) if r < self.rows && c < self.cols => {
-                case.cell_span(r * self.cols + c)
-            }
-            _ => case.span(),
-        }
-    }
-}
-
 fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<InputError>> {
     let mut errors = Vec::new();
     let classes = Classes::new(rules);
@@ -2297,7 +2248,7 @@ fn new_board(
     let board = Board {
         rows,
         cols,
-        ring: grid.ring,
+        grid,
         class,
         classes,
         pad,

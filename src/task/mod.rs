@@ -543,6 +543,19 @@ impl Mover {
         self.follows
     }
 
+    /// It moves, though none of its moves is chosen: an object's member
+    /// (pushed), a body's (following), one that moves by itself. No
+    /// distance of its own moves tells where a step takes it.
+    pub fn moved_by_others(&self) -> bool {
+        self.object.is_some() || self.follows.is_some() || self.script.is_some()
+    }
+
+    /// It blocks every mover, always: an object's member (pushed, not
+    /// shared) and a body's.
+    pub fn blocks(&self) -> bool {
+        self.object.is_some() || self.follows.is_some()
+    }
+
     /// A piece: of several cells, or with poses.
     pub fn is_piece(&self) -> bool {
         !self.shape.is_empty() || self.poses.is_some()
@@ -590,6 +603,61 @@ pub struct When {
     pub by_class: Vec<Option<RuleId>>,
 }
 
+/// The map's place on the board: inside a ring `ring` cells wide (1 with a
+/// `border` tile, else 0) of the border tile.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ringed {
+    ring: usize,
+    /// The map's size.
+    rows: usize,
+    cols: usize,
+}
+
+impl Ringed {
+    /// The board's width.
+    fn width(self) -> usize {
+        self.cols + 2 * self.ring
+    }
+
+    /// How many cells the board has.
+    fn len(self) -> usize {
+        (self.rows + 2 * self.ring) * self.width()
+    }
+
+    /// The board cell of map cell `cell`.
+    fn board(self, cell: usize) -> u32 {
+        let (r, c) = (cell / self.cols, cell % self.cols);
+        ((r + self.ring) * self.width() + c + self.ring) as u32
+    }
+
+    /// The board cell at row `r`, column `c` of the map (from 0; -1 and
+    /// the size are the ring's, if there is one).
+    pub(crate) fn at(self, r: i64, c: i64) -> Option<u32> {
+        let ring = self.ring as i64;
+        let inside = |x: i64, n: usize| (-ring..n as i64 + ring).contains(&x);
+        (inside(r, self.rows) && inside(c, self.cols))
+            .then(|| ((r + ring) * self.width() as i64 + c + ring) as u32)
+    }
+
+    /// The row and column on the map of board cell `cell` (-1, and the
+    /// map's size, on the ring).
+    pub(crate) fn coords(self, cell: u32) -> (i64, i64) {
+        let (r, c) = (cell as usize / self.width(), cell as usize % self.width());
+        (r as i64 - self.ring as i64, c as i64 - self.ring as i64)
+    }
+
+    /// Where board cell `cell` is in the input: its map cell's place, or
+    /// the whole case's for a cell of the ring.
+    fn span(self, case: &crate::input::RawCase, cell: u32) -> miette::SourceSpan {
+        match self.coords(cell) {
+            (r, c) if (0..self.rows as i64).contains(&r) && (0..self.cols as i64).contains(&c) => {
+                case.cell_span(r as usize * self.cols + c as usize)
+            }
+            _ => case.span(),
+        }
+    }
+}
+
 /// The static board: each cell's class, and a padded copy of where movers
 /// may stand (the grid inside a border as wide as the longest move, so a
 /// move is one addition and never leaves the array).
@@ -598,10 +666,10 @@ pub struct Board {
     /// The board's size: the map's, and a ring on every side.
     rows: usize,
     cols: usize,
-    /// How wide the ring of the `border` tile around the map is: 1 if the
-    /// rules have one, else 0. Rows and columns of the map (`at (r, c)`,
-    /// reports) count from the map's first cell, inside the ring.
-    ring: usize,
+    /// The map's place on the board: inside a ring of the `border` tile
+    /// one cell wide if the rules have one. Rows and columns of the map
+    /// (`at (r, c)`, reports) count from the map's first cell, inside it.
+    grid: Ringed,
     /// Grid cell -> class.
     class: Vec<ClassId>,
     classes: Vec<Class>,
@@ -718,24 +786,19 @@ impl Board {
 
     /// How wide the ring around the map is (0 or 1).
     pub fn ring(&self) -> usize {
-        self.ring
+        self.grid.ring
     }
 
     /// The row and column of board cell `cell` on the map, from 0 (-1,
     /// and the map's size, on the ring).
     pub fn coords(&self, cell: u32) -> (i64, i64) {
-        let ring = self.ring as i64;
-        let (r, c) = (cell as usize / self.cols, cell as usize % self.cols);
-        (r as i64 - ring, c as i64 - ring)
+        self.grid.coords(cell)
     }
 
     /// The board cell at row `r`, column `c` of the map (see
     /// [`Board::coords`]), if there is one.
     pub fn at(&self, r: i64, c: i64) -> Option<u32> {
-        let ring = self.ring as i64;
-        let (r, c) = (r.checked_add(ring)?, c.checked_add(ring)?);
-        ((0..self.rows as i64).contains(&r) && (0..self.cols as i64).contains(&c))
-            .then(|| (r * self.cols as i64 + c) as u32)
+        self.grid.at(r, c)
     }
 
     pub fn class_of(&self, cell: u32) -> &Class {
@@ -981,14 +1044,14 @@ impl Task {
         self.forbid_swap
     }
 
-    /// The states no step may end in (`forbid COND`).
-    pub fn forbid(&self) -> &Expr {
-        &self.forbid
+    /// Some `forbid COND` rule applies.
+    pub fn forbids(&self) -> bool {
+        !matches!(self.forbid, Expr::Const(false))
     }
 
     /// Whether a state is one no step may end in.
     pub fn forbidden(&self, vals: &[i64]) -> bool {
-        self.forbid != Expr::Const(false) && self.eval(&self.forbid, vals)
+        self.forbids() && self.eval(&self.forbid, vals)
     }
 
     /// Some mover moves by itself after every step (`by itself`).
@@ -1324,7 +1387,7 @@ impl Task {
             || self.far_moves()
             || self.moves_after()
             || self.has_bodies()
-            || self.forbid != Expr::Const(false)
+            || self.forbids()
             || self.mode == Mode::Together
             || self.has_objects()
             || self.has_twins()
