@@ -1460,14 +1460,9 @@ fn objects_pushed_over_the_edge_match_a_hand_written_search() {
             .filter(|&p| at(p) == Some(b'$'))
             .collect();
         let open = |p| matches!(at(p), Some(x) if x != b'#');
-        let start = (keeper, crates);
-        let mut dist = std::collections::HashMap::from([(start.clone(), 0u32)]);
-        let mut queue = std::collections::VecDeque::from([start]);
-        while let Some(s) = queue.pop_front() {
-            let d = dist[&s];
-            if s.1.iter().all(|&p| at(p) == Some(b'~')) {
-                return Some(d);
-            }
+        let goal = |s: &((i32, i32), Vec<(i32, i32)>)| s.1.iter().all(|&p| at(p) == Some(b'~'));
+        common::bfs((keeper, crates), goal, |s| {
+            let mut out = Vec::new();
             for (dr, dc) in [(-1, 0), (0, 1), (1, 0), (0, -1)] {
                 let to = (s.0.0 + dr, s.0.1 + dc);
                 if !open(to) {
@@ -1482,14 +1477,10 @@ fn objects_pushed_over_the_edge_match_a_hand_written_search() {
                     crates[i] = beyond;
                     crates.sort_unstable();
                 }
-                let t = (to, crates);
-                if !dist.contains_key(&t) {
-                    dist.insert(t.clone(), d + 1);
-                    queue.push_back(t);
-                }
+                out.push((to, crates));
             }
-        }
-        None
+            out
+        })
     };
     let mut rng = rand::rngs::SmallRng::seed_from_u64(0xc8a7e);
     let map = |rng: &mut rand::rngs::SmallRng| {
@@ -1610,50 +1601,47 @@ fn movers_by_themselves_match_a_hand_written_search() {
         if caught(&start) {
             return None;
         }
-        let mut dist = std::collections::HashMap::from([(start.clone(), 0u32)]);
-        let mut queue = std::collections::VecDeque::from([start]);
         let mut ways = vec![(-1, 0), (0, 1), (1, 0), (0, -1)];
         if wait {
             ways.push((0, 0));
         }
-        while let Some(s) = queue.pop_front() {
-            let d = dist[&s];
-            if s[0] == exit {
-                return Some(d);
-            }
-            for &(dr, dc) in &ways {
-                let to = (s[0].0 + dr, s[0].1 + dc);
-                if (dr, dc) != (0, 0) && !open(to) {
-                    continue;
-                }
-                let mut t = s.clone();
-                t[0] = to;
-                for i in 1..=chasers {
-                    for _ in 0..times {
-                        let (hr, hc) = t[0];
-                        let (mr, mc) = t[i];
-                        let prefs = [
-                            (hc > mc, (0, 1)),
-                            (hc < mc, (0, -1)),
-                            (hr > mr, (1, 0)),
-                            (hr < mr, (-1, 0)),
-                        ];
-                        if let Some(&(_, (er, ec))) = prefs
-                            .iter()
-                            .find(|&&(want, (er, ec))| want && open((mr + er, mc + ec)))
-                        {
-                            t[i] = (mr + er, mc + ec);
+        common::bfs(
+            start,
+            |s: &Vec<Pos>| s[0] == exit,
+            |s| {
+                let mut out = Vec::new();
+                for &(dr, dc) in &ways {
+                    let to = (s[0].0 + dr, s[0].1 + dc);
+                    if (dr, dc) != (0, 0) && !open(to) {
+                        continue;
+                    }
+                    let mut t = s.clone();
+                    t[0] = to;
+                    for i in 1..=chasers {
+                        for _ in 0..times {
+                            let (hr, hc) = t[0];
+                            let (mr, mc) = t[i];
+                            let prefs = [
+                                (hc > mc, (0, 1)),
+                                (hc < mc, (0, -1)),
+                                (hr > mr, (1, 0)),
+                                (hr < mr, (-1, 0)),
+                            ];
+                            if let Some(&(_, (er, ec))) = prefs
+                                .iter()
+                                .find(|&&(want, (er, ec))| want && open((mr + er, mc + ec)))
+                            {
+                                t[i] = (mr + er, mc + ec);
+                            }
                         }
                     }
+                    if !caught(&t) {
+                        out.push(t);
+                    }
                 }
-                if caught(&t) || dist.contains_key(&t) {
-                    continue;
-                }
-                dist.insert(t.clone(), d + 1);
-                queue.push_back(t);
-            }
-        }
-        None
+                out
+            },
+        )
     };
     let mut rng = rand::rngs::SmallRng::seed_from_u64(0x7e5e);
     let (mut solved, mut unsolved) = (0, 0);
@@ -1744,14 +1732,9 @@ fn pieces_with_poses_match_a_hand_written_search() {
         let cells =
             |a: (i32, i32), p: usize| shapes[p].iter().map(move |&(r, c)| (a.0 + r, a.1 + c));
         let start = (marked[0], pose, false);
-        let mut dist = std::collections::HashMap::from([(start, 0u32)]);
-        let mut queue = std::collections::VecDeque::from([start]);
-        while let Some(s) = queue.pop_front() {
-            let d = dist[&s];
-            let (a, p, bridge) = s;
-            if p == 0 && at(a) == Some(b'O') {
-                return Some(d);
-            }
+        let goal = |&(a, p, _): &_| p == 0 && at(a) == Some(b'O');
+        common::bfs(start, goal, |&(a, p, bridge)| {
+            let mut out = Vec::new();
             for row in &table {
                 let (q, (dr, dc)) = row[p];
                 let b = (a.0 + dr, a.1 + dc);
@@ -1769,14 +1752,10 @@ fn pieces_with_poses_match_a_hand_written_search() {
                         nb = !nb;
                     }
                 }
-                let t = (b, q, nb);
-                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(t) {
-                    e.insert(d + 1);
-                    queue.push_back(t);
-                }
+                out.push((b, q, nb));
             }
-        }
-        None
+            out
+        })
     };
     let mut rng = rand::rngs::SmallRng::seed_from_u64(0xb10c);
     let map = |rng: &mut rand::rngs::SmallRng| loop {
@@ -1851,15 +1830,9 @@ fn bodies_that_follow_match_a_hand_written_search() {
         }) {
             chain.push(left.remove(k));
         }
-        let start = (chain, false);
-        let mut dist = std::collections::HashMap::from([(start.clone(), 0u32)]);
-        let mut queue = std::collections::VecDeque::from([start]);
-        while let Some(s) = queue.pop_front() {
-            let d = dist[&s];
-            let (cells, lit) = &s;
-            if at(cells[0]) == Some(b'E') && *lit {
-                return Some(d);
-            }
+        let goal = |(cells, lit): &(Vec<Pos>, bool)| at(cells[0]) == Some(b'E') && *lit;
+        common::bfs((chain, false), goal, |(cells, lit)| {
+            let mut out = Vec::new();
             for (dr, dc) in [(-1, 0), (0, 1), (1, 0), (0, -1)] {
                 let to = (cells[0].0 + dr, cells[0].1 + dc);
                 if matches!(at(to), None | Some(b'#')) || cells[1..].contains(&to) {
@@ -1873,14 +1846,10 @@ fn bodies_that_follow_match_a_hand_written_search() {
                         l = !l;
                     }
                 }
-                let t = (next, l);
-                if !dist.contains_key(&t) {
-                    dist.insert(t.clone(), d + 1);
-                    queue.push_back(t);
-                }
+                out.push((next, l));
             }
-        }
-        None
+            out
+        })
     };
     let mut rng = rand::rngs::SmallRng::seed_from_u64(0x5a4e);
     let map = |rng: &mut rand::rngs::SmallRng| loop {

@@ -404,3 +404,29 @@ pub fn put_piece(
     }
     false
 }
+
+/// The fewest steps from `start` to a state `goal` accepts, breadth first,
+/// `next` listing each state's successors (repeats allowed); `None` when
+/// none is reachable. The hand-written searches of the differential tests
+/// share it, each with its own rules in `next`.
+pub fn bfs<S: Clone + Eq + std::hash::Hash>(
+    start: S,
+    goal: impl Fn(&S) -> bool,
+    mut next: impl FnMut(&S) -> Vec<S>,
+) -> Option<u32> {
+    let mut dist = std::collections::HashMap::from([(start.clone(), 0u32)]);
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(s) = queue.pop_front() {
+        let d = dist[&s];
+        if goal(&s) {
+            return Some(d);
+        }
+        for t in next(&s) {
+            if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(t.clone()) {
+                e.insert(d + 1);
+                queue.push_back(t);
+            }
+        }
+    }
+    None
+}
