@@ -2542,6 +2542,22 @@ impl Resolver {
         }
         let mut items = Vec::new();
         self.expand_moves(&m.moves, (None, &[]), &mut Vec::new(), &mut items, 0);
+        // Moves made by themselves follow a step whose cost is the chosen
+        // move's: a cost of theirs (written, or from a set) would count for
+        // nothing.
+        if script.is_some()
+            && let Some((kind, ..)) = items.iter().find(|(_, cost, _, _)| cost.is_some())
+        {
+            self.invalid(
+                "a move made by itself costs nothing of its own".into(),
+                kind.span,
+                "a cost that would be dropped",
+                "a step costs the move chosen in it; drop `costs` here, or give it to the moves \
+                 that cause this one"
+                    .into(),
+            );
+            return;
+        }
         let mut moves: Vec<Move> = Vec::new();
         let mut spans: Vec<Span> = Vec::new();
         for (kind, cost, guards, rows) in &items {
