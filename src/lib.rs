@@ -7,8 +7,12 @@
 //! .puz text --syntax::parse--> ast::File --resolve::resolve--> resolve::Rules   (once per file)
 //! input text --input::Reader--> input::RawCase                                   (one per case)
 //! Rules + RawCase --task::ground--> task::Task --plan::plan--> plan::Plan
-//! Task + Plan --search::run--> solution::Solution
+//! Task + Plan --search::run--> solution::Solution --show::walk--> show::Walk
 //! ```
+//!
+//! Below the phases: [`budget`] (what a case may spend), [`pack`] (packed
+//! states), [`mapped`], [`error`]. Modules import downward only
+//! (`tests/house.rs` checks it).
 //!
 //! [`load`] runs the first two phases on a rule file; [`solve`] runs the
 //! rest on one case; [`run()`] drives a whole input file and prints the
@@ -27,10 +31,12 @@ macro_rules! ids {
 }
 
 pub mod ast;
+pub mod budget;
 pub mod error;
 pub mod input;
 pub mod kernel;
 pub mod mapped;
+pub mod pack;
 pub mod plan;
 pub mod progress;
 pub mod render;
@@ -58,7 +64,7 @@ pub struct Loaded {
 /// [`load`] on a file's bytes: a byte-order mark is skipped, and a byte
 /// that is not UTF-8 is reported where it is.
 pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, Diagnostics<RuleError>> {
-    let bytes = run::strip_bom(bytes);
+    let bytes = mapped::strip_bom(bytes);
     match std::str::from_utf8(bytes) {
         Ok(text) => load(name, text),
         Err(e) => {
@@ -118,10 +124,10 @@ pub fn verify(
     case: &input::RawCase,
     config: plan::Config,
     line: &str,
-    budget: &search::Budget,
+    budget: &budget::Budget,
 ) -> Result<Verdict, Vec<InputError>> {
     let task = task::ground(rules, case)?;
-    let plan = plan::plan(&task, config).map_err(|w| vec![run::too_wide(case, &task, &w.0)])?;
+    let plan = plan::plan(&task, config).map_err(|w| vec![w.report(case, &task)])?;
     let tokens: Vec<&str> = line.split_whitespace().collect();
     // The replay first: moves that do not hold need no search.
     let replayed = if tokens == ["-"] {
@@ -159,7 +165,7 @@ pub fn verify(
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Show {
     /// The moves of a least-cost way, and the states along it
-    /// ([`solution::Solution::walk`]).
+    /// ([`solution::Solution::path`], shown as [`Answer::walk`]).
     pub moves: bool,
     /// The successors generated, counted (see [`search::run`]).
     pub stats: bool,
@@ -171,6 +177,24 @@ pub struct Show {
 /// agents.
 pub const BYTES_PER_CELL: u64 = 40;
 
+/// A case's answer: what the search found, and its way shown when asked
+/// for.
+#[derive(Debug, Clone, Default)]
+pub struct Answer {
+    pub solution: solution::Solution,
+    /// The way of [`solution::Solution::path`], drawn on the case's map.
+    pub walk: Option<show::Walk>,
+}
+
+impl From<solution::Solution> for Answer {
+    fn from(solution: solution::Solution) -> Self {
+        Answer {
+            solution,
+            walk: None,
+        }
+    }
+}
+
 /// Solves one case within a budget: rules + map -> task -> plan ->
 /// solution.
 pub fn solve(
@@ -178,8 +202,8 @@ pub fn solve(
     case: &mut input::RawCase,
     config: plan::Config,
     show: Show,
-    budget: &search::Budget,
-) -> Result<solution::Solution, Vec<InputError>> {
+    budget: &budget::Budget,
+) -> Result<Answer, Vec<InputError>> {
     // A map's tables (the task's, the kernel's, one entry per cell or
     // more) are built before the search can check its budget: a map too
     // large for the memory left ends its case cleanly instead of aborting
@@ -190,22 +214,22 @@ pub fn solve(
         if let Some(st) = &mut stopped.stopped {
             st.before_search = Some(need);
         }
-        return Ok(stopped);
+        return Ok(stopped.into());
     }
     let task = task::ground(rules, case)?;
     // A limit (the deadline, Ctrl-C, memory) may pass while a large map's
     // tables are built: each phase ends with a check of the budget.
     if budget.poll() {
-        return Ok(solution::Solution::stopped(budget));
+        return Ok(solution::Solution::stopped(budget).into());
     }
     if !show.moves {
         // Nothing draws this map: its characters are not held through the
         // search.
         case.forget_grid();
     }
-    let plan = plan::plan(&task, config).map_err(|w| vec![run::too_wide(case, &task, &w.0)])?;
+    let plan = plan::plan(&task, config).map_err(|w| vec![w.report(case, &task)])?;
     if budget.poll() {
-        return Ok(solution::Solution::stopped(budget));
+        return Ok(solution::Solution::stopped(budget).into());
     }
     let mut sol = search::run(&task, &plan, budget, show.stats);
     sol.goal_never = *task.goal() == task::Expr::Const(false);
@@ -220,13 +244,16 @@ pub fn solve(
         match trace::trace(&task, &plan, budget) {
             Some(t) if Some(t.cost()) == sol.cost => {
                 sol.steps = Some(t.steps().len() as u64);
-                if show.moves {
-                    sol.walk = Some(show::walk(rules, case, &task, &t));
-                }
+                sol.path = show.moves.then_some(t);
             }
             Some(_) => unreachable!("the search and the trace agree on the least cost"),
             None => sol.stopped = budget.report(),
         }
     }
-    Ok(sol)
+    // Showing the way is a phase of its own, on the way the search found.
+    let walk = sol.path.as_ref().map(|p| show::walk(rules, case, &task, p));
+    Ok(Answer {
+        solution: sol,
+        walk,
+    })
 }

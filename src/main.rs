@@ -264,11 +264,11 @@ impl RunOpts {
         // Ctrl-C stops the case running at its next checkpoint; a second
         // one ends the process at once.
         let _ = ctrlc::set_handler(|| {
-            if puzzle::search::budget::INTERRUPTED.swap(true, Relaxed) {
+            if puzzle::budget::INTERRUPTED.swap(true, Relaxed) {
                 std::process::exit(130);
             }
         });
-        let default_memory = puzzle::search::budget::default_max_memory();
+        let default_memory = puzzle::budget::default_max_memory();
         Ok(puzzle::run::Options {
             bare: (self.map || !self.set.is_empty()).then_some(self.set),
             stats,
@@ -276,7 +276,7 @@ impl RunOpts {
                 strategy: self.strategy.into(),
                 threads,
             },
-            limits: puzzle::search::Limits {
+            limits: puzzle::budget::Limits {
                 max_states: self.max_states,
                 max_memory: self.max_memory.map_or(default_memory, |m| m.0),
                 timeout: self.timeout,
@@ -413,7 +413,7 @@ fn allocator_setup() {
     // a few. An arena of a quarter of the limit, reserved at once, holds
     // what the search's budget (half the limit) lets it allocate.
     if std::env::var_os("MIMALLOC_ARENA_RESERVE").is_none()
-        && let Some(limit) = puzzle::search::budget::address_space()
+        && let Some(limit) = puzzle::budget::address_space()
     {
         let kib = (limit / 4 / 1024).max(1024);
         // SAFETY: setting an option is allowed at any time.

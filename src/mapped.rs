@@ -51,11 +51,7 @@ impl Mapped {
         // being changed while the run reads it: one rewritten under the
         // run could give its cases text that differs from what was checked.
         let map = unsafe { Mmap::map(file) }.ok()?;
-        let start = if map.starts_with(super::run::BOM) {
-            super::run::BOM.len()
-        } else {
-            0
-        };
+        let start = if map.starts_with(BOM) { BOM.len() } else { 0 };
         let mapped = Mapped {
             map,
             start,
@@ -129,3 +125,11 @@ pub(crate) fn page_size() -> usize {
 pub(crate) fn page_size() -> usize {
     4096
 }
+
+/// A file's bytes without a UTF-8 byte-order mark.
+pub fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(BOM).unwrap_or(bytes)
+}
+
+/// UTF-8's byte-order mark.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";

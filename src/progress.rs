@@ -7,7 +7,7 @@
 //! Only on a terminal: the caller decides ([`Progress::new`]); a run
 //! whose stderr is a file or a pipe never draws.
 
-use crate::search::Budget;
+use crate::budget::Budget;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -112,7 +112,7 @@ pub fn line(n: usize, budget: &Budget) -> String {
         count(frontier),
         count(states),
         count(rate as u64),
-        crate::search::budget::size(crate::search::budget::resident()),
+        crate::budget::size(crate::budget::resident()),
     )
 }
 

@@ -5,12 +5,12 @@
 //! on stdout, in order. The answers of the cases before a bad one are
 //! printed before its report.
 
+use crate::Answer;
 use crate::error::{Diagnostics, InputError, Source, VerifyError};
 use crate::input::{RawCase, Reader};
-use crate::plan::Layout;
 use crate::resolve::Rules;
+use crate::show::Walk;
 use crate::solution::Solution;
-use crate::task::Task;
 use std::io::Write;
 
 /// Why a run stopped early.
@@ -51,7 +51,7 @@ pub struct Options {
     /// The search strategy and threads.
     pub search: crate::search::Config,
     /// What each case may spend.
-    pub limits: crate::search::Limits,
+    pub limits: crate::budget::Limits,
     /// Print each case's moves instead of its answer (see [`crate::trace`]).
     pub moves: bool,
     /// Print each case's way after its answer, the board redrawn at every
@@ -92,8 +92,8 @@ impl Input {
     /// An input from its bytes, kept as they are when they are UTF-8 (a
     /// large input is not copied).
     pub fn from_bytes(name: &str, mut bytes: Vec<u8>) -> Input {
-        if bytes.starts_with(BOM) {
-            bytes.drain(..BOM.len());
+        if bytes.starts_with(crate::mapped::BOM) {
+            bytes.drain(..crate::mapped::BOM.len());
         }
         match String::from_utf8(bytes) {
             Ok(text) => Input {
@@ -165,14 +165,6 @@ impl Input {
     }
 }
 
-/// A file's bytes without a UTF-8 byte-order mark.
-pub fn strip_bom(bytes: &[u8]) -> &[u8] {
-    bytes.strip_prefix(BOM).unwrap_or(bytes)
-}
-
-/// UTF-8's byte-order mark.
-pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
-
 /// The cases of an input, in order, then the error that stops reading, if
 /// any. A file whose bytes stop being UTF-8 stops at the bad byte: the
 /// reader's complaint about a case cut short there is that byte's.
@@ -237,12 +229,12 @@ fn solve_in_order(
     rules: &Rules,
     input: &Input,
     opts: &Options,
-    mut each: impl FnMut(&RawCase, Solution, f64) -> std::io::Result<()>,
+    mut each: impl FnMut(&RawCase, Answer, f64) -> std::io::Result<()>,
 ) -> Result<(), RunError> {
     let progress = crate::progress::Progress::new(opts.progress);
     let solve = |case: &mut RawCase| {
         let clock = std::time::Instant::now();
-        let budget = std::sync::Arc::new(crate::search::Budget::new(opts.limits));
+        let budget = std::sync::Arc::new(crate::budget::Budget::new(opts.limits));
         progress.watch(case.number, &budget);
         let _done = Unwatch(&progress, case.number);
         let show = crate::Show {
@@ -254,7 +246,10 @@ fn solve_in_order(
             // it: the run goes on with the next case.
             Err(errors) if errors.iter().all(InputError::is_engine_limit) => {
                 let report = input.fail(errors, Some(case.number));
-                refused(report, opts.format)
+                Answer {
+                    solution: refused(report, opts.format),
+                    walk: None,
+                }
             }
             other => other?,
         };
@@ -262,8 +257,7 @@ fn solve_in_order(
     };
     let threads = opts.search.threads.max(1);
     let mut cases = cases(rules, input, opts)?;
-    let interrupted =
-        || crate::search::budget::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
+    let interrupted = || crate::budget::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
     if threads == 1 {
         for case in cases.by_ref() {
             let mut case = case?;
@@ -345,7 +339,7 @@ pub enum Rendered {
     /// The case has no way to a goal.
     NoWay,
     /// A limit stopped its search.
-    Stopped(crate::search::budget::Stopped),
+    Stopped(crate::budget::Stopped),
     /// The input has fewer cases.
     NoCase(usize),
 }
@@ -364,14 +358,14 @@ pub fn render_case(
         if case.number != n {
             continue;
         }
-        let budget = crate::search::Budget::new(opts.limits);
+        let budget = crate::budget::Budget::new(opts.limits);
         let show = crate::Show {
             moves: true,
             stats: false,
         };
         let sol = crate::solve(rules, &mut case, opts.search, show, &budget)
             .map_err(|e| input.fail(e, Some(n)))?;
-        return Ok(match (sol.stopped, sol.walk) {
+        return Ok(match (sol.solution.stopped, sol.walk) {
             (Some(st), _) => Rendered::Stopped(st),
             (None, Some(w)) => Rendered::Way(Box::new(w)),
             (None, None) => Rendered::NoWay,
@@ -398,7 +392,7 @@ pub struct Verified {
 /// than a tab or a line break (a binary file, whose bytes would otherwise
 /// be read as move names). A byte-order mark is skipped.
 pub fn moves_text(name: &str, bytes: &[u8]) -> Result<String, Diagnostics<VerifyError>> {
-    let bytes = strip_bom(bytes);
+    let bytes = crate::mapped::strip_bom(bytes);
     let fail = |text: &str, at: usize, what: String, label: &str| {
         let e = VerifyError::NotText {
             span: (at, 1).into(),
@@ -526,7 +520,7 @@ pub fn verify_input<W: Write>(
             continue;
         };
         let whole: miette::SourceSpan = (at, line.len().max(1)).into();
-        let budget = crate::search::Budget::new(opts.limits);
+        let budget = crate::budget::Budget::new(opts.limits);
         let verdict = crate::verify(rules, &case, opts.search, line, &budget)
             .map_err(|e| input.fail(e, Some(n)))?;
         use crate::Verdict::*;
@@ -624,12 +618,12 @@ pub enum Interrupted {
 /// What stderr says of a case a limit stopped.
 fn say_stopped(
     case: &RawCase,
-    st: &crate::search::budget::Stopped,
-    limits: &crate::search::Limits,
+    st: &crate::budget::Stopped,
+    limits: &crate::budget::Limits,
     refused: bool,
 ) -> std::io::Result<()> {
     let limit = st.limit.describe(limits);
-    let memory = crate::search::budget::size(st.memory);
+    let memory = crate::budget::size(st.memory);
     // A case refused before its search has its report above; one the
     // engine's size stopped during its search (a total cost past 32 bits)
     // is said as any limit is.
@@ -648,7 +642,7 @@ fn say_stopped(
              cells needs about {} more, and {memory} is in use",
             case.number,
             case.rows * case.cols,
-            crate::search::budget::size(need),
+            crate::budget::size(need),
         ),
         None => writeln!(
             std::io::stderr(),
@@ -671,10 +665,10 @@ fn refused(report: RunError, format: Format) -> Solution {
             .collect(),
         Format::Text => format!("{:?}\n", miette::Report::new(report)),
     };
-    let memory = crate::search::budget::resident();
+    let memory = crate::budget::resident();
     Solution {
-        stopped: Some(crate::search::budget::Stopped {
-            limit: crate::search::budget::Limit::Engine,
+        stopped: Some(crate::budget::Stopped {
+            limit: crate::budget::Limit::Engine,
             depth: 0,
             states: 0,
             memory,
@@ -745,7 +739,7 @@ impl Stats {
             depth: sol.depth,
             seconds: secs,
             states_per_second: sol.expanded as f64 / secs.max(1e-9),
-            peak_memory: crate::search::budget::peak(),
+            peak_memory: crate::budget::peak(),
         }
     }
 }
@@ -796,11 +790,12 @@ impl<'a> CaseJson<'a> {
     fn of(
         case: &RawCase,
         sol: &'a Solution,
+        walk: Option<&'a Walk>,
         answer: String,
         opts: &Options,
         stats: Option<Stats>,
     ) -> Self {
-        use crate::search::budget::Limit;
+        use crate::budget::Limit;
         let status = match (&sol.stopped, sol.cost) {
             (Some(_), _) => "stopped",
             (None, Some(_)) => "solved",
@@ -812,8 +807,8 @@ impl<'a> CaseJson<'a> {
             status,
             cost: sol.cost,
             answer,
-            moves: shown.then(|| sol.walk.as_ref().map(|w| &w.steps[..])),
-            trace: if opts.trace { sol.walk.as_ref() } else { None },
+            moves: shown.then(|| walk.map(|w| &w.steps[..])),
+            trace: if opts.trace { walk } else { None },
             stopped: sol.stopped.as_ref().map(|st| StoppedJson {
                 limit: match st.limit {
                     Limit::States => "states",
@@ -857,9 +852,13 @@ pub fn run_input<W: Write>(
     let io = &rules.io;
     let mut summary = Summary::default();
     let mut last = 0;
-    solve_in_order(rules, input, opts, |case, sol, secs| {
+    solve_in_order(rules, input, opts, |case, answer, secs| {
+        let Answer {
+            solution: sol,
+            walk,
+        } = answer;
         if let Some(st) = &sol.stopped
-            && st.limit == crate::search::budget::Limit::Interrupted
+            && st.limit == crate::budget::Limit::Interrupted
         {
             // Not an answer: nothing for this case, and the run ends.
             summary.interrupted = Some(Interrupted::During(case.number));
@@ -896,7 +895,7 @@ pub fn run_input<W: Write>(
         };
         let stats = opts.stats.then(|| Stats::of(&sol, secs));
         if opts.format == Format::Json {
-            let json = CaseJson::of(case, &sol, answer, opts, stats);
+            let json = CaseJson::of(case, &sol, walk.as_ref(), answer, opts, stats);
             serde_json::to_writer(&mut *out, &json).map_err(std::io::Error::from)?;
             writeln!(out)?;
             out.flush()?;
@@ -921,7 +920,7 @@ pub fn run_input<W: Write>(
                 )?;
             }
         }
-        let line = match (&sol.stopped, &sol.walk) {
+        let line = match (&sol.stopped, &walk) {
             // The moves: `?` when stopped, `-` when there is no way.
             (Some(_), _) if opts.moves => "?".to_string(),
             (None, walk) if opts.moves => walk
@@ -931,7 +930,7 @@ pub fn run_input<W: Write>(
         };
         writeln!(out, "{line}")?;
         if opts.trace && !opts.moves {
-            match (&sol.stopped, &sol.walk) {
+            match (&sol.stopped, &walk) {
                 (None, Some(walk)) => {
                     let steps = walk.steps.len();
                     let cost = walk.frames.last().map_or(0, |f| f.cost);
@@ -960,13 +959,13 @@ pub fn run_input<W: Write>(
                 st.depth,
                 st.seconds,
                 st.states_per_second / 1e6,
-                crate::search::budget::size(st.peak_memory),
+                crate::budget::size(st.peak_memory),
             )?;
         }
         Ok(())
     })?;
     if summary.interrupted.is_none()
-        && crate::search::budget::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
+        && crate::budget::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
     {
         summary.interrupted = Some(Interrupted::After(last));
     }
@@ -1057,41 +1056,6 @@ fn header_from(rules: &Rules, given: &[(String, i64)]) -> Result<Vec<Option<i64>
     Ok(header)
 }
 
-/// The error for a state that does not fit the widest word.
-pub fn too_wide(case: &RawCase, task: &Task, layout: &Layout) -> InputError {
-    // Members of a family or an object, one after another with the same
-    // width, are one part: `box (157 of them) 10 bits each`.
-    let mut runs: Vec<(&str, &str, u32, usize)> = Vec::new();
-    for &v in layout.order() {
-        let (name, bits) = (task.var(v).name(), layout.field(v).bits);
-        if bits == 0 {
-            continue;
-        }
-        let base = name.split('[').next().unwrap_or(name);
-        match runs.last_mut() {
-            Some((b, _, w, n)) if *b == base && *w == bits && base != name => *n += 1,
-            _ => runs.push((base, name, bits, 1)),
-        }
-    }
-    let parts: Vec<String> = runs
-        .iter()
-        .map(|&(base, name, bits, n)| match n {
-            1 => format!("{name} {bits} bits"),
-            _ => format!("{base} ({n} of them) {bits} bits each"),
-        })
-        .collect();
-    InputError::TooWide {
-        message: format!(
-            "the state of case {} needs {} bits, more than the {} the engine packs",
-            case.number,
-            layout.bits(),
-            crate::plan::MAX_BITS
-        ),
-        span: case.span(),
-        help: format!("bits per part: {}", parts.join(", ")),
-    }
-}
-
 /// How one case is grounded and would be searched, in words (for
 /// `puzzle explain`).
 pub fn describe(
@@ -1100,7 +1064,7 @@ pub fn describe(
     config: crate::plan::Config,
 ) -> Result<String, Vec<InputError>> {
     let task = crate::task::ground(rules, case)?;
-    let plan = crate::plan::plan(&task, config).map_err(|w| vec![too_wide(case, &task, &w.0)])?;
+    let plan = crate::plan::plan(&task, config).map_err(|w| vec![w.report(case, &task)])?;
     let ring = match rules.tiles.iter().find(|t| t.border) {
         Some(t) => format!(", in a ring of `{}`", t.name),
         None => String::new(),

@@ -33,15 +33,15 @@ pub struct Solution {
     pub depth: u64,
     /// Set when a limit ended the search before an answer was known: which
     /// one, and how far the search got.
-    pub stopped: Option<crate::search::budget::Stopped>,
-    /// A least-cost way, its moves and states (when asked for, and there
-    /// is one).
-    pub walk: Option<crate::show::Walk>,
+    pub stopped: Option<crate::budget::Stopped>,
+    /// A least-cost way, its steps and states (when asked for, and there
+    /// is one), found again after the search ([`crate::trace`]).
+    pub path: Option<crate::trace::Trace>,
 }
 
 impl Solution {
     /// The solution of a search that its budget stopped.
-    pub fn stopped(budget: &crate::search::Budget) -> Solution {
+    pub fn stopped(budget: &crate::budget::Budget) -> Solution {
         Solution {
             stopped: budget.report(),
             ..Default::default()

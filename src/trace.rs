@@ -9,9 +9,10 @@
 //! It is found on one thread, in the kernel's order of successors, so it is
 //! the same whatever the strategy and the threads of the search.
 
+use crate::budget::Budget;
 use crate::kernel::{Generic, Kernel};
-use crate::plan::{Plan, Wide, Word, WordSize};
-use crate::search::Budget;
+use crate::pack::{Wide, Word};
+use crate::plan::{Plan, WordSize};
 use crate::task::{ActionId, Mode, Task};
 use hashbrown::HashMap;
 use std::cmp::Reverse;
@@ -165,7 +166,7 @@ pub fn trace(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
 /// cost 1; other ties go in the order found), with each state's parent;
 /// then the steps named.
 fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
-    let k = Kernel::<W>::new(task, plan);
+    let k = Kernel::<W>::new(task, plan.layout(), plan.kernel());
     if k.goal_never() {
         return None;
     }
@@ -193,8 +194,7 @@ fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace>
             break s;
         }
         popped += 1;
-        if popped.is_multiple_of(crate::search::budget::CHECK_EVERY)
-            && budget.check(best.len() as u64, g.0)
+        if popped.is_multiple_of(crate::budget::CHECK_EVERY) && budget.check(best.len() as u64, g.0)
         {
             return None;
         }
@@ -270,7 +270,7 @@ pub fn replay(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
 }
 
 fn replay_in<W: Word>(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
-    let k = Kernel::<W>::with_kind(task, plan.layout(), crate::plan::KernelKind::Generic);
+    let k = Kernel::<W>::with_kind(task, plan.layout(), crate::kernel::KernelKind::Generic);
     let mut generic = Generic::<W>::new(task, plan.layout());
     // The states the moves so far may have led to, with their least cost,
     // in the order found (so that what is said of them is the same on

@@ -5,7 +5,8 @@
 
 use crate::common;
 use puzzle::kernel::Kernel;
-use puzzle::plan::{KernelKind, Layout, bits_for};
+use puzzle::kernel::KernelKind;
+use puzzle::pack::{Layout, bits_for};
 use puzzle::task::{Mode, Task};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -540,7 +541,7 @@ fn the_statistics_count_every_successor_of_a_full_search() {
             let plan = puzzle::plan::plan(&task, config).unwrap();
             kernels.insert(format!("{:?}", plan.kernel()));
             // Level by level with the plan's own kernel.
-            let k = Kernel::<u64>::new(&task, &plan);
+            let k = Kernel::<u64>::new(&task, plan.layout(), plan.kernel());
             let mut level: Vec<u64> = k.starts().to_vec();
             level.sort_unstable();
             level.dedup();
@@ -560,7 +561,7 @@ fn the_statistics_count_every_successor_of_a_full_search() {
                 widest = widest.max(next.len() as u64);
                 level = next;
             }
-            let sol = puzzle::search::run(&task, &plan, &puzzle::search::Budget::unlimited(), true);
+            let sol = puzzle::search::run(&task, &plan, &puzzle::budget::Budget::unlimited(), true);
             let what = format!("{threads} threads, {:?}\n{rules}\n{input}", plan.kernel());
             assert_eq!(sol.cost, None, "{what}");
             assert_eq!(sol.visited, seen.len() as u64, "{what}");
@@ -658,17 +659,20 @@ fn a_kernels_build_stops_at_the_first_question_answered_yes() {
         "a table kernel is planned"
     );
     let asked = std::cell::Cell::new(0);
-    let whole = Kernel::<u64>::within(&task, &plan, &|| {
+    let whole = Kernel::<u64>::within(&task, plan.layout(), plan.kernel(), &|| {
         asked.set(asked.get() + 1);
         false
     })
     .expect("nothing stops it");
     let questions = asked.get();
     assert!(questions >= 2 * 5, "{questions} questions for two movers");
-    assert_eq!(whole.starts(), Kernel::<u64>::new(&task, &plan).starts());
+    assert_eq!(
+        whole.starts(),
+        Kernel::<u64>::new(&task, plan.layout(), plan.kernel()).starts()
+    );
     for k in 1..=questions {
         asked.set(0);
-        let stopped = Kernel::<u64>::within(&task, &plan, &|| {
+        let stopped = Kernel::<u64>::within(&task, plan.layout(), plan.kernel(), &|| {
             asked.set(asked.get() + 1);
             asked.get() == k
         });

@@ -10,6 +10,7 @@ mod deadline;
 mod eight;
 mod halloween;
 mod hideseek;
+mod house;
 mod ice;
 mod iceblocks;
 mod icecave;

@@ -326,7 +326,7 @@ fn run_guarded(label: &str, rules: &str, input: &str, turn: usize) -> bool {
     let opts = puzzle::run::Options {
         search: configs[turn % configs.len()],
         // Mutants may make searches large: a budget keeps each one short.
-        limits: puzzle::search::Limits {
+        limits: puzzle::budget::Limits {
             max_states: Some(200_000),
             // Numbers at the edges make maps of billions of cells: they
             // must stop cleanly, not take the machine.
@@ -868,7 +868,7 @@ fn rule_files_from_the_grammar_answer_alike_under_every_strategy() {
             let opts = puzzle::run::Options {
                 search: config,
                 format: puzzle::run::Format::Json,
-                limits: puzzle::search::Limits {
+                limits: puzzle::budget::Limits {
                     max_states: Some(100_000),
                     max_memory: None,
                     timeout: Some(TIMEOUT),

@@ -5,9 +5,10 @@
 //! small maps), on one thread or two.
 
 use crate::common;
+use puzzle::budget::Budget;
 use puzzle::kernel::Kernel;
 use puzzle::plan::{Config, Engine, Strategy};
-use puzzle::search::{Budget, Dense, Growing, How, Sparse, Store, bfs, bidir};
+use puzzle::search::{Dense, Growing, How, Sparse, Store, bfs, bidir};
 use puzzle::solution::Solution;
 use puzzle::task::Task;
 use rand::rngs::SmallRng;
@@ -52,7 +53,7 @@ fn search<S: Store<u64>>(task: &Task, engine: Engine, threads: usize) -> Solutio
         threads,
     };
     let plan = puzzle::plan::plan(task, config).expect("a plan");
-    let k = Kernel::<u64>::new(task, &plan);
+    let k = Kernel::<u64>::new(task, plan.layout(), plan.kernel());
     let how = How {
         limit: None,
         threads,

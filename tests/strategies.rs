@@ -431,11 +431,11 @@ fn rows_give_the_successors_each_gives() {
             threads: 1,
         };
         let plan = puzzle::plan::plan(&task, config).expect("the state packs");
-        let puzzle::plan::KernelKind::Rows { words } = plan.kernel() else {
+        let puzzle::kernel::KernelKind::Rows { words } = plan.kernel() else {
             panic!("rows apply to {n} free agents with no effects:\n{input}");
         };
         words_seen.insert(words);
-        let k = puzzle::kernel::Kernel::<u64>::new(&task, &plan);
+        let k = puzzle::kernel::Kernel::<u64>::new(&task, plan.layout(), plan.kernel());
         let mut succ = k.successors();
         let start = k.starts()[0];
         let mut seen = HashSet::from([start]);

@@ -14,7 +14,7 @@
 //! and twins' positions are put back in increasing order as the
 //! interpreter's [`crate::task::Task::canonical`] does.
 
-use crate::plan::{Field, Layout, Word};
+use crate::pack::{Field, Layout, Word};
 use crate::task::{Expr, Motion, Task};
 
 /// The most cells a board may have: a mask is a `u128`.

@@ -2,7 +2,7 @@
 //! layout, into a fast form (a mask and a value) where they can be, else a
 //! node of a small expression table.
 
-use crate::plan::{Layout, Word};
+use crate::pack::{Layout, Word};
 use crate::task::{Cmp, Expr, Task};
 
 /// A condition on a packed state.

@@ -19,7 +19,7 @@
 //! or the cost of the cell it enters when that cell has one; at once, the
 //! largest of the movers' costs.
 
-use crate::plan::{Layout, Word};
+use crate::pack::{Layout, Word};
 use crate::task::{Dir, Motion, MoverId, Op, Relation, RuleId, SIGHT, Task, VarKind};
 
 /// The interpreter's buffers, one per thread.

@@ -23,8 +23,31 @@ pub use slides::{SlideModel, Slides};
 use tables::Model;
 pub use tables_succ::Tables;
 
-use crate::plan::{KernelKind, Layout, Plan, Word};
+use crate::pack::{Layout, Word};
 use crate::task::Task;
+
+/// How successors are generated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KernelKind {
+    /// The generic interpreter.
+    Generic,
+    /// One mover in turn, by a bitmask of exits per cell.
+    Lone,
+    /// Movers in turn, from their tables of moves.
+    InTurn,
+    /// Movers at once: every combination of their moves.
+    AtOnce,
+    /// Two or three unconditional movers at once, in nested loops.
+    Nested(u8),
+    /// The last mover's moves as a bitmask of `words` words.
+    Rows { words: usize },
+    /// Movers in turn whose moves slide or teleport, with no rules: where
+    /// each move ends on an empty board, per position.
+    Slides,
+    /// Pieces of several cells in turn, with no rules: a mask of the cells
+    /// each covers, per position.
+    Bodies,
+}
 
 /// A task made ready for search with the plan's kernel: its compiled goal,
 /// its start states (derived facts applied), and the tables or the
@@ -48,15 +71,20 @@ enum Compiled<'t, W> {
 }
 
 impl<'t, W: Word> Kernel<'t, W> {
-    pub fn new(task: &'t Task, plan: &'t Plan) -> Self {
-        Self::with_kind(task, plan.layout(), plan.kernel())
+    pub fn new(task: &'t Task, layout: &'t Layout, kind: KernelKind) -> Self {
+        Self::with_kind(task, layout, kind)
     }
 
     /// The kernel, or `None` when `stop` (a limit: the deadline, Ctrl-C,
     /// memory) says so while its tables are built: on a map of millions of
     /// cells that takes seconds.
-    pub fn within(task: &'t Task, plan: &'t Plan, stop: &dyn Fn() -> bool) -> Option<Self> {
-        Self::build(task, plan.layout(), plan.kernel(), stop)
+    pub fn within(
+        task: &'t Task,
+        layout: &'t Layout,
+        kind: KernelKind,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Self> {
+        Self::build(task, layout, kind, stop)
     }
 
     /// The kernel of a task with a given kind (for tests comparing kinds).

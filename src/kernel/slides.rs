@@ -15,7 +15,7 @@
 
 use super::tables::Effect;
 use super::{Cond, Conds};
-use crate::plan::{Field, Layout, Word};
+use crate::pack::{Field, Layout, Word};
 use crate::task::{ClassId, Domain, Motion, Task};
 
 const NONE: u32 = u32::MAX;

@@ -9,7 +9,8 @@
 //! position; effect 0 is no effect and condition 0 is `Always`.
 
 use super::cond::{Cond, Conds};
-use crate::plan::{KernelKind, Layout, Word, ones};
+use crate::kernel::KernelKind;
+use crate::pack::{Layout, Word, ones};
 use crate::task::{
     ClassId, Dir, Domain, Effect as TaskEffect, Mode, Motion, Op, Relation, SIGHT, Task,
 };

@@ -3,7 +3,8 @@
 //! ([`KernelKind`]), made once per case.
 
 use super::tables::{Model, NONE, Reach, Step};
-use crate::plan::{KernelKind, Word};
+use crate::kernel::KernelKind;
+use crate::pack::Word;
 use crate::task::{MAX_AT_ONCE, Mode};
 
 /// Generates the successors of a state, reusing its buffers.

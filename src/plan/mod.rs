@@ -12,13 +12,9 @@
 //! overestimates; a bitset only for layouts of at most [`DENSE_MAX_BITS`]
 //! bits in a `u64`.
 
-mod encode;
-mod word;
-
-pub use encode::{Field, Layout, bits_for};
-pub use word::{Wide, Word, ones};
-
-use crate::search::budget::{CHECK_EVERY, CHECK_SUCCESSORS};
+use crate::budget::{CHECK_EVERY, CHECK_SUCCESSORS};
+use crate::kernel::KernelKind;
+use crate::pack::{Layout, bits_for};
 use crate::task::{
     Cmp, Expr, Mode, Motion, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind,
 };
@@ -94,29 +90,6 @@ pub const DENSE_G_BITS: u32 = 22;
 
 /// The largest step cost a bucket queue is used for.
 pub const BUCKETS_MAX_COST: u32 = 1024;
-
-/// How successors are generated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KernelKind {
-    /// The generic interpreter.
-    Generic,
-    /// One mover in turn, by a bitmask of exits per cell.
-    Lone,
-    /// Movers in turn, from their tables of moves.
-    InTurn,
-    /// Movers at once: every combination of their moves.
-    AtOnce,
-    /// Two or three unconditional movers at once, in nested loops.
-    Nested(u8),
-    /// The last mover's moves as a bitmask of `words` words.
-    Rows { words: usize },
-    /// Movers in turn whose moves slide or teleport, with no rules: where
-    /// each move ends on an empty board, per position.
-    Slides,
-    /// Pieces of several cells in turn, with no rules: a mask of the cells
-    /// each covers, per position.
-    Bodies,
-}
 
 /// How the state space is searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -430,6 +403,45 @@ impl Plan {
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+impl TooWide {
+    /// The error for a state that does not fit the widest word: its case's,
+    /// with the bits each part of the state needs.
+    pub fn report(&self, case: &crate::input::RawCase, task: &Task) -> crate::error::InputError {
+        let layout = &self.0;
+        // Members of a family or an object, one after another with the same
+        // width, are one part: `box (157 of them) 10 bits each`.
+        let mut runs: Vec<(&str, &str, u32, usize)> = Vec::new();
+        for &v in layout.order() {
+            let (name, bits) = (task.var(v).name(), layout.field(v).bits);
+            if bits == 0 {
+                continue;
+            }
+            let base = name.split('[').next().unwrap_or(name);
+            match runs.last_mut() {
+                Some((b, _, w, n)) if *b == base && *w == bits && base != name => *n += 1,
+                _ => runs.push((base, name, bits, 1)),
+            }
+        }
+        let parts: Vec<String> = runs
+            .iter()
+            .map(|&(base, name, bits, n)| match n {
+                1 => format!("{name} {bits} bits"),
+                _ => format!("{base} ({n} of them) {bits} bits each"),
+            })
+            .collect();
+        crate::error::InputError::TooWide {
+            message: format!(
+                "the state of case {} needs {} bits, more than the {} the engine packs",
+                case.number,
+                layout.bits(),
+                MAX_BITS
+            ),
+            span: case.span(),
+            help: format!("bits per part: {}", parts.join(", ")),
+        }
+    }
 }
 
 /// The plan for a task.

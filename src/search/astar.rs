@@ -15,9 +15,10 @@
 //! heuristic is consistent: the first goal state taken off the queue is at
 //! the fewest steps, and a state is expanded once.
 
+use crate::budget::{Budget, Pace, Sink};
 use crate::kernel::Kernel;
-use crate::plan::{Bound, Checks, DENSE_G_BITS, Field, Layout, Word};
-use crate::search::budget::{Budget, Pace, Sink};
+use crate::pack::{Field, Layout, Word};
+use crate::plan::{Bound, Checks, DENSE_G_BITS};
 use crate::solution::Solution;
 
 use crate::task::{MoverId, Task};
@@ -530,7 +531,7 @@ pub fn astar<W: Word>(
     out.frontier = open;
     let mut f = 0;
     let mut succ = k.successors();
-    let mut pace = super::budget::Pace::default();
+    let mut pace = crate::budget::Pace::default();
     let mut children = Vec::new();
     // With few successors a state, room for them all, once.
     let few = match how.checks {

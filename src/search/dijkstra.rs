@@ -6,9 +6,10 @@
 //! step cost of the current one); otherwise a binary heap.
 
 use super::astar::Best;
-use super::budget::{Budget, Sink};
+use crate::budget::{Budget, Sink};
 use crate::kernel::Kernel;
-use crate::plan::{Checks, Word};
+use crate::pack::Word;
+use crate::plan::Checks;
 use crate::solution::Solution;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -41,7 +42,7 @@ pub fn dijkstra<W: Word>(
     }
     out.frontier = open;
     let mut succ = k.successors();
-    let mut pace = super::budget::Pace::default();
+    let mut pace = crate::budget::Pace::default();
     let mut children = Vec::new();
     // With few successors a state, room for them all, once.
     let few = match how.checks {

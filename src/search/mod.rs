@@ -10,17 +10,17 @@
 //! in [`astar`].
 
 mod astar;
-pub mod budget;
 mod dijkstra;
 mod store;
 
+use crate::budget::{self, Budget};
 use crate::kernel::{Gen, Kernel, Split, Successors};
-use crate::plan::{Checks, Engine, Plan, Store as StoreKind, Wide, Word, WordSize};
+use crate::pack::{Wide, Word};
+use crate::plan::{Checks, Engine, Plan, Store as StoreKind, WordSize};
 pub use crate::plan::{Config, Strategy};
 use crate::solution::Solution;
 use crate::task::Task;
 pub use astar::{Heuristic, astar};
-pub use budget::{Budget, Limits};
 pub use dijkstra::dijkstra;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -101,7 +101,7 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, count: bool) -> So
         return Solution::default();
     }
     // A limit may pass while a large map's tables are built.
-    let Some(k) = Kernel::<W>::within(task, plan, &|| budget.poll()) else {
+    let Some(k) = Kernel::<W>::within(task, plan.layout(), plan.kernel(), &|| budget.poll()) else {
         return Solution::stopped(budget);
     };
     if budget.poll() {

@@ -16,7 +16,7 @@
 //! loads and stores, no atomics, no locks. A row of states that differ only
 //! in the lowest field ([`Store::insert_row`]) costs one load per word.
 
-use crate::plan::Word;
+use crate::pack::Word;
 use hashbrown::HashSet;
 use std::marker::PhantomData;
 use std::sync::Mutex;
