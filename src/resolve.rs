@@ -199,7 +199,7 @@ pub struct Agent {
     /// anchor, (0, 0) among them); empty for a piece of one shape.
     pub poses: Vec<(String, Vec<(i32, i32)>)>,
     /// `follows LEADER`: its members are a body behind the leader, in
-    /// order from it (see [`crate::task::Mover::followers`]).
+    /// order from it (see [`crate::task::Mover::follows`]).
     pub follows: Option<AgentId>,
     pub span: Span,
 }
