@@ -6,8 +6,8 @@
 use crate::common;
 use puzzle::kernel::Kernel;
 use puzzle::kernel::KernelKind;
-use puzzle::pack::{Layout, bits_for};
-use puzzle::task::{Mode, Task};
+use puzzle::pack::{Layout, Wide, Word};
+use puzzle::task::Task;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeSet, HashSet};
@@ -32,66 +32,59 @@ fn count(k: &Kernel<'_, u64>, s: u64) -> usize {
     n
 }
 
-/// The kernels that apply to a task, besides the generic one.
+/// The successors of `s` with their costs, as a set, in any word.
+fn successor_set<W: Word>(k: &Kernel<'_, W>, s: W) -> HashSet<(W, u32)> {
+    let mut out = HashSet::new();
+    k.successors().each_cost(s, |t, c| {
+        out.insert((t, c));
+        true
+    });
+    out
+}
+
+/// Each kernel of `kinds`, and the interpreter, packing states in `W`,
+/// gives from each of `states` the successors the interpreter gives in a
+/// `u64`, and the same start states.
+fn wider<W: Word>(task: &Task, layout: &Layout, kinds: &[KernelKind], states: &[u64], what: &str) {
+    let narrow = Kernel::<u64>::with_kind(task, layout, KernelKind::Generic);
+    let mut vals = vec![0i64; task.vars().len()];
+    let mut widen = |s: u64| {
+        layout.decode(s, &mut vals);
+        layout.encode::<W>(&vals)
+    };
+    let starts: HashSet<W> = narrow.starts().iter().map(|&s| widen(s)).collect();
+    for &kind in kinds.iter().chain(&[KernelKind::Generic]) {
+        let k = Kernel::<W>::with_kind(task, layout, kind);
+        let got: HashSet<W> = k.starts().iter().copied().collect();
+        assert_eq!(
+            got,
+            starts,
+            "{kind:?} in {} bits: start states of {what}",
+            W::BITS
+        );
+        for &s in states {
+            let want: HashSet<(W, u32)> = successors(&narrow, s)
+                .into_iter()
+                .map(|(t, c)| (widen(t), c))
+                .collect();
+            assert_eq!(
+                successor_set(&k, widen(s)),
+                want,
+                "{kind:?} in {} bits: successors of {s:#x} in {what}",
+                W::BITS
+            );
+        }
+    }
+}
+
+/// The kernels that apply to a task, besides the generic one: the
+/// plan's list of patterns, every entry of it.
 fn kinds(task: &Task) -> Vec<KernelKind> {
-    let apart = task.has_twins() && task.forbid_same_cell();
-    if task.has_pieces() || apart {
-        if puzzle::kernel::bodies_fit(task) {
-            return vec![KernelKind::Bodies];
-        }
-        if task.has_pieces() {
-            return Vec::new();
-        }
-    }
-    // The table and slide kernels do not keep alike movers in order.
-    if task.has_twins() {
-        return Vec::new();
-    }
-    if task.far_moves() {
-        return if puzzle::kernel::slides_fit(task) {
-            vec![KernelKind::Slides]
-        } else {
-            Vec::new()
-        };
-    }
-    // Agents that move together have the interpreter alone.
-    if task.mode() == Mode::Together {
-        return Vec::new();
-    }
-    let n = task.movers().len();
-    let tables = task.fixed_moves()
-        && task.unit_costs()
-        && task.plain_rules()
-        && (!task.has_guards() || task.static_guards());
-    if !tables {
-        return Vec::new();
-    }
-    let uncond = task.unconditional();
-    let last = task.movers().last().map_or(0, |m| m.domain().len());
-    let words = (1usize << bits_for(last as u64)).div_ceil(64);
-    let mut v = Vec::new();
-    match task.mode() {
-        Mode::InTurn => {
-            v.push(KernelKind::InTurn);
-            if n == 1 {
-                v.push(KernelKind::Lone);
-            }
-            if uncond && n >= 2 && last <= 256 {
-                v.push(KernelKind::Rows { words });
-            }
-        }
-        Mode::Together => {}
-        Mode::AtOnce => {
-            v.push(KernelKind::AtOnce);
-            if uncond && (2..=3).contains(&n) {
-                v.push(KernelKind::Nested(n as u8));
-                if last <= 256 {
-                    v.push(KernelKind::Rows { words });
-                }
-            }
-        }
-    }
-    v
+    puzzle::kernel::fits(task)
+        .into_iter()
+        .map(|f| f.kind)
+        .filter(|&k| k != KernelKind::Generic)
+        .collect()
 }
 
 /// Compares every applicable kernel with the interpreter on the states
@@ -121,6 +114,11 @@ fn compare(task: &Task, limit: usize, what: &str) -> Vec<KernelKind> {
         assert!(count(&generic, s) <= most, "fan-out of {s:#x} in {what}");
     }
     let kinds = kinds(task);
+    // Every kernel is generic over the word a state is packed in: the same
+    // successors in the wider words the plan takes for larger states.
+    let some = &queue[..queue.len().min(limit / 8)];
+    wider::<u128>(task, &layout, &kinds, some, what);
+    wider::<Wide<4>>(task, &layout, &kinds, some, what);
     for &kind in &kinds {
         let k = Kernel::<u64>::with_kind(task, &layout, kind);
         for &s in &queue {

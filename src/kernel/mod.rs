@@ -9,16 +9,16 @@
 
 pub mod bodies;
 mod cond;
+mod fit;
 pub mod generic;
 pub mod slides;
 pub(crate) mod tables;
 mod tables_succ;
 
-pub use bodies::fits as bodies_fit;
 pub use bodies::{Bodies, BodyModel};
 pub use cond::{Cond, Conds};
+pub use fit::{Fit, fits};
 pub use generic::Generic;
-pub use slides::fits as slides_fit;
 pub use slides::{SlideModel, Slides};
 use tables::Model;
 pub use tables_succ::Tables;

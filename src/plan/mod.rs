@@ -14,7 +14,7 @@
 
 use crate::budget::{CHECK_EVERY, CHECK_SUCCESSORS};
 use crate::kernel::KernelKind;
-use crate::pack::{Layout, bits_for};
+use crate::pack::Layout;
 use crate::task::{
     Cmp, Expr, Mode, Motion, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind,
 };
@@ -595,151 +595,12 @@ fn bidir_reason(task: &Task) -> Result<String, String> {
 }
 
 fn kernel(task: &Task, engine: Engine) -> (KernelKind, String) {
-    let generic = |why: &str| {
-        (
-            KernelKind::Generic,
-            format!("the generic interpreter: {why}"),
-        )
-    };
-    if task.mode() == Mode::Together {
-        return generic("agents move together, front first");
-    }
-    if task.has_objects() {
-        return generic("agents push objects");
-    }
-    if task.carries() {
-        return generic("tiles carry what stands on them after every step (`carry`)");
-    }
-    if task.scripted() {
-        return generic("agents move by themselves after every step (`by itself`)");
-    }
-    if task.posed() {
-        return generic("a piece's cells depend on its pose (`poses`)");
-    }
-    if task.has_bodies() {
-        return generic("bodies follow their leaders (`follows`)");
-    }
-    if task.forbids() {
-        return generic("no step may end where a condition holds (`forbid COND`)");
-    }
-    if task.reads_moving() {
-        // The kernels' tables hold one entry condition a cell.
-        return generic("entry conditions read the way a cell is entered (`moving`)");
-    }
-    if task.has_guards() && !task.static_guards() {
-        // The kernels' tables can hold a move per position, not a
-        // condition on the rest of the state.
-        return generic("moves are made on conditions (`if`) that read the state");
-    }
-    // Movers that never share a cell (pieces, or `forbid same cell`) and
-    // are alike: the bodies kernel keeps their positions in order, where
-    // the table kernels would not.
-    let apart = task.has_twins() && task.forbid_same_cell();
-    if task.has_pieces() || apart {
-        if crate::kernel::bodies_fit(task) {
-            let who = if task.has_pieces() {
-                "pieces of several cells"
-            } else {
-                "alike movers that never share a cell"
-            };
-            return (
-                KernelKind::Bodies,
-                format!(
-                    "{who} in turn, on a board of at most 128 cells: a mask of the cells each \
-                     covers per position, a move allowed when the cells it enters are clear of \
-                     the others' masks"
-                ),
-            );
-        }
-        if task.has_pieces() {
-            return generic("pieces cover several cells, and a rule or a condition applies");
-        }
-    }
-    // Alike movers that may share a cell, or that the bodies kernel does
-    // not fit: the table kernels would not keep their positions in order.
-    if task.has_twins() {
-        return generic("some movers are interchangeable");
-    }
-    if task.far_moves() {
-        if crate::kernel::slides_fit(task) {
-            return (
-                KernelKind::Slides,
-                "moves that slide or teleport, in turn: each walks a byte per cell (may it \
-                 enter, does the cell carry it on, stop it, teleport it), stopping before \
-                 another agent, with the entry conditions and the flags entering sets"
-                    .into(),
-            );
-        }
-        return generic(
-            "a move may slide or teleport, and a rule has a condition, changes a counter, \
-             belongs to a move or is a derived fact",
-        );
-    }
-    if !task.fixed_moves() {
-        return generic("some action moves along a heading, turns, stays in turn, or fires rules");
-    }
-    if !task.unit_costs() {
-        return generic("steps have costs");
-    }
-    if !task.plain_rules() {
-        return generic("a rule has a condition or changes a counter");
-    }
-    let n = task.movers().len();
-    let mode = task.mode();
-    if mode == Mode::InTurn && n == 1 {
-        return (
-            KernelKind::Lone,
-            "one agent in turn: a bitmask of exits per cell".into(),
-        );
-    }
-    let uncond = task.unconditional();
-    let small = mode == Mode::AtOnce && (2..=3).contains(&n) && uncond;
-    let rows_engine = matches!(engine, Engine::Bfs | Engine::Bidir);
-    let last = task.movers().last().map_or(0, |m| m.domain().len());
-    if rows_engine
-        && (small || (mode == Mode::InTurn && n >= 2 && uncond))
-        && last <= crate::kernel::tables::Reach::MAX_POSITIONS
-    {
-        let words = (1usize << bits_for(last as u64)).div_ceil(64);
-        return (
-            KernelKind::Rows { words },
-            format!(
-                "the last agent's moves as a bitmask of {words} word{}: {}, its successors are \
-                 tested and marked in the visited set together",
-                if words == 1 { "" } else { "s" },
-                if mode == Mode::InTurn {
-                    "in its turn"
-                } else {
-                    "for each move of the others"
-                }
-            ),
-        );
-    }
-    if small {
-        return (
-            KernelKind::Nested(n as u8),
-            format!("{n} agents at once: {n} nested loops"),
-        );
-    }
-    match mode {
-        Mode::InTurn if task.forbid_same_cell() => (
-            KernelKind::InTurn,
-            "each agent in turn, from its table of moves, against a bitmap of occupied cells"
-                .into(),
-        ),
-        Mode::InTurn => (
-            KernelKind::InTurn,
-            "each agent in turn, from its table of moves".into(),
-        ),
-        _ if n <= 1 => (
-            KernelKind::AtOnce,
-            "one agent, from its table of moves".into(),
-        ),
-        _ => (
-            KernelKind::AtOnce,
-            format!("{n} agents at once: every combination of their moves, pruned early"),
-        ),
-    }
+    let rows = matches!(engine, Engine::Bfs | Engine::Bidir);
+    let fit = crate::kernel::fits(task)
+        .into_iter()
+        .find(|f| f.suits(rows))
+        .expect("the generic interpreter runs any task");
+    (fit.kind, fit.reason)
 }
 
 /// The most successors one state has: the sum of the movers' actions (in

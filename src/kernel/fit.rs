@@ -1,0 +1,195 @@
+//! The kernels' patterns, in one list: which kernels a task matches, each
+//! with the reason it fits, the most specialised first and the generic
+//! interpreter (which runs any task) last. The plan takes the first its
+//! engine can use; `tests/kernels.rs` compares every one of them with the
+//! interpreter. A pattern is read on the lowered task (its motions, rules
+//! and conditions), never on the rule file's words.
+
+use super::{KernelKind, bodies, slides, tables};
+use crate::pack::bits_for;
+use crate::task::{Mode, Task};
+
+/// A kernel that runs a task, and why it fits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fit {
+    pub kind: KernelKind,
+    pub reason: String,
+}
+
+impl Fit {
+    fn new(kind: KernelKind, reason: impl Into<String>) -> Fit {
+        Fit {
+            kind,
+            reason: reason.into(),
+        }
+    }
+
+    /// Whether an engine that does (`rows`) or does not mark a row of
+    /// successors at once can use it.
+    pub fn suits(&self, rows: bool) -> bool {
+        rows || !matches!(self.kind, KernelKind::Rows { .. })
+    }
+}
+
+/// Every kernel that runs `task`: the specialised ones first, in the order
+/// the plan prefers them, then the generic interpreter, whose reason says
+/// why nothing faster fits. [`KernelKind::Rows`] needs an engine that marks
+/// a row of successors at once (breadth-first; see [`Fit::suits`]).
+pub fn fits(task: &Task) -> Vec<Fit> {
+    let (mut out, why) = match special(task) {
+        Ok(v) => (v, "a specialised kernel fits (above)".to_string()),
+        Err(why) => (Vec::new(), why),
+    };
+    out.push(Fit::new(
+        KernelKind::Generic,
+        format!("the generic interpreter: {why}"),
+    ));
+    out
+}
+
+/// The specialised kernels that fit `task`, or why none does.
+fn special(task: &Task) -> Result<Vec<Fit>, String> {
+    none_if(task)?;
+    // Movers that never share a cell (pieces, or `forbid same cell`) and
+    // are alike: the bodies kernel keeps their positions in order, where
+    // the table kernels would not.
+    let apart = task.has_twins() && task.forbid_same_cell();
+    if task.has_pieces() || apart {
+        if bodies::fits(task) {
+            let who = if task.has_pieces() {
+                "pieces of several cells"
+            } else {
+                "alike movers that never share a cell"
+            };
+            return Ok(vec![Fit::new(
+                KernelKind::Bodies,
+                format!(
+                    "{who} in turn, on a board of at most 128 cells: a mask of the cells each \
+                     covers per position, a move allowed when the cells it enters are clear of \
+                     the others' masks"
+                ),
+            )]);
+        }
+        if task.has_pieces() {
+            return Err("pieces cover several cells, and a rule or a condition applies".into());
+        }
+    }
+    // Alike movers that may share a cell, or that the bodies kernel does
+    // not fit: the table kernels would not keep their positions in order.
+    if task.has_twins() {
+        return Err("some movers are interchangeable".into());
+    }
+    if task.far_moves() {
+        if slides::fits(task) {
+            return Ok(vec![Fit::new(
+                KernelKind::Slides,
+                "moves that slide or teleport, in turn: each walks a byte per cell (may it \
+                 enter, does the cell carry it on, stop it, teleport it), stopping before \
+                 another agent, with the entry conditions and the flags entering sets",
+            )]);
+        }
+        return Err(
+            "a move may slide or teleport, and a rule has a condition, changes a \
+                    counter, belongs to a move or is a derived fact"
+                .into(),
+        );
+    }
+    if !task.fixed_moves() {
+        return Err(
+            "some action moves along a heading, turns, stays in turn, or fires rules".into(),
+        );
+    }
+    if !task.unit_costs() {
+        return Err("steps have costs".into());
+    }
+    if !task.plain_rules() {
+        return Err("a rule has a condition or changes a counter".into());
+    }
+    Ok(tables(task))
+}
+
+/// Why no specialised kernel can run `task`, when a feature rules them
+/// all out.
+fn none_if(task: &Task) -> Result<(), String> {
+    let why = if task.mode() == Mode::Together {
+        "agents move together, front first"
+    } else if task.has_objects() {
+        "agents push objects"
+    } else if task.carries() {
+        "tiles carry what stands on them after every step (`carry`)"
+    } else if task.scripted() {
+        "agents move by themselves after every step (`by itself`)"
+    } else if task.posed() {
+        "a piece's cells depend on its pose (`poses`)"
+    } else if task.has_bodies() {
+        "bodies follow their leaders (`follows`)"
+    } else if task.forbids() {
+        "no step may end where a condition holds (`forbid COND`)"
+    } else if task.reads_moving() {
+        // The kernels' tables hold one entry condition a cell.
+        "entry conditions read the way a cell is entered (`moving`)"
+    } else if task.has_guards() && !task.static_guards() {
+        // The kernels' tables can hold a move per position, not a
+        // condition on the rest of the state.
+        "moves are made on conditions (`if`) that read the state"
+    } else {
+        return Ok(());
+    };
+    Err(why.into())
+}
+
+/// The table kernels that fit a task of fixed moves at cost 1 with plain
+/// rules, the plan's preference first.
+fn tables(task: &Task) -> Vec<Fit> {
+    let n = task.movers().len();
+    let mode = task.mode();
+    let mut out = Vec::new();
+    if mode == Mode::InTurn && n == 1 {
+        out.push(Fit::new(
+            KernelKind::Lone,
+            "one agent in turn: a bitmask of exits per cell",
+        ));
+    }
+    let uncond = task.unconditional();
+    let small = mode == Mode::AtOnce && (2..=3).contains(&n) && uncond;
+    let last = task.movers().last().map_or(0, |m| m.domain().len());
+    if (small || (mode == Mode::InTurn && n >= 2 && uncond)) && last <= tables::Reach::MAX_POSITIONS
+    {
+        let words = (1usize << bits_for(last as u64)).div_ceil(64);
+        out.push(Fit::new(
+            KernelKind::Rows { words },
+            format!(
+                "the last agent's moves as a bitmask of {words} word{}: {}, its successors are \
+                 tested and marked in the visited set together",
+                if words == 1 { "" } else { "s" },
+                if mode == Mode::InTurn {
+                    "in its turn"
+                } else {
+                    "for each move of the others"
+                }
+            ),
+        ));
+    }
+    if small {
+        out.push(Fit::new(
+            KernelKind::Nested(n as u8),
+            format!("{n} agents at once: {n} nested loops"),
+        ));
+    }
+    out.push(match mode {
+        Mode::InTurn if task.forbid_same_cell() => Fit::new(
+            KernelKind::InTurn,
+            "each agent in turn, from its table of moves, against a bitmap of occupied cells",
+        ),
+        Mode::InTurn => Fit::new(
+            KernelKind::InTurn,
+            "each agent in turn, from its table of moves",
+        ),
+        _ if n <= 1 => Fit::new(KernelKind::AtOnce, "one agent, from its table of moves"),
+        _ => Fit::new(
+            KernelKind::AtOnce,
+            format!("{n} agents at once: every combination of their moves, pruned early"),
+        ),
+    });
+    out
+}
