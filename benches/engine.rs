@@ -27,6 +27,7 @@ fn run(rules: &puzzle::resolve::Rules, input: &str, strategy: Strategy) -> usize
         search: Config {
             strategy,
             threads: 1,
+            count: false,
         },
         ..Default::default()
     };

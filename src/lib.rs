@@ -146,7 +146,7 @@ pub fn verify(
             trace::Replay::Done { cost, goal: true } => Some(cost),
         }
     };
-    let least = search::run(&task, &plan, budget, false);
+    let least = search::run(&task, &plan, budget);
     if least.stopped.is_some() {
         return Ok(Verdict::Stopped);
     }
@@ -167,8 +167,6 @@ pub struct Show {
     /// The moves of a least-cost way, and the states along it
     /// ([`solution::Solution::path`], shown as [`Answer::walk`]).
     pub moves: bool,
-    /// The successors generated, counted (see [`search::run`]).
-    pub stats: bool,
 }
 
 /// About the most memory a case takes per cell of its map before its
@@ -231,7 +229,7 @@ pub fn solve(
     if budget.poll() {
         return Ok(solution::Solution::stopped(budget).into());
     }
-    let mut sol = search::run(&task, &plan, budget, show.stats);
+    let mut sol = search::run(&task, &plan, budget);
     sol.goal_never = *task.goal() == task::Expr::Const(false);
     if task.unit_costs() {
         sol.steps = sol.cost;

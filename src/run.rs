@@ -239,9 +239,13 @@ fn solve_in_order(
         let _done = Unwatch(&progress, case.number);
         let show = crate::Show {
             moves: opts.moves || opts.trace,
-            stats: opts.stats,
         };
-        let sol = match crate::solve(rules, case, opts.search, show, &budget) {
+        // `--stats` counts the successors: the plan meters every expansion.
+        let config = crate::plan::Config {
+            count: opts.stats,
+            ..opts.search
+        };
+        let sol = match crate::solve(rules, case, config, show, &budget) {
             // A case beyond the engine's size is stopped, as a limit stops
             // it: the run goes on with the next case.
             Err(errors) if errors.iter().all(InputError::is_engine_limit) => {
@@ -359,10 +363,7 @@ pub fn render_case(
             continue;
         }
         let budget = crate::budget::Budget::new(opts.limits);
-        let show = crate::Show {
-            moves: true,
-            stats: false,
-        };
+        let show = crate::Show { moves: true };
         let sol = crate::solve(rules, &mut case, opts.search, show, &budget)
             .map_err(|e| input.fail(e, Some(n)))?;
         return Ok(match (sol.solution.stopped, sol.walk) {

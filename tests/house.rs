@@ -15,9 +15,6 @@ const MAX_LINES: usize = 120;
 const LONGER: &[(&str, usize)] = &[
     ("input.rs::read_grid_case", 205),
     ("kernel/tables.rs::mover", 293),
-    ("main.rs::dispatch", 197),
-    ("plan/mod.rs::describe", 180),
-    ("plan/mod.rs::kernel", 147),
     ("resolve.rs::run", 389),
     ("resolve.rs::agent_decl", 290),
     ("resolve.rs::move_decl", 197),

@@ -535,6 +535,7 @@ fn the_statistics_count_every_successor_of_a_full_search() {
             let config = Config {
                 strategy: Strategy::Bfs,
                 threads,
+                count: true,
             };
             let plan = puzzle::plan::plan(&task, config).unwrap();
             kernels.insert(format!("{:?}", plan.kernel()));
@@ -559,7 +560,7 @@ fn the_statistics_count_every_successor_of_a_full_search() {
                 widest = widest.max(next.len() as u64);
                 level = next;
             }
-            let sol = puzzle::search::run(&task, &plan, &puzzle::budget::Budget::unlimited(), true);
+            let sol = puzzle::search::run(&task, &plan, &puzzle::budget::Budget::unlimited());
             let what = format!("{threads} threads, {:?}\n{rules}\n{input}", plan.kernel());
             assert_eq!(sol.cost, None, "{what}");
             assert_eq!(sol.visited, seen.len() as u64, "{what}");

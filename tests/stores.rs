@@ -51,6 +51,7 @@ fn search<S: Store<u64>>(task: &Task, engine: Engine, threads: usize) -> Solutio
             Strategy::Bfs
         },
         threads,
+        count: false,
     };
     let plan = puzzle::plan::plan(task, config).expect("a plan");
     let k = Kernel::<u64>::new(task, plan.layout(), plan.kernel());

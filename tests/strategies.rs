@@ -37,6 +37,7 @@ fn bfs_answers(rules: &puzzle::resolve::Rules, input: &str) -> String {
     let config = puzzle::search::Config {
         strategy: puzzle::search::Strategy::Bfs,
         threads: 1,
+        count: false,
     };
     common::run_with(rules, input, config)
 }
@@ -150,6 +151,7 @@ fn flag_goals_agree_with_breadth_first() {
                 Config {
                     strategy,
                     threads: 1,
+                    count: false,
                 },
             );
             assert_eq!(got, reference, "{mode} / {dirs} / {goal}: {strategy:?}");
@@ -429,6 +431,7 @@ fn rows_give_the_successors_each_gives() {
         let config = puzzle::plan::Config {
             strategy: puzzle::plan::Strategy::Bfs,
             threads: 1,
+            count: false,
         };
         let plan = puzzle::plan::plan(&task, config).expect("the state packs");
         let puzzle::kernel::KernelKind::Rows { words } = plan.kernel() else {

@@ -76,6 +76,7 @@ fn plans_of_the_shipped_puzzles() {
             search: puzzle::search::Config {
                 strategy: puzzle::search::Strategy::Auto,
                 threads: 2,
+                count: false,
             },
             ..Default::default()
         };

@@ -40,6 +40,9 @@ pub struct Config {
     pub strategy: Strategy,
     /// Threads expanding a large level (the rayon pool's, at most).
     pub threads: usize,
+    /// Count the successors generated (`--stats`): every expansion is
+    /// metered, at some cost in speed.
+    pub count: bool,
 }
 
 impl Default for Config {
@@ -47,6 +50,7 @@ impl Default for Config {
         Config {
             strategy: Strategy::Auto,
             threads: 1,
+            count: false,
         }
     }
 }
@@ -137,6 +141,53 @@ pub struct Bound {
     /// them ([`crate::task::Object::pushes_to_goal`]) add up, a step
     /// pushing one member one cell.
     pub objects: Vec<MoverId>,
+    /// The pinned movers' distances are on a graph of far moves (a move
+    /// may stop on any cell it passes; teleports always go through), where
+    /// a step may go further than the next cell; else on a graph of single
+    /// moves.
+    pub far: bool,
+}
+
+impl Bound {
+    /// What the bound is made of, in words (for `explain`).
+    fn describe(&self, task: &Task) -> String {
+        let mut parts = Vec::new();
+        if !self.pinned.is_empty() {
+            let names: Vec<&str> = self
+                .pinned
+                .iter()
+                .map(|(m, _)| task.mover(*m).name())
+                .collect();
+            let graph = if self.far {
+                "far moves (a move may stop on any cell it passes, teleports always go through)"
+            } else {
+                "single moves"
+            };
+            parts.push(format!(
+                "the {} of the distances to the goal of {}, each on a graph of its {graph}",
+                if self.sum { "sum" } else { "largest" },
+                names.join(", ")
+            ));
+        }
+        if !self.flags.is_empty() {
+            parts.push(format!(
+                "for {} flag{} the goal asks for, the fewest moves to where a rule gives it",
+                self.flags.len(),
+                plural(self.flags.len())
+            ));
+        }
+        if !self.objects.is_empty() {
+            parts.push(format!(
+                "the pushes of {} member{} to the goal",
+                self.objects.len(),
+                plural(self.objects.len())
+            ));
+        }
+        match parts.len() {
+            1 => parts.remove(0),
+            _ => format!("the largest of: {}", parts.join("; ")),
+        }
+    }
 }
 
 /// One flag the goal fixes.
@@ -220,6 +271,16 @@ impl Plan {
 
     /// The plan in words, for `explain`.
     pub fn describe(&self, task: &Task) -> String {
+        let mut s = self.describe_state(task);
+        describe_task(task, &mut s);
+        describe_moves(task, &mut s);
+        describe_parts(task, &mut s);
+        self.describe_choices(task, &mut s);
+        s
+    }
+
+    /// The state's fields, for `explain`.
+    fn describe_state(&self, task: &Task) -> String {
         use std::fmt::Write;
         let l = &self.layout;
         let mut s = String::new();
@@ -259,145 +320,168 @@ impl Plan {
             l.bound(),
             l.bits()
         );
-        let rules = task.rules().len();
-        let _ = writeln!(
-            s,
-            "  task: {} mover{}, {} action{}, {rules} rule{} grounded on this map, {} start state{}",
-            task.movers().len(),
-            plural(task.movers().len()),
-            task.actions().len(),
-            plural(task.actions().len()),
-            plural(rules),
-            task.starts().len(),
-            plural(task.starts().len())
-        );
-        // The moves as the core has them: per agent (a family's first
-        // member speaks for it), each action's motion, cost and condition.
-        for m in task.movers().iter().filter(|m| m.member() == 0) {
-            let (acts, by_itself) = match m.script() {
-                Some((n, acts)) => (acts, format!(" (by itself, {n} a step, the first it can)")),
-                None => (m.actions(), String::new()),
-            };
-            if acts.is_empty() {
-                continue;
-            }
-            let moves: Vec<String> = acts
-                .iter()
-                .map(|&a| {
-                    let act = task.action(a);
-                    let motion = match act.motion() {
-                        Motion::Stay => "stay".to_string(),
-                        Motion::Step(d) => format!("step ({}, {})", d.dr, d.dc),
-                        Motion::Slide(d) => format!("slide ({}, {})", d.dr, d.dc),
-                        Motion::Forward => "step along the heading".into(),
-                        Motion::Back => "step against the heading".into(),
-                        Motion::Turn(k) => format!("turn {k:+}"),
-                        Motion::Table(_) => {
-                            let rows: Vec<String> = (act.table().iter().enumerate())
-                                .map(|(p, (to, (dr, dc)))| format!("{p}->{to} ({dr}, {dc})"))
-                                .collect();
-                            format!("by poses {}", rows.join(" "))
-                        }
-                    };
-                    let cost = match act.cost() {
-                        1 => String::new(),
-                        c => format!(" costs {c}"),
-                    };
-                    let guard = match act.guard() {
-                        Expr::Const(true) => "",
-                        g if g
-                            .reads_only(&|e| matches!(e, Expr::At(x, _) if *x == act.mover())) =>
-                        {
-                            " if (its cell)"
-                        }
-                        _ => " if (the state)",
-                    };
-                    let rules = match act.rules().len() {
-                        0 => String::new(),
-                        n => format!(", {n} rule{}", plural(n)),
-                    };
-                    let name = act.name();
-                    format!("{name}: {motion}{cost}{guard}{rules}")
-                })
-                .collect();
-            let who = m.name().split('[').next().unwrap_or(m.name());
-            let _ = writeln!(s, "  moves of {who}{by_itself}: {}", moves.join("; "));
-        }
-        if task.carries() {
-            let _ = writeln!(
-                s,
-                "  carrying: {} cells carry what stands on them after every step",
-                task.carried_cells()
-            );
-        }
-        if task.forbids() {
-            let _ = writeln!(s, "  forbidden: states where a `forbid` condition holds");
-        }
-        for m in task.movers().iter().filter(|m| m.member() == 0) {
-            if let Some(lead) = m.follows() {
-                let n = task
-                    .movers()
-                    .iter()
-                    .filter(|x| x.agent() == m.agent())
-                    .count();
-                let body = m.name().split('[').next().unwrap_or(m.name());
-                let _ = writeln!(
-                    s,
-                    "  body: {body} ({n} cell{}) follows {} after every step it moves",
-                    plural(n),
-                    task.mover(lead).name()
-                );
-            }
-        }
-        for (i, m) in task.movers().iter().enumerate() {
-            let twins = m.twins();
-            if twins.start != i as u32 {
-                continue;
-            }
-            let name = m.name().split('[').next().unwrap_or(m.name());
-            let n = twins.len();
-            let _ = if m.object().is_some() {
-                write!(
-                    s,
-                    "  objects: {n} of `{name}`, alike: their positions kept in increasing order"
-                )
-            } else if n > 1 {
-                write!(
-                    s,
-                    "  alike: {n} pieces of `{name}` of one shape: their positions kept in \
-                     increasing order"
-                )
-            } else {
-                continue;
-            };
-            match m.object().map(|o| &o.pushes_to_goal) {
-                Some(Some(d)) => {
-                    let dead = d.iter().filter(|&&x| x == u32::MAX).count();
-                    let _ = writeln!(
-                        s,
-                        "; pruned on {dead} of {} cells (no push can bring one from there to \
-                         the goal)",
-                        d.len()
-                    );
-                }
-                Some(None) => {
-                    let _ = writeln!(s, "; no pruning (the goal does not place each one)");
-                }
-                None => {
-                    let _ = writeln!(s);
-                }
-            }
-        }
+        s
+    }
+
+    /// Each choice with its reason, for `explain`.
+    fn describe_choices(&self, task: &Task, s: &mut String) {
+        use std::fmt::Write;
         let _ = writeln!(s, "  successors: {}", self.kernel_why);
         let _ = writeln!(s, "  search: {}", self.engine_why);
+        if let Some(b) = &self.bound {
+            let _ = writeln!(s, "  A*'s bound: {}", b.describe(task));
+        }
         let _ = writeln!(s, "  visited store: {}", self.store_why);
         let _ = writeln!(s, "  budget checks: {}", self.checks_why);
+        let _ = writeln!(s, "  path: {PATH_WHY}");
         let _ = writeln!(
             s,
             "  threads: {} (cases solved several at a time; levels of at least 4096 states are shared)",
             self.threads
         );
-        s
+    }
+}
+
+/// The task's size, for `explain`.
+fn describe_task(task: &Task, s: &mut String) {
+    use std::fmt::Write;
+    let rules = task.rules().len();
+    let _ = writeln!(
+        s,
+        "  task: {} mover{}, {} action{}, {rules} rule{} grounded on this map, {} start state{}",
+        task.movers().len(),
+        plural(task.movers().len()),
+        task.actions().len(),
+        plural(task.actions().len()),
+        plural(rules),
+        task.starts().len(),
+        plural(task.starts().len())
+    );
+}
+
+/// The moves as the core has them, for `explain`.
+fn describe_moves(task: &Task, s: &mut String) {
+    use std::fmt::Write;
+    // The moves as the core has them: per agent (a family's first
+    // member speaks for it), each action's motion, cost and condition.
+    for m in task.movers().iter().filter(|m| m.member() == 0) {
+        let (acts, by_itself) = match m.script() {
+            Some((n, acts)) => (acts, format!(" (by itself, {n} a step, the first it can)")),
+            None => (m.actions(), String::new()),
+        };
+        if acts.is_empty() {
+            continue;
+        }
+        let moves: Vec<String> = acts
+            .iter()
+            .map(|&a| {
+                let act = task.action(a);
+                let motion = match act.motion() {
+                    Motion::Stay => "stay".to_string(),
+                    Motion::Step(d) => format!("step ({}, {})", d.dr, d.dc),
+                    Motion::Slide(d) => format!("slide ({}, {})", d.dr, d.dc),
+                    Motion::Forward => "step along the heading".into(),
+                    Motion::Back => "step against the heading".into(),
+                    Motion::Turn(k) => format!("turn {k:+}"),
+                    Motion::Table(_) => {
+                        let rows: Vec<String> = (act.table().iter().enumerate())
+                            .map(|(p, (to, (dr, dc)))| format!("{p}->{to} ({dr}, {dc})"))
+                            .collect();
+                        format!("by poses {}", rows.join(" "))
+                    }
+                };
+                let cost = match act.cost() {
+                    1 => String::new(),
+                    c => format!(" costs {c}"),
+                };
+                let guard = match act.guard() {
+                    Expr::Const(true) => "",
+                    g if g.reads_only(&|e| matches!(e, Expr::At(x, _) if *x == act.mover())) => {
+                        " if (its cell)"
+                    }
+                    _ => " if (the state)",
+                };
+                let rules = match act.rules().len() {
+                    0 => String::new(),
+                    n => format!(", {n} rule{}", plural(n)),
+                };
+                let name = act.name();
+                format!("{name}: {motion}{cost}{guard}{rules}")
+            })
+            .collect();
+        let who = m.name().split('[').next().unwrap_or(m.name());
+        let _ = writeln!(s, "  moves of {who}{by_itself}: {}", moves.join("; "));
+    }
+}
+
+/// What moves besides the agents' moves, and what the state keeps in
+/// order, for `explain`.
+fn describe_parts(task: &Task, s: &mut String) {
+    use std::fmt::Write;
+    if task.carries() {
+        let _ = writeln!(
+            s,
+            "  carrying: {} cells carry what stands on them after every step",
+            task.carried_cells()
+        );
+    }
+    if task.forbids() {
+        let _ = writeln!(s, "  forbidden: states where a `forbid` condition holds");
+    }
+    for m in task.movers().iter().filter(|m| m.member() == 0) {
+        if let Some(lead) = m.follows() {
+            let n = task
+                .movers()
+                .iter()
+                .filter(|x| x.agent() == m.agent())
+                .count();
+            let body = m.name().split('[').next().unwrap_or(m.name());
+            let _ = writeln!(
+                s,
+                "  body: {body} ({n} cell{}) follows {} after every step it moves",
+                plural(n),
+                task.mover(lead).name()
+            );
+        }
+    }
+    for (i, m) in task.movers().iter().enumerate() {
+        let twins = m.twins();
+        if twins.start != i as u32 {
+            continue;
+        }
+        let name = m.name().split('[').next().unwrap_or(m.name());
+        let n = twins.len();
+        let _ = if m.object().is_some() {
+            write!(
+                s,
+                "  objects: {n} of `{name}`, alike: their positions kept in increasing order"
+            )
+        } else if n > 1 {
+            write!(
+                s,
+                "  alike: {n} pieces of `{name}` of one shape: their positions kept in \
+                 increasing order"
+            )
+        } else {
+            continue;
+        };
+        match m.object().map(|o| &o.pushes_to_goal) {
+            Some(Some(d)) => {
+                let dead = d.iter().filter(|&&x| x == u32::MAX).count();
+                let _ = writeln!(
+                    s,
+                    "; pruned on {dead} of {} cells (no push can bring one from there to \
+                     the goal)",
+                    d.len()
+                );
+            }
+            Some(None) => {
+                let _ = writeln!(s, "; no pruning (the goal does not place each one)");
+            }
+            None => {
+                let _ = writeln!(s);
+            }
+        }
     }
 }
 
@@ -444,6 +528,13 @@ impl TooWide {
     }
 }
 
+/// How a least-cost path is found, when one is asked for (`--moves`,
+/// `--trace`, `{steps}` where steps have costs): the engines keep no
+/// parents (a bitset holds a bit a state), so [`crate::trace`] finds the
+/// way again.
+pub const PATH_WHY: &str = "for `--moves` and `--trace`, found again after the search by \
+    Dijkstra's algorithm on (cost, steps), parents kept, one thread, this kernel";
+
 /// The plan for a task.
 pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let layout = Layout::new(task);
@@ -458,7 +549,7 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let (engine, engine_why) = engine(task, config.strategy, bound.as_ref(), layout.bits());
     let (kernel, kernel_why) = kernel(task, engine);
     let (store, store_why) = store(engine, &layout, word);
-    let (checks, checks_why) = checks(task);
+    let (checks, checks_why) = checks(task, config.count);
     Ok(Plan {
         layout,
         word,
@@ -621,8 +712,19 @@ pub fn fan_out(task: &Task) -> usize {
     }
 }
 
-fn checks(task: &Task) -> (Checks, String) {
+fn checks(task: &Task, count: bool) -> (Checks, String) {
     let fan_out = fan_out(task);
+    if count {
+        // The metered loop's ticks count the successors; the plain loop
+        // counts nothing (a counter there cost the loop of one agent in
+        // turn 6% of its instructions).
+        return (
+            Checks::Successors,
+            format!(
+                "after every {CHECK_SUCCESSORS} successors, which are counted (`--stats`):                  every expansion metered"
+            ),
+        );
+    }
     if fan_out <= CHECK_SUCCESSORS {
         let states = (CHECK_SUCCESSORS / fan_out.max(1)).clamp(1, CHECK_EVERY as usize);
         (
@@ -803,6 +905,7 @@ fn bound(task: &Task) -> Option<Bound> {
         sum: task.mode() == Mode::InTurn,
         flags,
         objects,
+        far,
     })
 }
 

@@ -181,7 +181,7 @@ impl<'t> Heuristic<'t> {
             .pinned
             .iter()
             .map(|(m, goal)| {
-                if task.far_moves() {
+                if bound.far {
                     let pos = layout.field(task.mover(*m).pos());
                     return Some((pos, far_distances(task, *m, goal, budget)?));
                 }

@@ -27,15 +27,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 pub use store::{Dense, Growing, Mark, Own, Sparse, Store};
 
 /// Runs a plan within a budget: the answer for its task, or how far the
-/// search got when the budget ran out. With `count`, the successors
-/// generated are counted (see [`Solution::generated`]), at some cost in
-/// speed.
-pub fn run(task: &Task, plan: &Plan, budget: &Budget, count: bool) -> Solution {
+/// search got when the budget ran out. Successors are counted (see
+/// [`Solution::generated`]) where the plan's checks count them.
+pub fn run(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
     match plan.word() {
-        WordSize::U64 => run_in::<u64>(task, plan, budget, count),
-        WordSize::U128 => run_in::<u128>(task, plan, budget, count),
-        WordSize::W256 => run_in::<Wide<4>>(task, plan, budget, count),
-        WordSize::W1024 => run_in::<Wide<16>>(task, plan, budget, count),
+        WordSize::U64 => run_in::<u64>(task, plan, budget),
+        WordSize::U128 => run_in::<u128>(task, plan, budget),
+        WordSize::W256 => run_in::<Wide<4>>(task, plan, budget),
+        WordSize::W1024 => run_in::<Wide<16>>(task, plan, budget),
     }
 }
 
@@ -94,7 +93,7 @@ pub struct How {
 }
 no_bitset!(u128, Wide<4>, Wide<16>);
 
-fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, count: bool) -> Solution {
+fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
     if plan.engine() == Engine::Nothing || task.starts().is_empty() {
         // No state is a goal (say, no cell of the map has the goal tile), or
         // no start: no kernel to build, nothing to search.
@@ -116,14 +115,7 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, count: bool) -> So
     let how = How {
         limit,
         threads: plan.threads(),
-        // Counting successors takes the metered loop, whose ticks count
-        // them (the plain loop counts nothing: a counter there cost the
-        // loop of one agent in turn 6% of its instructions).
-        checks: if count {
-            Checks::Successors
-        } else {
-            plan.checks()
-        },
+        checks: plan.checks(),
     };
     match (plan.engine(), plan.store()) {
         (

@@ -118,7 +118,11 @@ pub fn configs() -> Vec<puzzle::search::Config> {
         Strategy::Astar,
     ] {
         for threads in [1, 2] {
-            v.push(Config { strategy, threads });
+            v.push(Config {
+                strategy,
+                threads,
+                count: false,
+            });
         }
     }
     v
@@ -265,6 +269,7 @@ pub fn assert_moves_hold(
     let plain = puzzle::search::Config {
         strategy: puzzle::search::Strategy::Bfs,
         threads: 1,
+        count: false,
     };
     assert_eq!(
         moves,

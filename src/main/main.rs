@@ -1,0 +1,146 @@
+//! The `puzzle` command line. It only parses arguments and dispatches to
+//! the library; all the work, and every diagnostic, lives there. The
+//! commands' words are `cli`'s, what each does `commands`', what the process
+//! sets up first `setup`'s, and what it says on stderr `say`'s.
+
+mod cli;
+mod commands;
+mod say;
+mod setup;
+
+use clap::Parser;
+use cli::{Cli, Cmd, FormatArg};
+use miette::Report;
+use say::{JSON, Notice, notice, say};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering::Relaxed;
+
+// Each map of an input file builds and drops tables of a few hundred KiB;
+// glibc's allocator hands such blocks back to the kernel and faults them in
+// again for the next map (tens of thousands of page faults on a long input).
+// mimalloc keeps them.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Exit codes, documented in `--help` and README.md.
+mod exit {
+    pub const OK: u8 = 0;
+    /// The rule file or the input is malformed.
+    pub const BAD_INPUT: u8 = 1;
+    /// A wrong command line (clap's own exit code for usage errors).
+    pub const USAGE: u8 = 2;
+    /// A resource limit of the engine: the state of a map cannot be packed.
+    pub const LIMIT: u8 = 3;
+    /// Writing the output failed (not a closed pipe: that ends quietly).
+    pub const OUTPUT: u8 = 4;
+    /// `verify`: some case's moves are illegal, reach no goal, or are not
+    /// the least cost; `test`: some puzzle's output is not its `.out`.
+    pub const WRONG: u8 = 5;
+    /// Ctrl-C stopped the run (128 + SIGINT, as shells report it).
+    pub const INTERRUPTED: u8 = 130;
+}
+
+/// How the command ended, for its exit code.
+enum Outcome {
+    Code(u8),
+    /// A report for stderr, and the code to exit with.
+    Report(Report, u8),
+}
+
+fn main() -> ExitCode {
+    setup::allocator_setup();
+    // Until the command line is parsed, `--format json` is read from the
+    // words as given: a command line that does not parse is reported in
+    // the format it asks for.
+    JSON.store(cli::json_asked(std::env::args_os()), Relaxed);
+    if setup::stdout_closed() {
+        notice(
+            Notice::Error,
+            "puzzle::io::write",
+            "cannot write the output: stdout is closed",
+        );
+        return ExitCode::from(exit::OUTPUT);
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return ExitCode::from(say::command_line_error(&e)),
+    };
+    JSON.store(cli.format == FormatArg::Json, Relaxed);
+    // The one thread pool, and the Ctrl-C handler, for a command that
+    // searches; started here, once.
+    let threads = match cli.cmd.threads() {
+        Some(asked) => {
+            setup::on_interrupt();
+            setup::start_threads(asked)
+        }
+        None => 1,
+    };
+    let code = match dispatch(cli, threads) {
+        Ok(Outcome::Code(code)) => code,
+        // A report that cannot be written (stderr closed, or a pipe that
+        // closed) does not turn a failure into a success: the code stands.
+        Ok(Outcome::Report(report, code)) => {
+            say(&report);
+            code
+        }
+        Err(report) => {
+            say(&report);
+            exit::BAD_INPUT
+        }
+    };
+    ExitCode::from(code)
+}
+
+/// Runs the command parsed, with the threads started for it.
+fn dispatch(cli: Cli, threads: usize) -> Result<Outcome, Report> {
+    let (format, quiet) = (cli.format, cli.quiet);
+    match cli.cmd {
+        Cmd::Run {
+            rules,
+            input,
+            opts,
+            stats,
+            moves,
+            trace,
+        } => {
+            let opts = puzzle::run::Options {
+                moves,
+                trace,
+                ..opts.options(threads, stats)
+            };
+            commands::run(&rules, &input, opts, format, quiet)
+        }
+        Cmd::Explain { rules, input, opts } => {
+            commands::explain(&rules, &input, opts.options(threads, false))
+        }
+        Cmd::Completions { shell } => Ok(commands::completions(shell)),
+        Cmd::Man => Ok(commands::man()),
+        Cmd::Test { path, opts } => commands::test(&path, opts.options(threads, false)),
+        Cmd::Verify {
+            rules,
+            input,
+            solution,
+            opts,
+        } => commands::verify(
+            &rules,
+            &input,
+            &solution,
+            opts.options(threads, false),
+            format,
+        ),
+        Cmd::Render {
+            rules,
+            input,
+            case,
+            svg,
+            html,
+            opts,
+        } => commands::render(
+            &rules,
+            &input,
+            commands::Drawings { case, svg, html },
+            opts.options(threads, false),
+        ),
+        Cmd::Check { rules } => commands::check(&rules),
+    }
+}
