@@ -1,0 +1,238 @@
+//! The resolver's input and output: the `input` block (header, grids,
+//! layouts) and the output templates.
+
+use super::*;
+
+impl Resolver {
+    pub(super) fn io(
+        &mut self,
+        items: Option<&Vec<ast::InputItem>>,
+        file: &ast::File,
+    ) -> Option<Io> {
+        let mut cases = None;
+        let mut grid = None;
+        let mut fill = None;
+        for it in items.into_iter().flatten() {
+            match it {
+                ast::InputItem::Cases(c) => {
+                    if let Some((_, first)) = cases.replace((c.value.clone(), c.span)) {
+                        self.err(RuleError::Repeated {
+                            what: "`cases`",
+                            span: c.span,
+                            first,
+                        });
+                    }
+                    self.end_marker(c);
+                }
+                ast::InputItem::Header(_) => {}
+                ast::InputItem::Fill(sym) => fill = Some(sym.text.clone()),
+                ast::InputItem::Grid {
+                    rows,
+                    cols,
+                    form,
+                    span,
+                } => {
+                    let r = self.num(rows, Allow::Header, "a grid size");
+                    let c = self.num(cols, Allow::Header, "a grid size");
+                    let form = form.as_ref().map_or(GridForm::Chars, |f| f.value);
+                    if let Some((_, _, _, first)) = grid.replace((r, c, form, *span)) {
+                        self.err(RuleError::Repeated {
+                            what: "`grid`",
+                            span: *span,
+                            first,
+                        });
+                    }
+                }
+            }
+        }
+        let cases = cases.map(|c| c.0).unwrap_or(Cases::Single);
+        let (rows, cols, form) = match grid {
+            Some((r, c, form, _)) => (Some(r?), Some(c?), form),
+            None => (None, None, GridForm::Chars),
+        };
+        if form == GridForm::List && (rows.is_none() || cols.is_none()) {
+            let span = items_span(items.map(Vec::as_slice).unwrap_or(&[]));
+            self.invalid(
+                "a grid given as a list needs its size".into(),
+                span,
+                "no size",
+                "write `grid ROWS x COLS list`".into(),
+            );
+            return None;
+        }
+        let mut slots: [Option<(Template, Span)>; 5] = Default::default();
+        for d in &file.decls {
+            if let ast::Decl::Output(items) = d {
+                for it in items {
+                    let t = self.template(&it.text, it.kind.value);
+                    let slot = &mut slots[it.kind.value as usize];
+                    if let Some((_, first)) = slot.replace((t, it.kind.span)) {
+                        self.err(RuleError::Repeated {
+                            what: "an output line",
+                            span: it.kind.span,
+                            first,
+                        });
+                    }
+                }
+            }
+        }
+        let [before, solved, unsolved, separator, stopped] = slots;
+        // `{steps}` once printed the cost: where steps have costs it is now
+        // another number, said so rather than changed without a word.
+        if let Some((t, span)) = &solved
+            && self.has_costs
+            && t.uses_steps()
+            && !t.mentions(&Num::Cost)
+        {
+            self.err(RuleError::StepsWithCosts { span: *span });
+        }
+        let lit = |s: &str| Template(vec![Seg::Lit(s.to_string())]);
+        Some(Io {
+            cases,
+            header: self.header.clone(),
+            header_lines: self.header_lines.clone(),
+            rows,
+            cols,
+            form,
+            fill,
+            before: before.map(|b| b.0),
+            solved: solved
+                .map(|s| s.0)
+                .unwrap_or(Template(vec![Seg::Num(Num::Cost)])),
+            unsolved: unsolved.map(|s| s.0).unwrap_or_else(|| lit("-1")),
+            separator: separator.map(|s| s.0),
+            stopped: stopped.map(|s| s.0),
+        })
+    }
+
+    /// A `cases until` line's end marker: values that fit, one per field
+    /// of the first header line.
+    fn end_marker(&mut self, c: &ast::Spanned<Cases>) {
+        if let Cases::UntilValues(vals) = &c.value
+            && let Some(v) = vals.iter().find(|v| v.value == i64::MAX)
+        {
+            // The parser saturates what does not fit.
+            self.invalid(
+                "this end marker value is too large to be a header value".into(),
+                v.span,
+                "never matches",
+                format!("header values are integers up to {}", i64::MAX - 1),
+            );
+        }
+        let first = self.header_lines.first().copied().unwrap_or(0);
+        if let Cases::UntilValues(vals) = &c.value
+            && vals.len() != first
+        {
+            self.invalid(
+                format!(
+                    "the end marker has {} values but the header has {first}",
+                    vals.len(),
+                ),
+                c.span,
+                "compared with the first header line",
+                "give one value per field of the first header line".into(),
+            );
+        }
+    }
+
+    pub(super) fn template(&mut self, text: &ast::Spanned<String>, kind: OutputKind) -> Template {
+        let mut segs = Vec::new();
+        let s = &text.value;
+        let mut lit = String::new();
+        let mut i = 0;
+        let bytes = s.as_bytes();
+        while i < s.len() {
+            if bytes[i] == b'{'
+                && let Some(end) = s[i..].find('}')
+            {
+                let inner = &s[i + 1..i + end];
+                let at = text.span.offset() + i + 1;
+                let allow = Allow::Template {
+                    cost: kind == OutputKind::Solved,
+                };
+                let seg = match crate::syntax::template_expr(inner, at) {
+                    Ok(e) => self.num(&e, allow, "a placeholder").map(Seg::Num),
+                    Err(_) => {
+                        let mut cands = vec!["case", "steps", "cost"];
+                        cands.extend(self.header.iter().map(String::as_str));
+                        let help = did_you_mean(inner, cands, "placeholders");
+                        self.err(RuleError::UnknownPlaceholder {
+                            name: inner.to_string(),
+                            span: (text.span.offset() + i, end + 1).into(),
+                            help: format!(
+                                "{help} (a placeholder is a header field, `case`, `steps`, \
+                                 `cost`, or arithmetic on them)"
+                            ),
+                        });
+                        None
+                    }
+                };
+                if let Some(seg) = seg {
+                    if !lit.is_empty() {
+                        segs.push(Seg::Lit(std::mem::take(&mut lit)));
+                    }
+                    segs.push(seg);
+                }
+                i += end + 1;
+                continue;
+            }
+            let ch = s[i..].chars().next().unwrap();
+            lit.push(ch);
+            i += ch.len_utf8();
+        }
+        if !lit.is_empty() {
+            segs.push(Seg::Lit(lit));
+        }
+        Template(segs)
+    }
+
+    /// Layout rows of one width, and the size of a grid known now.
+    pub(super) fn layout_checks(&mut self, io: &Io) {
+        for l in self.layouts.clone() {
+            let width = |r: &str| match io.form {
+                GridForm::Chars => r.chars().count(),
+                _ => r.split_whitespace().count(),
+            };
+            let w0 = l.rows.first().map_or(0, |r| width(r));
+            if l.rows.is_empty() || l.rows.iter().any(|r| width(r) != w0) {
+                self.invalid(
+                    format!("the rows of layout `{}` are not all as wide", l.name),
+                    l.span,
+                    "rows of different widths",
+                    "write one string per row, each with one symbol per column".into(),
+                );
+                continue;
+            }
+            let want = (
+                io.rows.as_ref().and_then(Num::constant),
+                io.cols.as_ref().and_then(Num::constant),
+            );
+            if let (Some(r), Some(c)) = want
+                && (r as usize != l.rows.len() || c as usize != w0)
+            {
+                self.invalid(
+                    format!(
+                        "layout `{}` is {} x {w0}, but the grid is {r} x {c}",
+                        l.name,
+                        l.rows.len()
+                    ),
+                    l.span,
+                    "a layout of another size",
+                    "a layout is drawn like a map: one row per grid row".into(),
+                );
+            }
+        }
+    }
+}
+
+pub(super) fn items_span(items: &[ast::InputItem]) -> Span {
+    items
+        .first()
+        .map(|i| match i {
+            ast::InputItem::Cases(c) => c.span,
+            ast::InputItem::Header(h) => h.first().map(|i| i.span).unwrap_or((0, 0).into()),
+            ast::InputItem::Grid { span, .. } => *span,
+            ast::InputItem::Fill(s) => s.span,
+        })
+        .unwrap_or((0, 0).into())
+}
