@@ -1,0 +1,235 @@
+//! [`ground`]: checked rules + one case -> [`Task`]. Reads the map (each
+//! cell's class, each agent's starts and target), finds each mover's
+//! position domain, makes the state variables, and grounds every rule on
+//! the classes of cells present in the map, with every number evaluated
+//! for this case.
+
+use super::*;
+use crate::ast::{GridForm, MoveKind};
+use crate::error::InputError;
+use crate::input::RawCase;
+use crate::resolve::{
+    self, ActOp, AgentId, Glyph, IndexRef, Members, Num, NumEnv, PlaceRef, Rules, Start, StateId,
+    StateIndex, StateKind, Targets, ValueSel,
+};
+
+/// No position: a cell outside a domain.
+const NONE: ClassId = ClassId::MAX;
+
+mod board;
+mod exprs;
+mod finish;
+mod movers;
+
+use board::*;
+use movers::*;
+
+/// The most movers that can move at once (each step tries every
+/// combination of their moves, so more would never finish anyway).
+pub const MAX_AT_ONCE: usize = 16;
+
+/// The most values a counter may take.
+use crate::resolve::{COUNTER_BOUND, MAX_COST, MAX_COUNTER, MAX_SCRIPT_TIMES};
+
+/// One agent on one map: a single agent, or one member of a family.
+#[derive(Debug, Clone)]
+struct Instance {
+    agent: AgentId,
+    member: u32,
+    /// The cells it may start on: one, or any number for `any 'S'`.
+    starts: Vec<u32>,
+    target: Option<u32>,
+    /// A piece's cells as offsets from its start (see [`Mover::shape`]).
+    shape: Vec<(i32, i32)>,
+    /// A piece with poses: the pose it starts in (its `shape` is empty).
+    pose: Option<u32>,
+}
+
+/// Numbers the (tile, value) pairs of a rule set: one class per tile
+/// without a value, then one per value of the widest domain. Cells of tiles
+/// with state per occurrence get classes of their own after these.
+#[derive(Clone, Copy)]
+struct Classes {
+    per_tile: usize,
+    len: usize,
+}
+
+impl Classes {
+    fn new(rules: &Rules) -> Self {
+        let per_tile = 1 + rules
+            .domains
+            .iter()
+            .map(|d| d.values.len())
+            .max()
+            .unwrap_or(0);
+        Classes {
+            per_tile,
+            len: rules.tiles.len() * per_tile,
+        }
+    }
+
+    /// The class of a tile with a value (of a rule set whose classes fit
+    /// in [`ClassId`]: [`read_board`] checks).
+    fn of(self, tile: TileId, value: Option<u32>) -> ClassId {
+        (tile.ix() * self.per_tile + value.map_or(0, |v| v as usize + 1)) as ClassId
+    }
+
+    fn class(self, rules: &Rules, k: usize) -> Class {
+        let tile = TileId((k / self.per_tile) as u32);
+        let t = &rules.tiles[tile.ix()];
+        Class {
+            tile,
+            value: (k % self.per_tile).checked_sub(1).map(|v| v as u32),
+            occurrence: None,
+            solid: t.solid,
+            opaque: t.opaque,
+            slippery: t.slippery,
+            stops: t.stops,
+        }
+    }
+}
+
+/// A report about this case that names no cell of the map.
+fn case_error(case: &RawCase, message: String, help: String) -> InputError {
+    InputError::Rules {
+        message,
+        span: case.span(),
+        label: "in this case".into(),
+        help,
+    }
+}
+
+/// Grounds the rules on one case. Reports every problem of the map at once.
+pub fn ground(rules: &Rules, case: &RawCase) -> Result<Task, Vec<InputError>> {
+    let map = read_board(rules, case)?;
+    if rules.mode == crate::ast::Mode::AtOnce && map.instances.len() > MAX_AT_ONCE {
+        return Err(vec![InputError::TooWide {
+            message: format!(
+                "case {} has {} agents moving at once; at most {MAX_AT_ONCE} can",
+                case.number,
+                map.instances.len()
+            ),
+            span: case.span(),
+            help:
+                "every step tries every combination of their moves: use `in turn`, or fewer agents"
+                    .into(),
+        }]);
+    }
+    let mut g = Grounder {
+        rules,
+        case,
+        board: map.board,
+        instances: map.instances,
+        tile_count: map.tile_count,
+        occurrences: map.occurrences,
+        vars: Vec::new(),
+        movers: Vec::new(),
+        actions: Vec::new(),
+        task_rules: Vec::new(),
+        state_vars: Vec::new(),
+        action_kinds: Vec::new(),
+        moving: None,
+        actor: None,
+        way: None,
+        cell_tests: hashbrown::HashMap::new(),
+        errors: Vec::new(),
+    };
+    g.movers_and_vars();
+    let (task, errors) = g.finish();
+    if errors.is_empty() {
+        Ok(task)
+    } else {
+        Err(errors)
+    }
+}
+
+struct Grounder<'a> {
+    rules: &'a Rules,
+    case: &'a RawCase,
+    board: Board,
+    instances: Vec<Instance>,
+    /// Tile -> how many cells of the map have it.
+    tile_count: Vec<i64>,
+    /// Tile -> how many occurrences of it have state of their own (its
+    /// cell count, for tiles with state per occurrence; else 0).
+    occurrences: Vec<u32>,
+    vars: Vec<Var>,
+    movers: Vec<Mover>,
+    actions: Vec<Action>,
+    task_rules: Vec<Rule>,
+    /// Per state of the rules, its first variable.
+    state_vars: Vec<u32>,
+    /// Per action, the move of the rules it is.
+    action_kinds: Vec<MoveKind>,
+    /// The direction `moving` is grounded for (an `enter` condition's,
+    /// one direction at a time); `None` elsewhere.
+    moving: Option<Dir>,
+    /// While a move's condition or an `on MOVE` rule is grounded: the
+    /// mover, and the way its move goes (`ahead` is one of it on).
+    actor: Option<usize>,
+    way: Option<Dir>,
+    /// Cell tests built, by mover, offset, tile and values.
+    cell_tests: hashbrown::HashMap<(usize, (i32, i32), TileId, ValueSel), Expr>,
+    errors: Vec<InputError>,
+}
+
+impl Grounder<'_> {
+    fn var(&mut self, name: String, kind: VarKind, size: u64) -> VarId {
+        self.vars.push(Var { name, kind, size });
+        VarId(self.vars.len() as u32 - 1)
+    }
+
+    /// A number of the rules, for this case; `what` names it in a report.
+    fn num(&mut self, n: &Num, what: &str) -> i64 {
+        let counts = &self.tile_count;
+        let env = NumEnv {
+            header: &self.case.header,
+            count: &|t| counts[t.ix()],
+            case: self.case.number as i64,
+            cost: None,
+            steps: None,
+        };
+        match n.eval(&env) {
+            Some(v) => v,
+            None => {
+                let e = case_error(
+                    self.case,
+                    format!("{what} cannot be worked out for case {}", self.case.number),
+                    "the arithmetic divides by zero or overflows with this case's header".into(),
+                );
+                self.errors.push(e);
+                0
+            }
+        }
+    }
+
+    /// A cost, from 1 to [`MAX_COST`]; one out of that range is reported
+    /// (and 1 is used, for the rest of the grounding to go on).
+    fn cost(&mut self, n: &Num, what: &str) -> u32 {
+        let c = self.num(n, "a cost");
+        if !(1..=i64::from(MAX_COST)).contains(&c) {
+            let e = case_error(
+                self.case,
+                format!("{what} costs {c} in case {}", self.case.number),
+                format!("a cost is at least 1 and at most {MAX_COST}"),
+            );
+            self.errors.push(e);
+            return 1;
+        }
+        c as u32
+    }
+
+    fn instance_name(&self, i: usize) -> String {
+        let Instance { agent, member, .. } = self.instances[i];
+        let a = &self.rules.agents[agent.ix()];
+        match a.family {
+            Some(_) => format!("{}[{}]", a.name, member + 1),
+            None if matches!(a.start, Start::Every) => format!("{}[{}]", a.name, member + 1),
+            None if a.piece.is_some() && a.max_members > 1 => {
+                format!("{}[{}]", a.name, a.markers[member as usize])
+            }
+            None if a.object => format!("{}[{}]", a.name, member + 1),
+            None => a.name.clone(),
+        }
+    }
+}
