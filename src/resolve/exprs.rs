@@ -502,53 +502,7 @@ impl Resolver {
                     }
                 }
             }
-            P::Meets(quant, who, other, sp) => {
-                let (agent, at) = (self.agent_in_pred(who), self.agent_in_pred(other));
-                let (agent, at) = (agent?, at?);
-                if !self.no_poses(agent, who) || !self.no_poses(at, other) {
-                    return None;
-                }
-                if self.agents[at.ix()].several() {
-                    self.invalid(
-                        format!("`{}` is not one agent: whose cell?", other.name),
-                        other.span,
-                        "several members",
-                        format!(
-                            "name a single agent after `at`; for several, turn it round: \
-                             `any {} at {}`",
-                            other.name, who.name
-                        ),
-                    );
-                    return None;
-                }
-                if agent == at {
-                    self.invalid(
-                        format!("`{}` is always where it is", who.name),
-                        *sp,
-                        "the same agent twice",
-                        "compare two agents: `guard at hero`".into(),
-                    );
-                    return None;
-                }
-                let members = match quant {
-                    Some(true) => Members::Every,
-                    Some(false) => Members::Any,
-                    None if self.agents[agent.ix()].several() => {
-                        self.err(RuleError::WrongKind {
-                            message: format!("`{}` has several members; say which", who.name),
-                            span: who.span,
-                            label: "not one agent".into(),
-                            help: format!(
-                                "write `any {0} at {1}` or `every {0} at {1}`",
-                                who.name, other.name
-                            ),
-                        });
-                        return None;
-                    }
-                    None => Members::One,
-                };
-                Expr::Meets { agent, members, at }
-            }
+            P::Meets(quant, who, other, sp) => self.meets(*quant, who, other, *sp)?,
             P::Facing(who, h, sp) => {
                 let agent = self.agent_in_pred(who)?;
                 self.members(p, who, agent)?;
@@ -564,52 +518,7 @@ impl Resolver {
                 }
                 Expr::Facing(agent, *h)
             }
-            P::Cell(at, what, sp) => {
-                if !self.in_move {
-                    self.invalid(
-                        "a cell test reads the cells around a mover, and none moves here".into(),
-                        *sp,
-                        "no mover here",
-                        "`cell ahead is TILE`, `cell (r, c) has NAME` and the like are read in a \
-                         move's `if` (`move hero: north if cell here is ladder`) and in `on \
-                         MOVE` rules (`on hero north if cell here is bell: ...`)"
-                            .into(),
-                    );
-                    return None;
-                }
-                if let ast::RelCell::Offset(d) = at
-                    && (d.dr.unsigned_abs() > MAX_REACH || d.dc.unsigned_abs() > MAX_REACH)
-                {
-                    self.invalid(
-                        format!(
-                            "an offset of ({}, {}) is further than a cell test reads",
-                            d.dr, d.dc
-                        ),
-                        *sp,
-                        "too far",
-                        format!("a cell test reads at most {MAX_REACH} rows and columns away"),
-                    );
-                    return None;
-                }
-                let what = match what {
-                    ast::CellWhat::Is(pat) => {
-                        let (tile, value, scope) = self.pattern(pat)?;
-                        if scope.bind.is_some() {
-                            self.binds_nothing(tile, pat, "a cell test");
-                            return None;
-                        }
-                        CellTest::Tile(tile, value)
-                    }
-                    ast::CellWhat::Has(who) => {
-                        let a = self.agent_in_pred(who)?;
-                        if !self.no_poses(a, who) {
-                            return None;
-                        }
-                        CellTest::Has(a)
-                    }
-                };
-                Expr::Cell { at: *at, what }
-            }
+            P::Cell(at, what, sp) => self.cell(at, what, *sp)?,
             P::Moving(d, sp) => {
                 if !self.in_enter && !self.in_move {
                     self.moving_outside_enter(*sp);
@@ -628,149 +537,271 @@ impl Resolver {
                 Expr::MovingBound
             }
             P::AllFlags(f, _) | P::AnyFlag(f, _) => {
-                let state = self.flag_in_pred(f)?;
-                if self.states[state.ix()].index == StateIndex::None {
-                    self.err(RuleError::DomainMismatch {
-                        message: format!("flag `{}` is not indexed", f.name),
-                        span: f.span,
-                        label: "`all` and `any` need an indexed flag".into(),
-                        help: format!("write `{}` alone", f.name),
-                    });
-                    return None;
-                }
-                if self.is_counter(state) {
-                    self.err(RuleError::WrongKind {
-                        message: format!("`{}` is a counter, not a flag", f.name),
-                        span: f.span,
-                        label: "`all` and `any` need flags".into(),
-                        help: format!("compare it: `{} > 0`", f.name),
-                    });
-                    return None;
-                }
-                if matches!(p, P::AllFlags(..)) {
-                    Expr::AllFlags(state)
-                } else {
-                    Expr::AnyFlag(state)
-                }
+                self.all_or_any(f, matches!(p, P::AllFlags(..)))?
             }
-            P::Flag(f) => {
-                if let Some(Def::Agent(_)) = self.lookup(&f.name.name) {
-                    self.err(RuleError::WrongKind {
-                        message: format!("`{}` is an agent, not a condition", f.name.name),
-                        span: f.span,
-                        label: "an agent's position is not true or false".into(),
-                        help: format!("compare its position: `{} on TILE`", f.name.name),
-                    });
-                    return None;
-                }
-                let (state, index) = self.state_index_ref(f, scope)?;
-                if self.is_counter(state) {
-                    self.err(RuleError::WrongKind {
-                        message: format!("`{}` is a counter, not a condition", f.name.name),
-                        span: f.span,
-                        label: "a number is not true or false".into(),
-                        help: format!("compare it: `{} > 0`", f.name.name),
-                    });
-                    return None;
-                }
-                Expr::Flag { state, index }
-            }
-            P::Pos(lhs, op, rhs, sp) => {
-                let mut terms: Vec<(i64, PosRef)> = Vec::new();
-                let mut k = 0i64;
-                let mut ok = true;
-                for (side, sum) in [(1, lhs), (-1, rhs)] {
-                    for (sign, t) in sum {
-                        let f = side * sign;
-                        let (axis, agent) = match t {
-                            ast::PosTerm::Num(n) => {
-                                k = k.saturating_sub(f * n);
-                                continue;
-                            }
-                            ast::PosTerm::Of(axis, who) => {
-                                let Some(agent) = self.agent_in_pred(who) else {
-                                    ok = false;
-                                    continue;
-                                };
-                                let x = &self.agents[agent.ix()];
-                                if x.several() || x.piece.is_some() {
-                                    self.invalid(
-                                        format!(
-                                            "`{}` is not one agent: whose row or column?",
-                                            who.name
-                                        ),
-                                        who.span,
-                                        "several members",
-                                        "compare single agents' rows and columns; in a \
-                                         member's own moves, `its row` is its own"
-                                            .into(),
-                                    );
-                                    ok = false;
-                                    continue;
-                                }
-                                (*axis, Some(agent))
-                            }
-                            ast::PosTerm::Its(axis, tsp) => {
-                                if !self.in_move {
-                                    self.invalid(
-                                        "`its row` and `its column` are the mover's, and none \
-                                         moves here"
-                                            .into(),
-                                        *tsp,
-                                        "no mover here",
-                                        "read them in a move's `if` (`move guard by itself: east \
-                                         if column of hero > its column`) or an `on MOVE` rule's; \
-                                         elsewhere name the agent: `row of guard`"
-                                            .into(),
-                                    );
-                                    ok = false;
-                                    continue;
-                                }
-                                (*axis, None)
-                            }
-                        };
-                        let r = PosRef { axis, agent };
-                        match terms.iter_mut().find(|(_, x)| *x == r) {
-                            Some((c, _)) => *c += f,
-                            None => terms.push((f, r)),
-                        }
-                    }
-                }
-                if !ok {
-                    return None;
-                }
-                terms.retain(|(c, _)| *c != 0);
-                if terms.is_empty() {
-                    self.invalid(
-                        "this comparison reads no row or column".into(),
-                        *sp,
-                        "numbers only, or terms that cancel out",
-                        "compare agents' rows and columns: `row of hero < row of guard`".into(),
-                    );
-                    return None;
-                }
-                Expr::Pos { terms, op: *op, k }
-            }
-            P::Compare(f, op, v, sp) => {
-                let (state, index) = self.state_index_ref(f, scope)?;
-                if !self.is_counter(state) {
-                    self.invalid(
-                        format!("`{}` is a flag: it is set or not", f.name.name),
-                        *sp,
-                        "a comparison needs a counter",
-                        format!("test the flag alone: `{0}` or `not {0}`", f.name.name),
-                    );
-                    return None;
-                }
-                let value = self.num(v, Allow::Map, "a comparison")?;
-                Expr::Cmp {
-                    state,
-                    index,
-                    op: *op,
-                    value,
-                }
-            }
+            P::Flag(f) => self.flag(f, scope)?,
+            P::Pos(lhs, op, rhs, sp) => self.pos(lhs, *op, rhs, *sp)?,
+            P::Compare(f, op, v, sp) => self.compare(f, *op, v, *sp, scope)?,
         })
+    }
+
+    /// A counter compared with a number.
+    fn compare(
+        &mut self,
+        f: &ast::StateRef,
+        op: CmpOp,
+        v: &IntExpr,
+        sp: Span,
+        scope: &Scope,
+    ) -> Option<Expr> {
+        let (state, index) = self.state_index_ref(f, scope)?;
+        if !self.is_counter(state) {
+            self.invalid(
+                format!("`{}` is a flag: it is set or not", f.name.name),
+                sp,
+                "a comparison needs a counter",
+                format!("test the flag alone: `{0}` or `not {0}`", f.name.name),
+            );
+            return None;
+        }
+        let value = self.num(v, Allow::Map, "a comparison")?;
+        Some(Expr::Cmp {
+            state,
+            index,
+            op,
+            value,
+        })
+    }
+
+    /// `all FLAG`, `any FLAG`: of an indexed flag.
+    fn all_or_any(&mut self, f: &Ident, all: bool) -> Option<Expr> {
+        let state = self.flag_in_pred(f)?;
+        if self.states[state.ix()].index == StateIndex::None {
+            self.err(RuleError::DomainMismatch {
+                message: format!("flag `{}` is not indexed", f.name),
+                span: f.span,
+                label: "`all` and `any` need an indexed flag".into(),
+                help: format!("write `{}` alone", f.name),
+            });
+            return None;
+        }
+        if self.is_counter(state) {
+            self.err(RuleError::WrongKind {
+                message: format!("`{}` is a counter, not a flag", f.name),
+                span: f.span,
+                label: "`all` and `any` need flags".into(),
+                help: format!("compare it: `{} > 0`", f.name),
+            });
+            return None;
+        }
+        Some(if all {
+            Expr::AllFlags(state)
+        } else {
+            Expr::AnyFlag(state)
+        })
+    }
+
+    /// A flag as a condition (not an agent, not a counter).
+    fn flag(&mut self, f: &ast::StateRef, scope: &Scope) -> Option<Expr> {
+        if let Some(Def::Agent(_)) = self.lookup(&f.name.name) {
+            self.err(RuleError::WrongKind {
+                message: format!("`{}` is an agent, not a condition", f.name.name),
+                span: f.span,
+                label: "an agent's position is not true or false".into(),
+                help: format!("compare its position: `{} on TILE`", f.name.name),
+            });
+            return None;
+        }
+        let (state, index) = self.state_index_ref(f, scope)?;
+        if self.is_counter(state) {
+            self.err(RuleError::WrongKind {
+                message: format!("`{}` is a counter, not a condition", f.name.name),
+                span: f.span,
+                label: "a number is not true or false".into(),
+                help: format!("compare it: `{} > 0`", f.name.name),
+            });
+            return None;
+        }
+        Some(Expr::Flag { state, index })
+    }
+
+    /// A comparison of rows and columns (`row of hero < its row + 2`): its
+    /// terms gathered, each agent's axis once.
+    fn pos(
+        &mut self,
+        lhs: &[(i64, ast::PosTerm)],
+        op: CmpOp,
+        rhs: &[(i64, ast::PosTerm)],
+        sp: Span,
+    ) -> Option<Expr> {
+        let mut terms: Vec<(i64, PosRef)> = Vec::new();
+        let mut k = 0i64;
+        let mut ok = true;
+        for (side, sum) in [(1, lhs), (-1, rhs)] {
+            for (sign, t) in sum {
+                let f = side * sign;
+                let (axis, agent) = match t {
+                    ast::PosTerm::Num(n) => {
+                        k = k.saturating_sub(f * n);
+                        continue;
+                    }
+                    ast::PosTerm::Of(axis, who) => {
+                        let Some(agent) = self.agent_in_pred(who) else {
+                            ok = false;
+                            continue;
+                        };
+                        let x = &self.agents[agent.ix()];
+                        if x.several() || x.piece.is_some() {
+                            self.invalid(
+                                format!("`{}` is not one agent: whose row or column?", who.name),
+                                who.span,
+                                "several members",
+                                "compare single agents' rows and columns; in a \
+                                 member's own moves, `its row` is its own"
+                                    .into(),
+                            );
+                            ok = false;
+                            continue;
+                        }
+                        (*axis, Some(agent))
+                    }
+                    ast::PosTerm::Its(axis, tsp) => {
+                        if !self.in_move {
+                            self.invalid(
+                                "`its row` and `its column` are the mover's, and none \
+                                 moves here"
+                                    .into(),
+                                *tsp,
+                                "no mover here",
+                                "read them in a move's `if` (`move guard by itself: east \
+                                 if column of hero > its column`) or an `on MOVE` rule's; \
+                                 elsewhere name the agent: `row of guard`"
+                                    .into(),
+                            );
+                            ok = false;
+                            continue;
+                        }
+                        (*axis, None)
+                    }
+                };
+                let r = PosRef { axis, agent };
+                match terms.iter_mut().find(|(_, x)| *x == r) {
+                    Some((c, _)) => *c += f,
+                    None => terms.push((f, r)),
+                }
+            }
+        }
+        if !ok {
+            return None;
+        }
+        terms.retain(|(c, _)| *c != 0);
+        if terms.is_empty() {
+            self.invalid(
+                "this comparison reads no row or column".into(),
+                sp,
+                "numbers only, or terms that cancel out",
+                "compare agents' rows and columns: `row of hero < row of guard`".into(),
+            );
+            return None;
+        }
+        Some(Expr::Pos { terms, op, k })
+    }
+
+    /// `cell WHERE is TILE`, `cell WHERE has NAME`: read where a mover moves.
+    fn cell(&mut self, at: &ast::RelCell, what: &ast::CellWhat, sp: Span) -> Option<Expr> {
+        if !self.in_move {
+            self.invalid(
+                "a cell test reads the cells around a mover, and none moves here".into(),
+                sp,
+                "no mover here",
+                "`cell ahead is TILE`, `cell (r, c) has NAME` and the like are read in a \
+                 move's `if` (`move hero: north if cell here is ladder`) and in `on \
+                 MOVE` rules (`on hero north if cell here is bell: ...`)"
+                    .into(),
+            );
+            return None;
+        }
+        if let ast::RelCell::Offset(d) = at
+            && (d.dr.unsigned_abs() > MAX_REACH || d.dc.unsigned_abs() > MAX_REACH)
+        {
+            self.invalid(
+                format!(
+                    "an offset of ({}, {}) is further than a cell test reads",
+                    d.dr, d.dc
+                ),
+                sp,
+                "too far",
+                format!("a cell test reads at most {MAX_REACH} rows and columns away"),
+            );
+            return None;
+        }
+        let what = match what {
+            ast::CellWhat::Is(pat) => {
+                let (tile, value, scope) = self.pattern(pat)?;
+                if scope.bind.is_some() {
+                    self.binds_nothing(tile, pat, "a cell test");
+                    return None;
+                }
+                CellTest::Tile(tile, value)
+            }
+            ast::CellWhat::Has(who) => {
+                let a = self.agent_in_pred(who)?;
+                if !self.no_poses(a, who) {
+                    return None;
+                }
+                CellTest::Has(a)
+            }
+        };
+        Some(Expr::Cell { at: *at, what })
+    }
+
+    /// `A at B`, `any A at B`, `every A at B`: agents meeting.
+    fn meets(&mut self, quant: Option<bool>, who: &Ident, other: &Ident, sp: Span) -> Option<Expr> {
+        let (agent, at) = (self.agent_in_pred(who), self.agent_in_pred(other));
+        let (agent, at) = (agent?, at?);
+        if !self.no_poses(agent, who) || !self.no_poses(at, other) {
+            return None;
+        }
+        if self.agents[at.ix()].several() {
+            self.invalid(
+                format!("`{}` is not one agent: whose cell?", other.name),
+                other.span,
+                "several members",
+                format!(
+                    "name a single agent after `at`; for several, turn it round: \
+                     `any {} at {}`",
+                    other.name, who.name
+                ),
+            );
+            return None;
+        }
+        if agent == at {
+            self.invalid(
+                format!("`{}` is always where it is", who.name),
+                sp,
+                "the same agent twice",
+                "compare two agents: `guard at hero`".into(),
+            );
+            return None;
+        }
+        let members = match quant {
+            Some(true) => Members::Every,
+            Some(false) => Members::Any,
+            None if self.agents[agent.ix()].several() => {
+                self.err(RuleError::WrongKind {
+                    message: format!("`{}` has several members; say which", who.name),
+                    span: who.span,
+                    label: "not one agent".into(),
+                    help: format!(
+                        "write `any {0} at {1}` or `every {0} at {1}`",
+                        who.name, other.name
+                    ),
+                });
+                return None;
+            }
+            None => Members::One,
+        };
+        Some(Expr::Meets { agent, members, at })
     }
 
     /// Which members a predicate on `who` speaks of; a family needs

@@ -145,37 +145,7 @@ impl Grounder<'_> {
                     _ => Expr::and(parts),
                 }
             }
-            E::Has { tile, value, agent } => {
-                let hit: Vec<bool> = (self.board.classes.iter())
-                    .map(|k| self.class_matches(k, *tile, *value))
-                    .collect();
-                let goals: Vec<u32> = (0..self.board.class.len() as u32)
-                    .filter(|&c| hit[self.board.class[c as usize] as usize])
-                    .collect();
-                let members: Vec<usize> = (0..self.instances.len())
-                    .filter(|&i| self.instances[i].agent == *agent)
-                    .collect();
-                // Members of an object never share a cell: as many cells
-                // as members is every member on one of them, more is never.
-                if self.rules.agents[agent.ix()].object && goals.len() >= members.len() {
-                    if goals.len() > members.len() {
-                        return Expr::Const(false);
-                    }
-                    let parts = members
-                        .iter()
-                        .map(|&i| self.at(i, PlaceRef::Tile(*tile, *value)))
-                        .collect();
-                    return Expr::and(parts);
-                }
-                let parts = goals
-                    .iter()
-                    .map(|&g| {
-                        let any = members.iter().map(|&i| self.at_cells(i, |x| x == g));
-                        Expr::or(any.collect())
-                    })
-                    .collect();
-                Expr::and(parts)
-            }
+            E::Has { tile, value, agent } => self.has(*tile, *value, *agent),
             E::AtCell { agent, row, col } => {
                 let (r, c) = (self.num(row, "a row"), self.num(col, "a column"));
                 let cell = self.board.at(r, c);
@@ -193,46 +163,8 @@ impl Grounder<'_> {
                     .collect();
                 of_present(parts)
             }
-            E::Meets { agent, members, at } => {
-                let Some(j) = (0..self.instances.len()).find(|&j| self.instances[j].agent == *at)
-                else {
-                    return Expr::Const(false);
-                };
-                let parts: Vec<Expr> = (0..self.instances.len())
-                    .filter(|&i| self.instances[i].agent == *agent)
-                    .map(|i| Expr::Near {
-                        a: MoverId(j as u32),
-                        b: MoverId(i as u32),
-                        off: (0, 0),
-                    })
-                    .collect();
-                match members {
-                    Members::Any => Expr::or(parts),
-                    Members::One => of_present(parts),
-                    _ => Expr::and(parts),
-                }
-            }
-            E::Pos { terms, op, k } => {
-                let mut out = Vec::with_capacity(terms.len());
-                for &(f, r) in terms {
-                    let m = match r.agent {
-                        None => self.actor,
-                        Some(a) => {
-                            (0..self.instances.len()).find(|&i| self.instances[i].agent == a)
-                        }
-                    };
-                    // An absent agent (or no mover): the comparison is false.
-                    let Some(m) = m else {
-                        return Expr::Const(false);
-                    };
-                    out.push((f, r.axis == crate::ast::Axis::Row, MoverId(m as u32)));
-                }
-                Expr::Pos {
-                    terms: out,
-                    op: cmp(*op),
-                    k: *k,
-                }
-            }
+            E::Meets { agent, members, at } => self.meets(*agent, *members, *at),
+            E::Pos { terms, op, k } => self.pos(terms, *op, *k),
             E::Moving(d) => Expr::Const(self.moving.is_some_and(|m| m.goes(Dir::of(*d)))),
             E::Cell { at, what } => self.cell_test(*at, *what),
             E::MovingBound => {
@@ -263,6 +195,80 @@ impl Grounder<'_> {
             }
             E::Not(e) => Expr::not(self.expr(e, class)),
         }
+    }
+
+    /// A comparison of rows and columns, each term's mover found.
+    fn pos(&mut self, terms: &[(i64, resolve::PosRef)], op: crate::ast::CmpOp, k: i64) -> Expr {
+        let mut out = Vec::with_capacity(terms.len());
+        for &(f, r) in terms {
+            let m = match r.agent {
+                None => self.actor,
+                Some(a) => (0..self.instances.len()).find(|&i| self.instances[i].agent == a),
+            };
+            // An absent agent (or no mover): the comparison is false.
+            let Some(m) = m else {
+                return Expr::Const(false);
+            };
+            out.push((f, r.axis == crate::ast::Axis::Row, MoverId(m as u32)));
+        }
+        Expr::Pos {
+            terms: out,
+            op: cmp(op),
+            k,
+        }
+    }
+
+    /// Members of `agent` on the cell of `at`.
+    fn meets(&mut self, agent: AgentId, members: Members, at: AgentId) -> Expr {
+        let Some(j) = (0..self.instances.len()).find(|&j| self.instances[j].agent == at) else {
+            return Expr::Const(false);
+        };
+        let parts: Vec<Expr> = (0..self.instances.len())
+            .filter(|&i| self.instances[i].agent == agent)
+            .map(|i| Expr::Near {
+                a: MoverId(j as u32),
+                b: MoverId(i as u32),
+                off: (0, 0),
+            })
+            .collect();
+        match members {
+            Members::Any => Expr::or(parts),
+            Members::One => of_present(parts),
+            _ => Expr::and(parts),
+        }
+    }
+
+    /// `every TILE has AGENT`: a member on every cell of the tile.
+    fn has(&mut self, tile: TileId, value: ValueSel, agent: AgentId) -> Expr {
+        let hit: Vec<bool> = (self.board.classes.iter())
+            .map(|k| self.class_matches(k, tile, value))
+            .collect();
+        let goals: Vec<u32> = (0..self.board.class.len() as u32)
+            .filter(|&c| hit[self.board.class[c as usize] as usize])
+            .collect();
+        let members: Vec<usize> = (0..self.instances.len())
+            .filter(|&i| self.instances[i].agent == agent)
+            .collect();
+        // Members of an object never share a cell: as many cells
+        // as members is every member on one of them, more is never.
+        if self.rules.agents[agent.ix()].object && goals.len() >= members.len() {
+            if goals.len() > members.len() {
+                return Expr::Const(false);
+            }
+            let parts = members
+                .iter()
+                .map(|&i| self.at(i, PlaceRef::Tile(tile, value)))
+                .collect();
+            return Expr::and(parts);
+        }
+        let parts = goals
+            .iter()
+            .map(|&g| {
+                let any = members.iter().map(|&i| self.at_cells(i, |x| x == g));
+                Expr::or(any.collect())
+            })
+            .collect();
+        Expr::and(parts)
     }
 
     /// Instance `i` stands on `place`.
