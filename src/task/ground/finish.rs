@@ -13,34 +13,7 @@ impl Grounder<'_> {
         // whichever way it is entered is closed).
         let mut entry = self.entries(&present);
         let mut entry_moving = Vec::new();
-        // What `carry` rules carry a mover on a cell of each class, if any.
-        let carry: Vec<Option<Dir>> = if rules.carries.is_empty() {
-            Vec::new()
-        } else {
-            (self.board.classes.iter())
-                .map(|k| {
-                    let c = rules
-                        .carries
-                        .iter()
-                        .find(|c| self.class_matches(k, c.tile, c.value))?;
-                    match c.way {
-                        resolve::CarryWay::Dir(d) => Some(Dir::of(d)),
-                        resolve::CarryWay::Bound => {
-                            let d = rules.tiles[k.tile.ix()].domain?;
-                            let word = &rules.domains[d.ix()].values[k.value? as usize];
-                            crate::ast::Dir::named(word).map(Dir::of)
-                        }
-                    }
-                })
-                .collect()
-        };
-        let carried_cells = if carry.iter().any(Option::is_some) {
-            (self.board.class.iter())
-                .filter(|&&k| carry[k as usize].is_some())
-                .count() as u64
-        } else {
-            0
-        };
+        let (carry, carried_cells) = self.carry();
         // The ways a step goes: every offset some agent moves by (a jump
         // of two north is `moving north`; a knight's jump no compass way),
         // and the ways tiles carry.
@@ -62,23 +35,7 @@ impl Grounder<'_> {
                 .map(|k| Expr::or(entry_moving.iter().map(|(_, e)| e[k].clone()).collect()))
                 .collect();
         }
-        // What entering a cell costs: the largest cost of the rules that
-        // match it, if any does.
-        let mut enter_cost = vec![None; nclasses];
-        for (k, slot) in enter_cost
-            .iter_mut()
-            .enumerate()
-            .filter(|(k, _)| present[*k])
-        {
-            let class = self.board.classes[k];
-            for r in &rules.enter_costs {
-                if self.class_matches(&class, r.tile, r.value) {
-                    let what = format!("entering `{}`", rules.tiles[class.tile.ix()].name);
-                    let c = self.cost(&r.cost, &what);
-                    *slot = Some(slot.map_or(c, |old: u32| old.max(c)));
-                }
-            }
-        }
+        let enter_cost = self.enter_costs(&present);
         // Rules fired on entering: grounded per class present on the map;
         // where one reads `moving`, one set per direction of a step.
         let mut on_enter = self.on_enter_rules(&present);
@@ -97,56 +54,8 @@ impl Grounder<'_> {
             // one fire.
             on_enter = vec![Vec::new(); self.movers.len() * nclasses];
         }
-        // Moves' conditions, and rules fired by moves: read with the mover
-        // and the way its move goes.
-        for a in 0..self.actions.len() {
-            let i = self.actions[a].mover.ix();
-            let agent = self.instances[i].agent;
-            let kind = self.action_kinds[a];
-            let guard = rules.agents[agent.ix()]
-                .moves
-                .iter()
-                .find(|m| m.kind == kind)
-                .and_then(|m| m.guard.as_ref());
-            if let Some(g) = guard {
-                self.actions[a].guard = self.per_way(a, &mut |me| me.expr(g, None));
-            }
-            for r in &rules.on_move {
-                if r.agent.is_none_or(|x| x == agent) && r.kind == kind {
-                    let cond = match &r.cond {
-                        Some(c) => self.per_way(a, &mut |me| me.expr(c, None)),
-                        None => Expr::Const(true),
-                    };
-                    let effects = self.effects(&r.actions, None);
-                    let id = self.rule(Rule { cond, effects });
-                    self.actions[a].rules.push(id);
-                }
-            }
-        }
-        // Derived facts: per mover, its `on` rules, then its `sees` rules.
-        for i in 0..self.instances.len() {
-            let agent = self.instances[i].agent;
-            for relation in [Relation::On, Relation::Sees] {
-                let rel = match relation {
-                    Relation::On => crate::ast::Relation::On,
-                    Relation::Sees => crate::ast::Relation::Sees,
-                };
-                for w in rules
-                    .when
-                    .iter()
-                    .filter(|w| w.agent == agent && w.relation == rel)
-                {
-                    let mut by_class = vec![None; nclasses];
-                    for k in (0..nclasses).filter(|&k| present[k]) {
-                        let class = self.board.classes[k];
-                        if self.class_matches(&class, w.tile, w.value) {
-                            by_class[k] = Some(self.ground_rule(&w.cond, &w.actions, Some(&class)));
-                        }
-                    }
-                    self.movers[i].when.push(When { relation, by_class });
-                }
-            }
-        }
+        self.move_rules();
+        self.derived_facts(&present);
         // The cells of each class a rule fires on, found in one pass.
         let mut ruled = vec![false; nclasses];
         for lists in std::iter::once(&on_enter).chain(on_enter_moving.iter().map(|(_, l)| l)) {
@@ -168,23 +77,7 @@ impl Grounder<'_> {
             }
         }
         self.board.cells_of = cells_of;
-        let mut goal = self.expr(&rules.goal, None);
-        let limit = rules.limit.as_ref().map(|l| {
-            let max = self
-                .num(&l.bound, "the limit")
-                .saturating_sub(i64::from(l.strict));
-            if max < 0 {
-                // No answer is within the limit.
-                goal = Expr::Const(false);
-            }
-            Limit {
-                measure: match l.measure {
-                    crate::ast::Measure::Steps => Measure::Steps,
-                    crate::ast::Measure::Cost => Measure::Cost,
-                },
-                max: max.max(0) as u64,
-            }
-        });
+        let (goal, limit) = self.goal_and_limit();
         // Carried, an object needs no pushes to get somewhere: no bound.
         if rules.carries.is_empty() {
             self.pushes_to_goal(&goal);
@@ -226,6 +119,146 @@ impl Grounder<'_> {
         }
         .with_coords();
         (task, self.errors)
+    }
+
+    /// What `carry` rules carry a mover on a cell of each class, if any
+    /// (empty without them), and how many cells carry.
+    fn carry(&self) -> (Vec<Option<Dir>>, u64) {
+        let rules = self.rules;
+        let carry: Vec<Option<Dir>> = if rules.carries.is_empty() {
+            Vec::new()
+        } else {
+            (self.board.classes.iter())
+                .map(|k| {
+                    let c = rules
+                        .carries
+                        .iter()
+                        .find(|c| self.class_matches(k, c.tile, c.value))?;
+                    match c.way {
+                        resolve::CarryWay::Dir(d) => Some(Dir::of(d)),
+                        resolve::CarryWay::Bound => {
+                            let d = rules.tiles[k.tile.ix()].domain?;
+                            let word = &rules.domains[d.ix()].values[k.value? as usize];
+                            crate::ast::Dir::named(word).map(Dir::of)
+                        }
+                    }
+                })
+                .collect()
+        };
+        let carried_cells = if carry.iter().any(Option::is_some) {
+            (self.board.class.iter())
+                .filter(|&&k| carry[k as usize].is_some())
+                .count() as u64
+        } else {
+            0
+        };
+        (carry, carried_cells)
+    }
+
+    /// What entering a cell of each class costs: the largest cost of the
+    /// rules that match it, if any does.
+    fn enter_costs(&mut self, present: &[bool]) -> Vec<Option<u32>> {
+        let rules = self.rules;
+        let nclasses = present.len();
+        let mut enter_cost = vec![None; nclasses];
+        for (k, slot) in enter_cost
+            .iter_mut()
+            .enumerate()
+            .filter(|(k, _)| present[*k])
+        {
+            let class = self.board.classes[k];
+            for r in &rules.enter_costs {
+                if self.class_matches(&class, r.tile, r.value) {
+                    let what = format!("entering `{}`", rules.tiles[class.tile.ix()].name);
+                    let c = self.cost(&r.cost, &what);
+                    *slot = Some(slot.map_or(c, |old: u32| old.max(c)));
+                }
+            }
+        }
+        enter_cost
+    }
+
+    /// Moves' conditions, and rules fired by moves: read with the mover
+    /// and the way its move goes.
+    fn move_rules(&mut self) {
+        let rules = self.rules;
+        for a in 0..self.actions.len() {
+            let i = self.actions[a].mover.ix();
+            let agent = self.instances[i].agent;
+            let kind = self.action_kinds[a];
+            let guard = rules.agents[agent.ix()]
+                .moves
+                .iter()
+                .find(|m| m.kind == kind)
+                .and_then(|m| m.guard.as_ref());
+            if let Some(g) = guard {
+                self.actions[a].guard = self.per_way(a, &mut |me| me.expr(g, None));
+            }
+            for r in &rules.on_move {
+                if r.agent.is_none_or(|x| x == agent) && r.kind == kind {
+                    let cond = match &r.cond {
+                        Some(c) => self.per_way(a, &mut |me| me.expr(c, None)),
+                        None => Expr::Const(true),
+                    };
+                    let effects = self.effects(&r.actions, None);
+                    let id = self.rule(Rule { cond, effects });
+                    self.actions[a].rules.push(id);
+                }
+            }
+        }
+    }
+
+    /// Derived facts: per mover, its `on` rules, then its `sees` rules,
+    /// per class present.
+    fn derived_facts(&mut self, present: &[bool]) {
+        let rules = self.rules;
+        let nclasses = present.len();
+        for i in 0..self.instances.len() {
+            let agent = self.instances[i].agent;
+            for relation in [Relation::On, Relation::Sees] {
+                let rel = match relation {
+                    Relation::On => crate::ast::Relation::On,
+                    Relation::Sees => crate::ast::Relation::Sees,
+                };
+                for w in rules
+                    .when
+                    .iter()
+                    .filter(|w| w.agent == agent && w.relation == rel)
+                {
+                    let mut by_class = vec![None; nclasses];
+                    for k in (0..nclasses).filter(|&k| present[k]) {
+                        let class = self.board.classes[k];
+                        if self.class_matches(&class, w.tile, w.value) {
+                            by_class[k] = Some(self.ground_rule(&w.cond, &w.actions, Some(&class)));
+                        }
+                    }
+                    self.movers[i].when.push(When { relation, by_class });
+                }
+            }
+        }
+    }
+
+    /// The goal, and the limit (a limit below 0 leaves no goal).
+    fn goal_and_limit(&mut self) -> (Expr, Option<Limit>) {
+        let rules = self.rules;
+        let mut goal = self.expr(&rules.goal, None);
+        let limit = rules.limit.as_ref().map(|l| {
+            let max = self
+                .num(&l.bound, "the limit")
+                .saturating_sub(i64::from(l.strict));
+            if max < 0 {
+                // No answer is within the limit.
+                goal = Expr::Const(false);
+            }
+            Limit {
+                measure: match l.measure {
+                    crate::ast::Measure::Steps => Measure::Steps,
+                    crate::ast::Measure::Cost => Measure::Cost,
+                },
+                max: max.max(0) as u64,
+            }
+        });
+        (goal, limit)
     }
 
     /// Mover by class, the rules fired on entering a cell of it, grounded

@@ -25,55 +25,10 @@ impl Grounder<'_> {
                 }
                 _ => self.domain(i, lone),
             };
-            let shape = self.instances[i].shape.clone();
-            let along = |d: crate::ast::Dir| lengthwise(agent, &shape, d.dr, d.dc);
             let name = self.instance_name(i);
             let m = MoverId(i as u32);
             let pos = self.var(name.clone(), VarKind::Position(m), domain.len() as u64);
-            // A mover with no moves stands still: its only move is `stay`.
-            // In turn, standing still is no step at all.
-            let mut moves: Vec<(MoveKind, u32, &[PoseRow])> = Vec::new();
-            for mv in &agent.moves {
-                if let MoveKind::Dir(d) | MoveKind::Slide(d) = mv.kind
-                    && !along(d)
-                {
-                    continue;
-                }
-                let what = format!("`{}`", mv.kind.name());
-                let cost = self.cost(&mv.cost, &what);
-                moves.push((mv.kind, cost, &mv.table));
-            }
-            // A `stay` the rule file lists is a move in every mode: a step
-            // that changes nothing but what its rules change (a counter, a
-            // flag, a `when` rule's toggle), at its cost. Only the implicit
-            // stay of a mover with no moves is no step in turn.
-            if moves.is_empty() && rules.mode != crate::ast::Mode::InTurn {
-                moves.push((MoveKind::Dir(crate::ast::Dir { dr: 0, dc: 0 }), 1, &[]));
-            }
-            let mut actions = Vec::new();
-            for (kind, cost, table) in moves {
-                let motion = match kind {
-                    MoveKind::Dir(d) if !table.is_empty() => Motion::Table(Dir::of(d)),
-                    MoveKind::Dir(d) if d.dr == 0 && d.dc == 0 => Motion::Stay,
-                    MoveKind::Dir(d) => Motion::Step(Dir::of(d)),
-                    MoveKind::Forward => Motion::Forward,
-                    MoveKind::Back => Motion::Back,
-                    MoveKind::TurnLeft => Motion::Turn(-1),
-                    MoveKind::TurnRight => Motion::Turn(1),
-                    MoveKind::Slide(d) => Motion::Slide(Dir::of(d)),
-                };
-                actions.push(ActionId(self.actions.len() as u32));
-                self.action_kinds.push(kind);
-                self.actions.push(Action {
-                    name: kind.name().to_string(),
-                    mover: m,
-                    motion,
-                    cost,
-                    guard: Expr::Const(true),
-                    rules: Vec::new(),
-                    table: table.to_vec(),
-                });
-            }
+            let mut actions = self.actions_of(m, agent);
             let object = agent.object.then(|| {
                 let push_cost = agent.push_cost.as_ref().map(|c| self.cost(c, "a push"));
                 Object {
@@ -81,23 +36,7 @@ impl Grounder<'_> {
                     pushes_to_goal: None,
                 }
             });
-            // A mover that moves by itself chooses none of its moves.
-            let script = agent.script.as_ref().map(|n| {
-                let times = self.num(n, "how many moves");
-                if !(1..=MAX_SCRIPT_TIMES).contains(&times) {
-                    let e = case_error(
-                        self.case,
-                        format!(
-                            "`{}` would move by itself {times} times a step in case {}",
-                            agent.name, self.case.number
-                        ),
-                        format!("an agent moves by itself 1 to {MAX_SCRIPT_TIMES} times a step"),
-                    );
-                    self.errors.push(e);
-                }
-                let times = times.clamp(1, MAX_SCRIPT_TIMES);
-                (times as u32, std::mem::take(&mut actions))
-            });
+            let script = self.script_of(agent, &mut actions);
             self.movers.push(Mover {
                 name,
                 agent: self.instances[i].agent,
@@ -153,6 +92,90 @@ impl Grounder<'_> {
                 self.movers[i].poses = Some((v, shapes));
             }
         }
+        self.state_vars();
+    }
+
+    /// The actions of instance `m` of `agent`, as its move list gives
+    /// them (a piece that moves lengthwise only along its length).
+    fn actions_of(&mut self, m: MoverId, agent: &resolve::Agent) -> Vec<ActionId> {
+        let rules = self.rules;
+        let shape = self.instances[m.ix()].shape.clone();
+        let along = |d: crate::ast::Dir| lengthwise(agent, &shape, d.dr, d.dc);
+        // A mover with no moves stands still: its only move is `stay`.
+        // In turn, standing still is no step at all.
+        let mut moves: Vec<(MoveKind, u32, &[PoseRow])> = Vec::new();
+        for mv in &agent.moves {
+            if let MoveKind::Dir(d) | MoveKind::Slide(d) = mv.kind
+                && !along(d)
+            {
+                continue;
+            }
+            let what = format!("`{}`", mv.kind.name());
+            let cost = self.cost(&mv.cost, &what);
+            moves.push((mv.kind, cost, &mv.table));
+        }
+        // A `stay` the rule file lists is a move in every mode: a step
+        // that changes nothing but what its rules change (a counter, a
+        // flag, a `when` rule's toggle), at its cost. Only the implicit
+        // stay of a mover with no moves is no step in turn.
+        if moves.is_empty() && rules.mode != crate::ast::Mode::InTurn {
+            moves.push((MoveKind::Dir(crate::ast::Dir { dr: 0, dc: 0 }), 1, &[]));
+        }
+        let mut actions = Vec::new();
+        for (kind, cost, table) in moves {
+            let motion = match kind {
+                MoveKind::Dir(d) if !table.is_empty() => Motion::Table(Dir::of(d)),
+                MoveKind::Dir(d) if d.dr == 0 && d.dc == 0 => Motion::Stay,
+                MoveKind::Dir(d) => Motion::Step(Dir::of(d)),
+                MoveKind::Forward => Motion::Forward,
+                MoveKind::Back => Motion::Back,
+                MoveKind::TurnLeft => Motion::Turn(-1),
+                MoveKind::TurnRight => Motion::Turn(1),
+                MoveKind::Slide(d) => Motion::Slide(Dir::of(d)),
+            };
+            actions.push(ActionId(self.actions.len() as u32));
+            self.action_kinds.push(kind);
+            self.actions.push(Action {
+                name: kind.name().to_string(),
+                mover: m,
+                motion,
+                cost,
+                guard: Expr::Const(true),
+                rules: Vec::new(),
+                table: table.to_vec(),
+            });
+        }
+        actions
+    }
+
+    /// For an agent that moves by itself: how many times a step, and its
+    /// actions (which nobody chooses: they leave its move list).
+    fn script_of(
+        &mut self,
+        agent: &resolve::Agent,
+        actions: &mut Vec<ActionId>,
+    ) -> Option<(u32, Vec<ActionId>)> {
+        agent.script.as_ref().map(|n| {
+            let times = self.num(n, "how many moves");
+            if !(1..=MAX_SCRIPT_TIMES).contains(&times) {
+                let e = case_error(
+                    self.case,
+                    format!(
+                        "`{}` would move by itself {times} times a step in case {}",
+                        agent.name, self.case.number
+                    ),
+                    format!("an agent moves by itself 1 to {MAX_SCRIPT_TIMES} times a step"),
+                );
+                self.errors.push(e);
+            }
+            let times = times.clamp(1, MAX_SCRIPT_TIMES);
+            (times as u32, std::mem::take(actions))
+        })
+    }
+
+    /// The flags' and counters' variables, each counter's range checked.
+    fn state_vars(&mut self) {
+        let rules = self.rules;
         for st in &rules.states {
             self.state_vars.push(self.vars.len() as u32);
             let kind = match &st.kind {
@@ -175,7 +198,7 @@ impl Grounder<'_> {
                             ),
                             format!(
                                 "a counter's range is not empty, has at most {MAX_COUNTER} values, \
-                                 and lies within -{COUNTER_BOUND}..{COUNTER_BOUND}"
+                             and lies within -{COUNTER_BOUND}..{COUNTER_BOUND}"
                             ),
                         );
                         self.errors.push(e);
