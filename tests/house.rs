@@ -15,8 +15,6 @@ const MAX_LINES: usize = 120;
 const LONGER: &[(&str, usize)] = &[
     ("input.rs::read_grid_case", 205),
     ("kernel/tables.rs::mover", 293),
-    ("resolve/movers.rs::agent_decl", 290),
-    ("resolve/movers.rs::move_decl", 197),
     ("run.rs::run_input", 128),
     ("syntax.rs::decl", 261),
     ("syntax.rs::describe_rule", 130),

@@ -289,29 +289,91 @@ impl Resolver {
                 "a family has at least one member; for none, remove the agent".into(),
             );
         }
-        let expand = |m: &ast::Markers| -> Vec<ast::Symbol> {
-            if m.range {
-                let first = &m.symbols[0];
-                let run = marker_run(&first.text, first.is_char, MAX_RUN);
-                let n = lit_size.unwrap_or(run.len()).min(run.len());
-                run.into_iter()
-                    .take(n)
-                    .map(|text| ast::Symbol {
-                        text,
-                        span: first.span,
-                        is_char: first.is_char,
-                    })
-                    .collect()
+        let (start, mut max_members, markers) = self.start_decl(a, id, on_tile, lit_size);
+        let members = a.family.is_some() || matches!(start, Start::Every);
+        if !also.is_empty() && (members || matches!(start, Start::At(..))) {
+            let how = if members {
+                "a family's members each have one marker"
             } else {
-                m.symbols.clone()
+                "an agent placed by row and column has no marker"
+            };
+            self.invalid(
+                format!("`{}` cannot have markers on other tiles", a.name.name),
+                a.also[0].0.span,
+                "another marker",
+                format!("{how}; drop the `, 'X' on TILE` part"),
+            );
+        } else {
+            for (sym, t) in also {
+                let glyph = match start {
+                    Start::Markers if !a.object => Glyph::Start(id, 0, t),
+                    _ => Glyph::AnyStart(id, t),
+                };
+                self.claim(sym, glyph, format!("{kind} `{}`", a.name.name));
             }
+        }
+        let start = if a.object {
+            Start::Every
+        } else if a.piece.is_some() {
+            Start::Pieces
+        } else {
+            start
         };
+        let targets = self.targets_decl(a, id, &start, &mut max_members, lit_size);
+        let optional = a.props.iter().find(|p| p.value == Property::Optional);
+        if let Some(p) = optional
+            && !matches!(start, Start::Markers)
+        {
+            self.invalid(
+                format!(
+                    "`optional` is for an agent placed by its marker, and `{}` is not",
+                    a.name.name
+                ),
+                p.span,
+                "not placed by a marker",
+                "an agent at `(r, c)` is always on the map, one with `any 'S'` starts on any of \
+                 its cells: give it a marker of its own (`agent guard 'G' on floor optional`)"
+                    .into(),
+            );
+        }
+        let optional = optional.is_some();
+        self.agents.push(Agent {
+            name: a.name.name.clone(),
+            family: family.flatten(),
+            max_members,
+            start,
+            targets,
+            markers,
+            on: on.unwrap_or(TileId(0)),
+            opaque: a.props.iter().any(|p| p.value == Property::Opaque),
+            optional,
+            moves: Vec::new(),
+            script: None,
+            poses: Vec::new(),
+            follows: None,
+            facing: a.facing.as_ref().map(|f| f.value),
+            object: a.object,
+            push_cost: None,
+            piece: a.piece,
+            span: a.name.span,
+        });
+    }
+
+    /// How an agent starts (its markers claimed), the most members its
+    /// markers allow, and the markers.
+    fn start_decl(
+        &mut self,
+        a: &ast::AgentDecl,
+        id: AgentId,
+        on_tile: TileId,
+        lit_size: Option<usize>,
+    ) -> (Start, u32, Vec<String>) {
         let mut max_members = 1;
         let mut markers = Vec::new();
         let start =
             match &a.start {
                 ast::StartDecl::Markers(m) => {
-                    let starts = expand(m);
+                    let starts = expand(m, lit_size);
                     if a.family.is_none() && !a.object && a.piece.is_none() && starts.len() != 1 {
                         let msg = format!(
                             "agent `{}` is one agent but has {} markers",
@@ -401,35 +463,19 @@ impl Resolver {
                     }
                 }
             };
-        let members = a.family.is_some() || matches!(start, Start::Every);
-        if !also.is_empty() && (members || matches!(start, Start::At(..))) {
-            let how = if members {
-                "a family's members each have one marker"
-            } else {
-                "an agent placed by row and column has no marker"
-            };
-            self.invalid(
-                format!("`{}` cannot have markers on other tiles", a.name.name),
-                a.also[0].0.span,
-                "another marker",
-                format!("{how}; drop the `, 'X' on TILE` part"),
-            );
-        } else {
-            for (sym, t) in also {
-                let glyph = match start {
-                    Start::Markers if !a.object => Glyph::Start(id, 0, t),
-                    _ => Glyph::AnyStart(id, t),
-                };
-                self.claim(sym, glyph, format!("{kind} `{}`", a.name.name));
-            }
-        }
-        let start = if a.object {
-            Start::Every
-        } else if a.piece.is_some() {
-            Start::Pieces
-        } else {
-            start
-        };
+        (start, max_members, markers)
+    }
+
+    /// An agent's targets (their markers claimed), one per member: the
+    /// members too many for them are dropped from `max_members`.
+    fn targets_decl(
+        &mut self,
+        a: &ast::AgentDecl,
+        id: AgentId,
+        start: &Start,
+        max_members: &mut u32,
+        lit_size: Option<usize>,
+    ) -> Targets {
         let mut targets = Targets::None;
         // A target is a member's own: one per start marker. Starts by
         // `any`, `every` or `at` have none to pair it with (it was dropped
@@ -460,17 +506,17 @@ impl Resolver {
             None => {}
             Some(ast::TargetDecl::Markers(t)) => {
                 targets = Targets::Markers;
-                let list = expand(t);
-                if list.len() != max_members as usize {
+                let list = expand(t, lit_size);
+                if list.len() != *max_members as usize {
                     let ranged =
                         t.range || matches!(&a.start, ast::StartDecl::Markers(m) if m.range);
                     if ranged {
-                        max_members = max_members.min(list.len() as u32);
+                        *max_members = (*max_members).min(list.len() as u32);
                     } else {
                         let msg = format!(
                             "agent `{}` has {} start markers but {} target markers",
                             a.name.name,
-                            max_members,
+                            *max_members,
                             list.len()
                         );
                         self.invalid(
@@ -505,43 +551,7 @@ impl Resolver {
                 }
             },
         }
-        let optional = a.props.iter().find(|p| p.value == Property::Optional);
-        if let Some(p) = optional
-            && !matches!(start, Start::Markers)
-        {
-            self.invalid(
-                format!(
-                    "`optional` is for an agent placed by its marker, and `{}` is not",
-                    a.name.name
-                ),
-                p.span,
-                "not placed by a marker",
-                "an agent at `(r, c)` is always on the map, one with `any 'S'` starts on any of \
-                 its cells: give it a marker of its own (`agent guard 'G' on floor optional`)"
-                    .into(),
-            );
-        }
-        let optional = optional.is_some();
-        self.agents.push(Agent {
-            name: a.name.name.clone(),
-            family: family.flatten(),
-            max_members,
-            start,
-            targets,
-            markers,
-            on: on.unwrap_or(TileId(0)),
-            opaque: a.props.iter().any(|p| p.value == Property::Opaque),
-            optional,
-            moves: Vec::new(),
-            script: None,
-            poses: Vec::new(),
-            follows: None,
-            facing: a.facing.as_ref().map(|f| f.value),
-            object: a.object,
-            push_cost: None,
-            piece: a.piece,
-            span: a.name.span,
-        });
+        targets
     }
 
     /// The tile under a marker must be one an agent or object can stand on.
@@ -579,48 +589,7 @@ impl Resolver {
         {
             return;
         }
-        // Only explicit modes count; `in turn` is the default.
-        if let Some(this) = m.mode.as_ref().filter(|t| t.value != Mode::ByItself) {
-            match mode {
-                None => *mode = Some(this.clone()),
-                Some(first) if first.value != this.value => {
-                    self.invalid(
-                        "all agents must move in the same way: `at once` or `in turn`".into(),
-                        this.span,
-                        "this differs from the first move rule's mode",
-                        "a step is either one agent moving or all agents moving together".into(),
-                    );
-                }
-                Some(_) => {}
-            }
-        }
-        if let Some(t) = m.mode.as_ref().filter(|t| t.value == Mode::Together) {
-            if m.mover.is_some() {
-                self.invalid(
-                    "`together` is how all agents move: one move, made by each".into(),
-                    t.span,
-                    "one agent cannot move together",
-                    "write `move all together: ...`; each agent then makes the move chosen, as \
-                     it can"
-                        .into(),
-                );
-            }
-            if let Some(item) = m.moves.iter().find(|i| {
-                matches!(&i.what, ast::MoveWhat::Kind(k) if matches!(
-                    k.value,
-                    MoveKind::Forward | MoveKind::Back | MoveKind::TurnLeft | MoveKind::TurnRight
-                ))
-            }) {
-                self.invalid(
-                    "agents moving together move by directions, not along their headings".into(),
-                    item.what.span(),
-                    "a move along a heading",
-                    "each agent's heading could point another way: give `together` directions, \
-                     offsets and slides"
-                        .into(),
-                );
-            }
-        }
+        self.move_mode(m, mode);
         let targets: Vec<AgentId> = match &m.mover {
             // A body moves behind its leader, not by moves of its own.
             None => (0..self.agents.len() as u32)
@@ -659,60 +628,7 @@ impl Resolver {
             );
             return;
         }
-        let mut moves: Vec<Move> = Vec::new();
-        let mut spans: Vec<Span> = Vec::new();
-        for (kind, cost, guards, rows) in &items {
-            let Some(table) = self.move_table(kind, rows, &targets) else {
-                continue;
-            };
-            let mut parts = Vec::new();
-            for g in guards {
-                parts.extend(self.guard(g));
-            }
-            if parts.len() < guards.len() {
-                continue;
-            }
-            let guard = match parts.len() {
-                0 => None,
-                1 => parts.pop(),
-                _ => Some(Expr::And(parts)),
-            };
-            if let Some(g) = &guard {
-                self.check_way(kind, g, &targets);
-                self.check_has_self(kind, g, &targets);
-            }
-            let cost = match cost {
-                Some(c) => {
-                    self.has_costs = true;
-                    self.cost(c)
-                }
-                None => Some(Num::Lit(1)),
-            };
-            let Some(cost) = cost else { continue };
-            if !self.check_offset(kind) {
-                continue;
-            }
-            if let MoveKind::Slide(_) = kind.value {
-                self.first_slide.get_or_insert(kind.span);
-            }
-            // A move listed twice (often once directly and once in a set)
-            // would be one move with two costs: which one was meant?
-            if let Some(k) = moves.iter().position(|mv| mv.kind == kind.value) {
-                self.err(RuleError::Repeated {
-                    what: "a move in one move list",
-                    span: kind.span,
-                    first: spans[k],
-                });
-                continue;
-            }
-            moves.push(Move {
-                kind: kind.value,
-                cost,
-                guard,
-                table,
-            });
-            spans.push(kind.span);
-        }
+        let moves = self.moves_of(&items, &targets);
         for a in targets {
             if self.agents[a.ix()].follows.is_some() {
                 let name = self.agents[a.ix()].name.clone();
@@ -763,6 +679,113 @@ impl Resolver {
                 self.agents[a.ix()].script = times;
             }
         }
+    }
+
+    /// A move rule's mode: the same in every rule (`by itself` aside), and
+    /// `together` only for all agents, by directions.
+    fn move_mode(&mut self, m: &ast::MoveDecl, mode: &mut Option<ast::Spanned<Mode>>) {
+        // Only explicit modes count; `in turn` is the default.
+        if let Some(this) = m.mode.as_ref().filter(|t| t.value != Mode::ByItself) {
+            match mode {
+                None => *mode = Some(this.clone()),
+                Some(first) if first.value != this.value => {
+                    self.invalid(
+                        "all agents must move in the same way: `at once` or `in turn`".into(),
+                        this.span,
+                        "this differs from the first move rule's mode",
+                        "a step is either one agent moving or all agents moving together".into(),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+        if let Some(t) = m.mode.as_ref().filter(|t| t.value == Mode::Together) {
+            if m.mover.is_some() {
+                self.invalid(
+                    "`together` is how all agents move: one move, made by each".into(),
+                    t.span,
+                    "one agent cannot move together",
+                    "write `move all together: ...`; each agent then makes the move chosen, as \
+                     it can"
+                        .into(),
+                );
+            }
+            if let Some(item) = m.moves.iter().find(|i| {
+                matches!(&i.what, ast::MoveWhat::Kind(k) if matches!(
+                    k.value,
+                    MoveKind::Forward | MoveKind::Back | MoveKind::TurnLeft | MoveKind::TurnRight
+                ))
+            }) {
+                self.invalid(
+                    "agents moving together move by directions, not along their headings".into(),
+                    item.what.span(),
+                    "a move along a heading",
+                    "each agent's heading could point another way: give `together` directions, \
+                     offsets and slides"
+                        .into(),
+                );
+            }
+        }
+    }
+
+    /// The moves of a move list, checked: each once, with its cost, its
+    /// conditions and its table.
+    fn moves_of(&mut self, items: &[Expanded], targets: &[AgentId]) -> Vec<Move> {
+        let mut moves: Vec<Move> = Vec::new();
+        let mut spans: Vec<Span> = Vec::new();
+        for (kind, cost, guards, rows) in items {
+            let Some(table) = self.move_table(kind, rows, targets) else {
+                continue;
+            };
+            let mut parts = Vec::new();
+            for g in guards {
+                parts.extend(self.guard(g));
+            }
+            if parts.len() < guards.len() {
+                continue;
+            }
+            let guard = match parts.len() {
+                0 => None,
+                1 => parts.pop(),
+                _ => Some(Expr::And(parts)),
+            };
+            if let Some(g) = &guard {
+                self.check_way(kind, g, targets);
+                self.check_has_self(kind, g, targets);
+            }
+            let cost = match cost {
+                Some(c) => {
+                    self.has_costs = true;
+                    self.cost(c)
+                }
+                None => Some(Num::Lit(1)),
+            };
+            let Some(cost) = cost else { continue };
+            if !self.check_offset(kind) {
+                continue;
+            }
+            if let MoveKind::Slide(_) = kind.value {
+                self.first_slide.get_or_insert(kind.span);
+            }
+            // A move listed twice (often once directly and once in a set)
+            // would be one move with two costs: which one was meant?
+            if let Some(k) = moves.iter().position(|mv| mv.kind == kind.value) {
+                self.err(RuleError::Repeated {
+                    what: "a move in one move list",
+                    span: kind.span,
+                    first: spans[k],
+                });
+                continue;
+            }
+            moves.push(Move {
+                kind: kind.value,
+                cost,
+                guard,
+                table,
+            });
+            spans.push(kind.span);
+        }
+        moves
     }
 
     /// `poses PIECE { NAME (r, c)... }`: a piece of one marker, each pose
@@ -1057,5 +1080,25 @@ impl Resolver {
             return false;
         }
         true
+    }
+}
+
+/// A marker list as symbols: a range `'a'..` runs for the family's size
+/// when it is known, else as far as its kind of symbol goes.
+fn expand(m: &ast::Markers, lit_size: Option<usize>) -> Vec<ast::Symbol> {
+    if m.range {
+        let first = &m.symbols[0];
+        let run = marker_run(&first.text, first.is_char, MAX_RUN);
+        let n = lit_size.unwrap_or(run.len()).min(run.len());
+        run.into_iter()
+            .take(n)
+            .map(|text| ast::Symbol {
+                text,
+                span: first.span,
+                is_char: first.is_char,
+            })
+            .collect()
+    } else {
+        m.symbols.clone()
     }
 }
