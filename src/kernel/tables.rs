@@ -481,21 +481,8 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
         let cells = tm.domain().cells();
         let padded = tm.domain().padded_table();
         let field = self.layout.field(tm.pos());
-        // Padded cell -> position, for the cells a move may enter: on the
-        // padded grid, every position's cell but the border and the solid
-        // cells (a list has none of them).
         let grid = tm.domain().is_grid();
-        let mut index = vec![NONE; b.open().len()];
-        for (k, &pc) in padded.iter().enumerate() {
-            index[pc as usize] = k as u32;
-        }
-        if grid {
-            for (x, &o) in index.iter_mut().zip(b.open()) {
-                if o == 0 {
-                    *x = NONE;
-                }
-            }
-        }
+        let index = position_index(b.open(), padded, grid);
         if stop() {
             return None;
         }
@@ -524,6 +511,88 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
                 .as_ref()
                 .is_none_or(|g| g[p / 64] >> (p % 64) & 1 == 1)
         };
+        let (free, entry) = self.entries(cells, padded, grid);
+        if stop() {
+            return None;
+        }
+        // The move table, unless the mover is lone.
+        let (adj, adj_start) = if lone {
+            (Vec::new(), Vec::new())
+        } else {
+            adjacency(padded, cells, &deltas, &index, made)
+        };
+        if stop() {
+            return None;
+        }
+        let on_enter = self.enter_effects(i, cells);
+        let has_when = !tm.when().is_empty();
+        let (here, rays) = self.when_effects(i, cells, dynamic_sight);
+        if stop() {
+            return None;
+        }
+        let when_here = if has_when {
+            (cells.iter())
+                .map(|&c| {
+                    if c == Domain::OFF {
+                        0
+                    } else {
+                        here[c as usize]
+                    }
+                })
+                .collect()
+        } else {
+            vec![0; cells.len()]
+        };
+        if stop() {
+            return None;
+        }
+        // A lone mover's arrival: entering, then standing, as one effect.
+        let arrive = if lone && self.effects.table.len() > 1 {
+            on_enter
+                .iter()
+                .zip(&when_here)
+                .map(|(&e, &w)| match (e, w) {
+                    (0, w) => w,
+                    (e, 0) => e,
+                    (e, w) => {
+                        let w = self.effects.table[w as usize];
+                        self.compose(e, w)
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Some(Mover {
+            offset: field.offset,
+            bits: field.bits,
+            mask: ones::<W>(field.bits) << field.offset,
+            cells,
+            padded,
+            adj,
+            adj_start,
+            exits: if lone {
+                lone_exits(b.open(), &deltas, &guarded, padded)
+            } else {
+                Vec::new()
+            },
+            index: if lone { index } else { Vec::new() },
+            entry,
+            free,
+            on_enter,
+            when_here,
+            arrive,
+            rays,
+            opaque: tm.opaque(),
+            deltas,
+        })
+    }
+
+    /// The entry condition of each position of a mover on `cells`
+    /// (`padded`), and whether none has one: when every class on its domain
+    /// is entered freely, no position needs one.
+    fn entries(&mut self, cells: &[u32], padded: &[u32], grid: bool) -> (bool, Vec<u32>) {
+        let b = self.task.board();
         // Entry conditions, first for the classes on the domain: if each is
         // `Always`, no position needs one.
         let mut present = vec![false; b.classes().len()];
@@ -539,9 +608,6 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             for &c in cells.iter() {
                 present[b.class(c) as usize] = true;
             }
-        }
-        if stop() {
-            return None;
         }
         let mut free = true;
         for k in (0..present.len()).filter(|&k| present[k]) {
@@ -560,38 +626,13 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
                 cells.iter().map(|&c| entry(c)).collect()
             }
         };
-        if stop() {
-            return None;
-        }
-        // The move table, unless the mover is lone. Every move is written
-        // and kept only if it lands in the domain: no branch on the map's
-        // layout.
-        let (mut adj, mut adj_start) = (Vec::new(), Vec::new());
-        if !lone {
-            adj = vec![Step { pos: 0, cell: 0 }; cells.len() * deltas.len()];
-            adj_start.reserve(cells.len() + 1);
-            let mut k = 0;
-            for (p, (&pc, &c)) in padded.iter().zip(cells.iter()).enumerate() {
-                adj_start.push(k as u32);
-                if c == Domain::OFF {
-                    continue;
-                }
-                for (j, &d) in deltas.iter().enumerate() {
-                    let to = (pc as usize).wrapping_add_signed(d);
-                    let t = if made(j, p) { index[to] } else { NONE };
-                    adj[k] = Step {
-                        pos: t,
-                        cell: if t == NONE { NONE } else { cells[t as usize] },
-                    };
-                    k += usize::from(t != NONE);
-                }
-            }
-            adj.truncate(k);
-            adj_start.push(adj.len() as u32);
-        }
-        if stop() {
-            return None;
-        }
+        (free, entry)
+    }
+
+    /// The effect of mover `i` entering each of its positions (0: none).
+    fn enter_effects(&mut self, i: usize, cells: &[u32]) -> Vec<u32> {
+        let task = self.task;
+        let b = task.board();
         let mut on_enter = vec![0; cells.len()];
         let nclasses = b.classes().len();
         let enters = b
@@ -612,8 +653,21 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
                 on_enter[q] = by_class[k as usize];
             }
         }
-        // `when` effects by grid cell of the mover (none: no table at all):
-        // its `on` facts, then its `sees` facts, in that order.
+        on_enter
+    }
+
+    /// The `when` effects of mover `i`, by grid cell (none: no table at
+    /// all): its `on` facts, then its `sees` facts, in that order; with
+    /// sight that movers block, the rays seen from each position instead.
+    fn when_effects(
+        &mut self,
+        i: usize,
+        cells: &[u32],
+        dynamic_sight: bool,
+    ) -> (Vec<u32>, Vec<Vec<Ray<W>>>) {
+        let task = self.task;
+        let tm = &task.movers()[i];
+        let b = task.board();
         let has_when = !tm.when().is_empty();
         let ncells = b.rows() * b.cols();
         let mut here = vec![0u32; if has_when { ncells } else { 0 }];
@@ -686,81 +740,88 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
                 }
             }
         }
-        if stop() {
-            return None;
-        }
-        let when_here = if has_when {
-            (cells.iter())
-                .map(|&c| {
-                    if c == Domain::OFF {
-                        0
-                    } else {
-                        here[c as usize]
-                    }
-                })
-                .collect()
-        } else {
-            vec![0; cells.len()]
-        };
-        if stop() {
-            return None;
-        }
-        // A lone mover's arrival: entering, then standing, as one effect.
-        let arrive = if lone && self.effects.table.len() > 1 {
-            on_enter
-                .iter()
-                .zip(&when_here)
-                .map(|(&e, &w)| match (e, w) {
-                    (0, w) => w,
-                    (e, 0) => e,
-                    (e, w) => {
-                        let w = self.effects.table[w as usize];
-                        self.compose(e, w)
-                    }
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        Some(Mover {
-            offset: field.offset,
-            bits: field.bits,
-            mask: ones::<W>(field.bits) << field.offset,
-            cells,
-            padded,
-            adj,
-            adj_start,
-            exits: if lone {
-                let mut e = exits(b.open(), &deltas);
-                // Only the positions a move is not made from, word by word.
-                for (j, g) in guarded.iter().enumerate() {
-                    let Some(g) = g else { continue };
-                    for (w, &word) in g.iter().enumerate() {
-                        let mut not = !word;
-                        while not != 0 {
-                            let p = w * 64 + not.trailing_zeros() as usize;
-                            not &= not - 1;
-                            if let Some(&pc) = padded.get(p) {
-                                e[pc as usize] &= !(1 << j);
-                            }
-                        }
-                    }
-                }
-                e
-            } else {
-                Vec::new()
-            },
-            index: if lone { index } else { Vec::new() },
-            entry,
-            free,
-            on_enter,
-            when_here,
-            arrive,
-            rays,
-            opaque: tm.opaque(),
-            deltas,
-        })
+        (here, rays)
     }
+}
+
+/// Padded cell -> position, for the cells a move may enter: on the padded
+/// grid (`grid`), every position's cell but the border and the solid cells
+/// (a list has none of them).
+fn position_index(open: &[u8], padded: &[u32], grid: bool) -> Vec<u32> {
+    let mut index = vec![NONE; open.len()];
+    for (k, &pc) in padded.iter().enumerate() {
+        index[pc as usize] = k as u32;
+    }
+    if grid {
+        for (x, &o) in index.iter_mut().zip(open) {
+            if o == 0 {
+                *x = NONE;
+            }
+        }
+    }
+    index
+}
+
+/// The move table of a mover that is not alone: per position, the moves it
+/// makes (`made(move, position)`) that land in its domain, each written and
+/// kept only if it lands there (no branch on the map's layout); and where
+/// each position's moves start.
+fn adjacency(
+    padded: &[u32],
+    cells: &[u32],
+    deltas: &[isize],
+    index: &[u32],
+    made: impl Fn(usize, usize) -> bool,
+) -> (Vec<Step>, Vec<u32>) {
+    let mut adj;
+    let mut adj_start = Vec::new();
+    adj = vec![Step { pos: 0, cell: 0 }; cells.len() * deltas.len()];
+    adj_start.reserve(cells.len() + 1);
+    let mut k = 0;
+    for (p, (&pc, &c)) in padded.iter().zip(cells.iter()).enumerate() {
+        adj_start.push(k as u32);
+        if c == Domain::OFF {
+            continue;
+        }
+        for (j, &d) in deltas.iter().enumerate() {
+            let to = (pc as usize).wrapping_add_signed(d);
+            let t = if made(j, p) { index[to] } else { NONE };
+            adj[k] = Step {
+                pos: t,
+                cell: if t == NONE { NONE } else { cells[t as usize] },
+            };
+            k += usize::from(t != NONE);
+        }
+    }
+    adj.truncate(k);
+    adj_start.push(adj.len() as u32);
+    (adj, adj_start)
+}
+
+/// A lone mover's exits per padded cell: the open ways, less the moves not
+/// made from a position (their conditions), word by word.
+fn lone_exits(
+    open: &[u8],
+    deltas: &[isize],
+    guarded: &[Option<Vec<u64>>],
+    padded: &[u32],
+) -> Vec<u8> {
+    let mut e = exits(open, deltas);
+    // Only the positions a move is not made from, word by word.
+    for (j, g) in guarded.iter().enumerate() {
+        let Some(g) = g else { continue };
+        for (w, &word) in g.iter().enumerate() {
+            let mut not = !word;
+            while not != 0 {
+                let p = w * 64 + not.trailing_zeros() as usize;
+                not &= not - 1;
+                if let Some(&pc) = padded.get(p) {
+                    e[pc as usize] &= !(1 << j);
+                }
+            }
+        }
+    }
+    e
 }
 
 #[cfg(test)]
