@@ -460,18 +460,7 @@ impl<'a> Reader<'a> {
         let header_span: miette::SourceSpan = (start, self.pos.saturating_sub(start).max(1)).into();
         let rows = self.resolve_size(self.io.rows.as_ref(), &header);
         let cols = self.resolve_size(self.io.cols.as_ref(), &header);
-        for (v, what) in [(rows, "rows"), (cols, "columns")] {
-            if let Some(v) = v
-                && !(1..=MAX_SIDE).contains(&v)
-            {
-                return Err(InputError::SizeRange {
-                    message: format!("case {number} asks for {v} {what}"),
-                    span: header_span,
-                    label: format!("{what} out of range"),
-                    help: format!("a grid has from 1 to {MAX_SIDE} {what}"),
-                });
-            }
-        }
+        sizes_in_range(number, (rows, cols), header_span)?;
         if self.io.form == GridForm::List {
             let (rows, cols) = (
                 rows.expect("a list has its size") as usize,
@@ -479,28 +468,8 @@ impl<'a> Reader<'a> {
             );
             return self.read_list(number, header, start, rows, cols);
         }
-        // Blank lines before the grid separate cases; they are not rows,
-        // unless a space is a cell and the row is made of spaces.
-        let mut lines: Vec<Line<'a>> = Vec::new();
-        loop {
-            match self.peek_line() {
-                Some(l) if lines.is_empty() && self.is_separator(&l, cols) => {
-                    self.next_line();
-                }
-                _ => break,
-            }
-        }
         let want_rows = rows.map(|r| r as usize);
-        loop {
-            if want_rows.is_some_and(|r| lines.len() == r) {
-                break;
-            }
-            match self.peek_line() {
-                None => break,
-                Some(l) if want_rows.is_none() && l.text.trim().is_empty() => break,
-                Some(_) => lines.push(self.next_line().unwrap()),
-            }
-        }
+        let lines = self.grid_lines(cols, want_rows);
         // The header lines, without the blank lines before them.
         let header_text = &self.src[start..start + header_span.len()];
         let lead = header_text.len() - header_text.trim_start().len();
@@ -527,33 +496,7 @@ impl<'a> Reader<'a> {
                 help: "a case needs at least one grid row".into(),
             });
         }
-        // A row that reads as the first header line would: where the header
-        // fixed the rows and the grid is of characters, the next case's
-        // header, if that row is found not to be a row.
-        let header_like = match (want_rows, self.io.header_lines.first()) {
-            (Some(r), Some(&n)) if self.io.form == GridForm::Chars && r > 1 => (1..lines.len())
-                .find(|&j| reads_as_ints(lines[j].text, n))
-                .map(|j| {
-                    let l = &lines[j];
-                    let e = InputError::HeaderRows {
-                        case: number,
-                        rows: r,
-                        given_rows: if j == 1 {
-                            "1 row".into()
-                        } else {
-                            format!("{j} rows")
-                        },
-                        next: number + 1,
-                        line: self.src[..l.offset].matches('\n').count() + 1,
-                        span: (l.offset, l.text.len().max(1)).into(),
-                        row: j + 1,
-                        header: header_at,
-                        form: self.io.header.join(" "),
-                    };
-                    (j, e)
-                }),
-            _ => None,
-        };
+        let header_like = self.header_like(number, want_rows, &lines, header_at);
         if self.io.form == GridForm::Tokens {
             return self.read_tokens(number, header, start, &lines, cols.map(|c| c as usize));
         }
@@ -597,44 +540,7 @@ impl<'a> Reader<'a> {
                 {
                     return Err(e.clone());
                 }
-                let got = if n < cols { n } else { kept };
-                let short = got < cols;
-                // A short row: the whole row; a long one: from the first
-                // character too many (a few of them).
-                let span = if short {
-                    (l.offset, l.text.len().max(1))
-                } else {
-                    let at = l.text.char_indices().nth(cols).map_or(0, |(b, _)| b);
-                    let len = l.text[at..].chars().take(8).map(char::len_utf8).sum();
-                    (l.offset + at, len)
-                };
-                return Err(InputError::RowWidth {
-                    case: number,
-                    row: i + 1,
-                    unit: "characters",
-                    got,
-                    want: cols,
-                    span: span.into(),
-                    label: if short {
-                        "row too short"
-                    } else {
-                        "row too long"
-                    }
-                    .into(),
-                    help: if let Some(c) =
-                        l.text.chars().find(|&c| crate::error::is_hidden_control(c))
-                    {
-                        format!(
-                            "the row holds the control character {c:?}, shown as `{}`: every \
-                             row of this case has {cols} characters",
-                            crate::error::CONTROL_SHOWN
-                        )
-                    } else if self.space_is_cell && short {
-                        "a space is a cell in this puzzle: keep trailing spaces in the row".into()
-                    } else {
-                        format!("every row of this case has {cols} characters")
-                    },
-                });
+                return Err(self.row_width(number, i, l, cols, (n, kept)));
             }
             if ascii {
                 cells.extend_ascii(&l.text.as_bytes()[..cols]);
@@ -655,6 +561,118 @@ impl<'a> Reader<'a> {
         );
         case.header_like = header_like;
         Ok(case)
+    }
+
+    /// The lines of a grid: blank lines before it skipped (they separate
+    /// cases), then `want_rows` lines, or with no row count, lines up to a
+    /// blank one.
+    fn grid_lines(&mut self, cols: Option<i64>, want_rows: Option<usize>) -> Vec<Line<'a>> {
+        // Blank lines before the grid separate cases; they are not rows,
+        // unless a space is a cell and the row is made of spaces.
+        let mut lines: Vec<Line<'a>> = Vec::new();
+        loop {
+            match self.peek_line() {
+                Some(l) if lines.is_empty() && self.is_separator(&l, cols) => {
+                    self.next_line();
+                }
+                _ => break,
+            }
+        }
+        loop {
+            if want_rows.is_some_and(|r| lines.len() == r) {
+                break;
+            }
+            match self.peek_line() {
+                None => break,
+                Some(l) if want_rows.is_none() && l.text.trim().is_empty() => break,
+                Some(_) => lines.push(self.next_line().unwrap()),
+            }
+        }
+        lines
+    }
+
+    /// A row that reads as the first header line would: where the header
+    /// fixed the rows and the grid is of characters, the next case's
+    /// header, if that row is found not to be a row.
+    fn header_like(
+        &self,
+        number: usize,
+        want_rows: Option<usize>,
+        lines: &[Line<'a>],
+        header_at: miette::SourceSpan,
+    ) -> Option<(usize, InputError)> {
+        match (want_rows, self.io.header_lines.first()) {
+            (Some(r), Some(&n)) if self.io.form == GridForm::Chars && r > 1 => (1..lines.len())
+                .find(|&j| reads_as_ints(lines[j].text, n))
+                .map(|j| {
+                    let l = &lines[j];
+                    let e = InputError::HeaderRows {
+                        case: number,
+                        rows: r,
+                        given_rows: if j == 1 {
+                            "1 row".into()
+                        } else {
+                            format!("{j} rows")
+                        },
+                        next: number + 1,
+                        line: self.src[..l.offset].matches('\n').count() + 1,
+                        span: (l.offset, l.text.len().max(1)).into(),
+                        row: j + 1,
+                        header: header_at,
+                        form: self.io.header.join(" "),
+                    };
+                    (j, e)
+                }),
+            _ => None,
+        }
+    }
+
+    /// A row of `n` characters (`kept` without trailing blanks) that is not
+    /// `cols` wide.
+    fn row_width(
+        &self,
+        number: usize,
+        i: usize,
+        l: &Line<'a>,
+        cols: usize,
+        (n, kept): (usize, usize),
+    ) -> InputError {
+        let got = if n < cols { n } else { kept };
+        let short = got < cols;
+        // A short row: the whole row; a long one: from the first
+        // character too many (a few of them).
+        let span = if short {
+            (l.offset, l.text.len().max(1))
+        } else {
+            let at = l.text.char_indices().nth(cols).map_or(0, |(b, _)| b);
+            let len = l.text[at..].chars().take(8).map(char::len_utf8).sum();
+            (l.offset + at, len)
+        };
+        InputError::RowWidth {
+            case: number,
+            row: i + 1,
+            unit: "characters",
+            got,
+            want: cols,
+            span: span.into(),
+            label: if short {
+                "row too short"
+            } else {
+                "row too long"
+            }
+            .into(),
+            help: if let Some(c) = l.text.chars().find(|&c| crate::error::is_hidden_control(c)) {
+                format!(
+                    "the row holds the control character {c:?}, shown as `{}`: every \
+                     row of this case has {cols} characters",
+                    crate::error::CONTROL_SHOWN
+                )
+            } else if self.space_is_cell && short {
+                "a space is a cell in this puzzle: keep trailing spaces in the row".into()
+            } else {
+                format!("every row of this case has {cols} characters")
+            },
+        }
     }
 
     /// A case read: the header completed by the grid's own size where a
@@ -843,4 +861,25 @@ fn reads_as_ints(text: &str, n: usize) -> bool {
         k += 1;
     }
     k == n
+}
+
+/// A case's grid sizes, where known, are 1 to [`MAX_SIDE`].
+fn sizes_in_range(
+    number: usize,
+    (rows, cols): (Option<i64>, Option<i64>),
+    header_span: miette::SourceSpan,
+) -> Result<(), InputError> {
+    for (v, what) in [(rows, "rows"), (cols, "columns")] {
+        if let Some(v) = v
+            && !(1..=MAX_SIDE).contains(&v)
+        {
+            return Err(InputError::SizeRange {
+                message: format!("case {number} asks for {v} {what}"),
+                span: header_span,
+                label: format!("{what} out of range"),
+                help: format!("a grid has from 1 to {MAX_SIDE} {what}"),
+            });
+        }
+    }
+    Ok(())
 }

@@ -879,21 +879,7 @@ pub fn run_input<W: Write>(
         if sol.goal_never && opts.warn {
             let _ = say_goal_never(case, opts.format);
         }
-        let answer = match (&sol.stopped, sol.cost) {
-            (Some(_), _) => io.stopped.as_ref().map_or("?".to_string(), |t| {
-                t.render(case.number, Default::default(), &case.header)
-            }),
-            (None, Some(n)) => {
-                let answer = crate::resolve::Answer {
-                    cost: Some(n),
-                    steps: sol.steps,
-                };
-                io.solved.render(case.number, answer, &case.header)
-            }
-            (None, None) => io
-                .unsolved
-                .render(case.number, Default::default(), &case.header),
-        };
+        let answer = answer_line(io, case, &sol);
         let stats = opts.stats.then(|| Stats::of(&sol, secs));
         if opts.format == Format::Json {
             let json = CaseJson::of(case, &sol, walk.as_ref(), answer, opts, stats);
@@ -945,23 +931,7 @@ pub fn run_input<W: Write>(
         // The answer first, then what is said about it.
         out.flush()?;
         if let Some(st) = stats {
-            let cost = sol
-                .cost
-                .map_or("unsolved".to_string(), |n| format!("cost {n}"));
-            writeln!(
-                std::io::stderr(),
-                "case {}: {cost}, expanded {}, generated {}, visited {}, peak frontier {}, \
-                 depth {}, {:.3} s, {:.2} M states/s, peak memory {}",
-                case.number,
-                st.expanded,
-                st.generated,
-                st.visited,
-                st.frontier,
-                st.depth,
-                st.seconds,
-                st.states_per_second / 1e6,
-                crate::budget::size(st.peak_memory),
-            )?;
+            say_stats(case, &sol, &st)?;
         }
         Ok(())
     })?;
@@ -971,6 +941,47 @@ pub fn run_input<W: Write>(
         summary.interrupted = Some(Interrupted::After(last));
     }
     Ok(summary)
+}
+
+/// A case's answer, by the rule file's output lines: solved, unsolved,
+/// or stopped.
+fn answer_line(io: &crate::resolve::Io, case: &RawCase, sol: &Solution) -> String {
+    match (&sol.stopped, sol.cost) {
+        (Some(_), _) => io.stopped.as_ref().map_or("?".to_string(), |t| {
+            t.render(case.number, Default::default(), &case.header)
+        }),
+        (None, Some(n)) => {
+            let answer = crate::resolve::Answer {
+                cost: Some(n),
+                steps: sol.steps,
+            };
+            io.solved.render(case.number, answer, &case.header)
+        }
+        (None, None) => io
+            .unsolved
+            .render(case.number, Default::default(), &case.header),
+    }
+}
+
+/// A case's search statistics, on stderr (`--stats`).
+fn say_stats(case: &RawCase, sol: &Solution, st: &Stats) -> std::io::Result<()> {
+    let cost = sol
+        .cost
+        .map_or("unsolved".to_string(), |n| format!("cost {n}"));
+    writeln!(
+        std::io::stderr(),
+        "case {}: {cost}, expanded {}, generated {}, visited {}, peak frontier {}, \
+         depth {}, {:.3} s, {:.2} M states/s, peak memory {}",
+        case.number,
+        st.expanded,
+        st.generated,
+        st.visited,
+        st.frontier,
+        st.depth,
+        st.seconds,
+        st.states_per_second / 1e6,
+        crate::budget::size(st.peak_memory),
+    )
 }
 
 /// Writes, for each case as it is read, how it would be searched: the

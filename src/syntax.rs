@@ -81,6 +81,19 @@ fn check_nesting(src: &str) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// The next child of a pair. The grammar gives each pair the children
+/// this module reads, in order: a missing one is a bug of this module (its
+/// reading out of step with the grammar), never of the text parsed.
+fn next<'i>(it: &mut impl Iterator<Item = Pair<'i, Rule>>) -> Pair<'i, Rule> {
+    it.next()
+        .expect("the grammar gives the pair the children read here")
+}
+
+/// The first child of a pair that is not a keyword token (see [`next`]).
+fn first(p: Pair<'_, Rule>) -> Pair<'_, Rule> {
+    next(&mut inner(p))
+}
+
 /// The children of a pair, without keyword tokens (they carry no data).
 fn inner(p: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
     p.into_inner().filter(|c| !is_keyword(c.as_rule()))
@@ -125,13 +138,13 @@ fn int_expr(p: Pair<'_, Rule>) -> IntExpr {
             name: p.as_str().to_string(),
             span: sp,
         }),
-        Rule::count_of => IntExpr::Count(ident(inner(p).next().unwrap()), sp),
+        Rule::count_of => IntExpr::Count(ident(first(p)), sp),
         Rule::negated => {
             // A run of signs nests one level at most.
             let signs = inner(p.clone())
                 .filter(|c| c.as_rule() == Rule::minus)
                 .count();
-            let e = int_expr(inner(p).find(|c| c.as_rule() != Rule::minus).unwrap());
+            let e = int_expr(next(&mut inner(p).filter(|c| c.as_rule() != Rule::minus)));
             if signs % 2 == 1 {
                 IntExpr::Neg(Box::new(e), sp)
             } else {
@@ -140,7 +153,7 @@ fn int_expr(p: Pair<'_, Rule>) -> IntExpr {
         }
         Rule::int_expr | Rule::int_term => {
             let mut it = inner(p);
-            let mut acc = int_expr(it.next().unwrap());
+            let mut acc = int_expr(next(&mut it));
             while let Some(op) = it.next() {
                 let op = match op.as_str() {
                     "+" => BinOp::Add,
@@ -149,7 +162,7 @@ fn int_expr(p: Pair<'_, Rule>) -> IntExpr {
                     "/" => BinOp::Div,
                     _ => BinOp::Rem,
                 };
-                let rhs = int_expr(it.next().unwrap());
+                let rhs = int_expr(next(&mut it));
                 let start = acc.span().offset();
                 let end = rhs.span().offset() + rhs.span().len();
                 acc = IntExpr::Bin(
@@ -176,7 +189,7 @@ pub fn template_expr(text: &str, at: usize) -> Result<IntExpr, RuleError> {
         }
         err
     })?;
-    let p = pairs.next().unwrap().into_inner().next().unwrap();
+    let p = next(&mut next(&mut pairs).into_inner());
     Ok(shift(int_expr(p), at))
 }
 
@@ -259,7 +272,7 @@ fn heading(p: Pair<'_, Rule>) -> u8 {
 }
 
 fn index_decl(p: Option<Pair<'_, Rule>>) -> Option<Ident> {
-    p.map(|p| ident(inner(p).next().unwrap()))
+    p.map(|p| ident(first(p)))
 }
 
 fn decl(p: Pair<'_, Rule>) -> Decl {
@@ -267,10 +280,10 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
     let rule = p.as_rule();
     let mut it = inner(p);
     match rule {
-        Rule::puzzle_decl => Decl::Puzzle(string(it.next().unwrap())),
+        Rule::puzzle_decl => Decl::Puzzle(string(next(&mut it))),
         Rule::input_decl => Decl::Input(it.map(input_item).collect()),
         Rule::domain_decl => {
-            let name = ident(it.next().unwrap());
+            let name = ident(next(&mut it));
             Decl::Domain(DomainDecl {
                 name,
                 values: it.map(ident).collect(),
@@ -285,10 +298,10 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
             Decl::Agent(d)
         }
         Rule::push_decl => {
-            let object = ident(it.next().unwrap());
+            let object = ident(next(&mut it));
             Decl::Push(PushDecl {
                 object,
-                cost: int_expr(it.next().unwrap()),
+                cost: int_expr(next(&mut it)),
                 span: sp,
             })
         }
@@ -296,95 +309,27 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
             it.map(|f| {
                 let mut fi = inner(f);
                 FlagDecl {
-                    name: ident(fi.next().unwrap()),
+                    name: ident(next(&mut fi)),
                     index: index_decl(fi.next()),
                 }
             })
             .collect(),
         ),
-        Rule::counter_decl => Decl::Counters(
-            it.map(|c| {
-                let csp = span(&c);
-                let mut ci = inner(c).peekable();
-                let name = ident(ci.next().unwrap());
-                let index = if ci.peek().is_some_and(|p| p.as_rule() == Rule::index_decl) {
-                    index_decl(ci.next())
-                } else {
-                    None
-                };
-                let lo = int_expr(ci.next().unwrap());
-                let hi = int_expr(ci.next().unwrap());
-                let mut d = CounterDecl {
-                    name,
-                    index,
-                    lo,
-                    hi,
-                    wrap: false,
-                    init: None,
-                    span: csp,
-                };
-                for rest in ci {
-                    match rest.as_rule() {
-                        Rule::wrap => d.wrap = true,
-                        _ => d.init = Some(int_expr(inner(rest).next().unwrap())),
-                    }
-                }
-                d
-            })
-            .collect(),
-        ),
+        Rule::counter_decl => Decl::Counters(it.map(counter_decl).collect()),
         Rule::layout_decl => Decl::Layout(LayoutDecl {
-            name: ident(it.next().unwrap()),
+            name: ident(next(&mut it)),
             rows: it.map(string).collect(),
         }),
-        Rule::move_decl => {
-            let mover = it.next().unwrap();
-            let mover_span = span(&mover);
-            let m = inner(mover).next().unwrap();
-            let mover = (m.as_rule() == Rule::ident).then(|| ident(m));
-            let mut mode = None;
-            let mut times = None;
-            let mut moves = Vec::new();
-            for c in it {
-                match c.as_rule() {
-                    Rule::mode => {
-                        let m = inner(c.clone()).next().unwrap();
-                        let value = match m.as_rule() {
-                            Rule::at_once => Mode::AtOnce,
-                            Rule::together => Mode::Together,
-                            Rule::by_itself => {
-                                times = inner(m)
-                                    .find(|x| x.as_rule() == Rule::int_expr)
-                                    .map(int_expr);
-                                Mode::ByItself
-                            }
-                            _ => Mode::InTurn,
-                        };
-                        mode = Some(Spanned {
-                            value,
-                            span: span(&c),
-                        });
-                    }
-                    _ => moves.push(move_item(c)),
-                }
-            }
-            Decl::Move(MoveDecl {
-                mover,
-                mover_span,
-                mode,
-                times,
-                moves,
-            })
-        }
+        Rule::move_decl => move_decl(it),
         Rule::moves_decl => {
-            let name = ident(it.next().unwrap());
+            let name = ident(next(&mut it));
             Decl::Moves(MovesDecl {
                 name,
                 moves: it.map(move_item).collect(),
             })
         }
         Rule::forbid_decl => {
-            let c = it.next().unwrap();
+            let c = next(&mut it);
             let value = match c.as_rule() {
                 Rule::same_cell => Forbid::SameCell,
                 Rule::swap => Forbid::Swap,
@@ -393,135 +338,216 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
             Decl::Forbid(Spanned { value, span: sp })
         }
         Rule::enter_decl => {
-            let pattern = pattern(it.next().unwrap());
-            let w = it.next().unwrap();
+            let pattern = pattern(next(&mut it));
+            let w = next(&mut it);
             let what = match w.as_rule() {
-                Rule::enter_if => EnterWhat::If(pred(inner(w).next().unwrap())),
-                _ => EnterWhat::Costs(int_expr(inner(w).next().unwrap())),
+                Rule::enter_if => EnterWhat::If(pred(first(w))),
+                _ => EnterWhat::Costs(int_expr(first(w))),
             };
             Decl::Enter(EnterDecl { pattern, what })
         }
-        Rule::on_decl => {
-            let mut agent = None;
-            let mut trigger = None;
-            let mut cond = None;
-            let mut actions_ = Vec::new();
-            for c in it {
-                match c.as_rule() {
-                    Rule::ident => agent = Some(ident(c)),
-                    Rule::enter_trigger => {
-                        trigger = Some(Trigger::Enter(pattern(inner(c).next().unwrap())))
-                    }
-                    Rule::move_kind => trigger = Some(Trigger::Move(move_kind(c))),
-                    Rule::rule_if => cond = Some(pred(inner(c).next().unwrap())),
-                    _ => actions_ = actions(c),
-                }
-            }
-            Decl::On(OnDecl {
-                agent,
-                trigger: trigger.expect("an on rule has a trigger"),
-                cond,
-                actions: actions_,
-            })
-        }
-        Rule::carry_decl => {
-            let pattern = pattern(it.next().unwrap());
-            let w = it.next().unwrap();
-            let way = if w.as_rule() == Rule::var {
-                CarryWay::Var(ident(w))
-            } else {
-                CarryWay::Dir(
-                    Dir::named(w.as_str()).expect("a compass word is a direction"),
-                    span(&w),
-                )
-            };
-            Decl::Carry(CarryDecl {
-                pattern,
-                way,
-                span: sp,
-            })
-        }
+        Rule::on_decl => on_decl(it),
+        Rule::carry_decl => carry_decl(it, sp),
         Rule::poses_decl => {
-            let piece = ident(it.next().unwrap());
+            let piece = ident(next(&mut it));
             let poses = it
                 .map(|item| {
                     let mut r = inner(item);
-                    let name = ident(r.next().unwrap());
+                    let name = ident(next(&mut r));
                     (name, r.map(offset).collect())
                 })
                 .collect();
             Decl::Poses(PosesDecl { piece, poses })
         }
         Rule::teleport_decl => {
-            let tile = ident(it.next().unwrap());
+            let tile = ident(next(&mut it));
             Decl::Teleport(TeleportDecl {
                 tile,
                 optional: it.next().is_some(),
                 span: sp,
             })
         }
-        Rule::when_decl => {
-            let agent = ident(it.next().unwrap());
-            let relation = if it.next().unwrap().as_rule() == Rule::sees {
-                Relation::Sees
-            } else {
-                Relation::On
-            };
-            let pattern = pattern(it.next().unwrap());
-            let mut cond = None;
-            let mut acts = Vec::new();
-            for c in it {
-                match c.as_rule() {
-                    Rule::rule_if => cond = Some(pred(inner(c).next().unwrap())),
-                    _ => acts = actions(c),
-                }
-            }
-            Decl::When(WhenDecl {
-                agent,
-                relation,
-                pattern,
-                cond,
-                actions: acts,
-            })
-        }
-        Rule::goal_decl => Decl::Goal(pred(it.next().unwrap())),
-        Rule::limit_decl => {
-            let measure = if it.next().unwrap().as_str().starts_with("cost") {
-                Measure::Cost
-            } else {
-                Measure::Steps
-            };
-            let strict = it.next().unwrap().as_str() == "<";
-            Decl::Limit(LimitDecl {
-                measure,
-                strict,
-                bound: int_expr(it.next().unwrap()),
-                span: sp,
-            })
-        }
-        Rule::output_decl => Decl::Output(
-            it.map(|item| {
-                let mut ii = inner(item);
-                let k = ii.next().unwrap();
-                let value = match k.as_str() {
-                    "before" => OutputKind::Before,
-                    "solved" => OutputKind::Solved,
-                    "separator" => OutputKind::Separator,
-                    "stopped" => OutputKind::Stopped,
-                    _ => OutputKind::Unsolved,
-                };
-                OutputItem {
-                    kind: Spanned {
-                        value,
-                        span: span(&k),
-                    },
-                    text: string(ii.next().unwrap()),
-                }
-            })
-            .collect(),
-        ),
+        Rule::when_decl => when_decl(it),
+        Rule::goal_decl => Decl::Goal(pred(next(&mut it))),
+        Rule::limit_decl => limit_decl(it, sp),
+        Rule::output_decl => Decl::Output(it.map(output_item).collect()),
         r => unreachable!("the grammar has no declaration {r:?}"),
     }
+}
+
+/// One counter of a `counter` declaration: `NAME[INDEX] LO..HI [wrap] [= INIT]`.
+fn counter_decl(c: Pair<'_, Rule>) -> CounterDecl {
+    let csp = span(&c);
+    let mut ci = inner(c).peekable();
+    let name = ident(next(&mut ci));
+    let index = if ci.peek().is_some_and(|p| p.as_rule() == Rule::index_decl) {
+        index_decl(ci.next())
+    } else {
+        None
+    };
+    let lo = int_expr(next(&mut ci));
+    let hi = int_expr(next(&mut ci));
+    let mut d = CounterDecl {
+        name,
+        index,
+        lo,
+        hi,
+        wrap: false,
+        init: None,
+        span: csp,
+    };
+    for rest in ci {
+        match rest.as_rule() {
+            Rule::wrap => d.wrap = true,
+            _ => d.init = Some(int_expr(first(rest))),
+        }
+    }
+    d
+}
+
+/// One line of the `output` block: `solved "..."` and the like.
+fn output_item(item: Pair<'_, Rule>) -> OutputItem {
+    let mut ii = inner(item);
+    let k = next(&mut ii);
+    let value = match k.as_str() {
+        "before" => OutputKind::Before,
+        "solved" => OutputKind::Solved,
+        "separator" => OutputKind::Separator,
+        "stopped" => OutputKind::Stopped,
+        _ => OutputKind::Unsolved,
+    };
+    OutputItem {
+        kind: Spanned {
+            value,
+            span: span(&k),
+        },
+        text: string(next(&mut ii)),
+    }
+}
+
+/// `move WHO [MODE]: MOVES`.
+fn move_decl<'i>(mut it: impl Iterator<Item = Pair<'i, Rule>>) -> Decl {
+    let mover = next(&mut it);
+    let mover_span = span(&mover);
+    let m = first(mover);
+    let mover = (m.as_rule() == Rule::ident).then(|| ident(m));
+    let mut mode = None;
+    let mut times = None;
+    let mut moves = Vec::new();
+    for c in it {
+        match c.as_rule() {
+            Rule::mode => {
+                let m = first(c.clone());
+                let value = match m.as_rule() {
+                    Rule::at_once => Mode::AtOnce,
+                    Rule::together => Mode::Together,
+                    Rule::by_itself => {
+                        times = inner(m)
+                            .find(|x| x.as_rule() == Rule::int_expr)
+                            .map(int_expr);
+                        Mode::ByItself
+                    }
+                    _ => Mode::InTurn,
+                };
+                mode = Some(Spanned {
+                    value,
+                    span: span(&c),
+                });
+            }
+            _ => moves.push(move_item(c)),
+        }
+    }
+    Decl::Move(MoveDecl {
+        mover,
+        mover_span,
+        mode,
+        times,
+        moves,
+    })
+}
+
+/// `on [WHO] TRIGGER [if COND]: ACTIONS`.
+fn on_decl<'i>(it: impl Iterator<Item = Pair<'i, Rule>>) -> Decl {
+    let mut agent = None;
+    let mut trigger = None;
+    let mut cond = None;
+    let mut actions_ = Vec::new();
+    for c in it {
+        match c.as_rule() {
+            Rule::ident => agent = Some(ident(c)),
+            Rule::enter_trigger => trigger = Some(Trigger::Enter(pattern(first(c)))),
+            Rule::move_kind => trigger = Some(Trigger::Move(move_kind(c))),
+            Rule::rule_if => cond = Some(pred(first(c))),
+            _ => actions_ = actions(c),
+        }
+    }
+    Decl::On(OnDecl {
+        agent,
+        trigger: trigger.expect("an on rule has a trigger"),
+        cond,
+        actions: actions_,
+    })
+}
+
+/// `when WHO on|sees PATTERN [if COND]: ACTIONS`.
+fn when_decl<'i>(mut it: impl Iterator<Item = Pair<'i, Rule>>) -> Decl {
+    let agent = ident(next(&mut it));
+    let relation = if next(&mut it).as_rule() == Rule::sees {
+        Relation::Sees
+    } else {
+        Relation::On
+    };
+    let pattern = pattern(next(&mut it));
+    let mut cond = None;
+    let mut acts = Vec::new();
+    for c in it {
+        match c.as_rule() {
+            Rule::rule_if => cond = Some(pred(first(c))),
+            _ => acts = actions(c),
+        }
+    }
+    Decl::When(WhenDecl {
+        agent,
+        relation,
+        pattern,
+        cond,
+        actions: acts,
+    })
+}
+
+/// `carry PATTERN WAY`.
+fn carry_decl<'i>(mut it: impl Iterator<Item = Pair<'i, Rule>>, sp: Span) -> Decl {
+    let pattern = pattern(next(&mut it));
+    let w = next(&mut it);
+    let way = if w.as_rule() == Rule::var {
+        CarryWay::Var(ident(w))
+    } else {
+        CarryWay::Dir(
+            Dir::named(w.as_str()).expect("a compass word is a direction"),
+            span(&w),
+        )
+    };
+    Decl::Carry(CarryDecl {
+        pattern,
+        way,
+        span: sp,
+    })
+}
+
+/// `limit steps|cost <|<= N`.
+fn limit_decl<'i>(mut it: impl Iterator<Item = Pair<'i, Rule>>, sp: Span) -> Decl {
+    let measure = if next(&mut it).as_str().starts_with("cost") {
+        Measure::Cost
+    } else {
+        Measure::Steps
+    };
+    let strict = next(&mut it).as_str() == "<";
+    Decl::Limit(LimitDecl {
+        measure,
+        strict,
+        bound: int_expr(next(&mut it)),
+        span: sp,
+    })
 }
 
 fn input_item(p: Pair<'_, Rule>) -> InputItem {
@@ -530,7 +556,7 @@ fn input_item(p: Pair<'_, Rule>) -> InputItem {
     let mut it = inner(p);
     match rule {
         Rule::cases_item => {
-            let c = it.next().unwrap();
+            let c = next(&mut it);
             let value = match c.as_rule() {
                 Rule::until_eof => Cases::UntilEof,
                 Rule::counted => Cases::Counted,
@@ -540,10 +566,10 @@ fn input_item(p: Pair<'_, Rule>) -> InputItem {
             InputItem::Cases(Spanned { value, span: sp })
         }
         Rule::header_item => InputItem::Header(it.map(ident).collect()),
-        Rule::fill_item => InputItem::Fill(symbol(it.next().unwrap())),
+        Rule::fill_item => InputItem::Fill(symbol(next(&mut it))),
         _ => {
-            let rows = int_expr(it.next().unwrap());
-            let cols = int_expr(it.next().unwrap());
+            let rows = int_expr(next(&mut it));
+            let cols = int_expr(next(&mut it));
             let form = it.next().map(|f| Spanned {
                 value: if f.as_str().starts_with("tokens") {
                     GridForm::Tokens
@@ -564,7 +590,7 @@ fn input_item(p: Pair<'_, Rule>) -> InputItem {
 
 fn tile_def(p: Pair<'_, Rule>) -> TileDef {
     let mut it = inner(p);
-    let name = ident(it.next().unwrap());
+    let name = ident(next(&mut it));
     let mut def = TileDef {
         name,
         symbols: Vec::new(),
@@ -574,9 +600,9 @@ fn tile_def(p: Pair<'_, Rule>) -> TileDef {
     for c in it {
         match c.as_rule() {
             Rule::char_lit | Rule::string => def.symbols.push(symbol(c)),
-            Rule::of_domain => def.domain = Some(ident(inner(c).next().unwrap())),
+            Rule::of_domain => def.domain = Some(ident(first(c))),
             _ => {
-                let w = c.into_inner().next().unwrap();
+                let w = next(&mut c.into_inner());
                 def.props.push(Ident {
                     name: w.as_str().to_string(),
                     span: span(&w),
@@ -618,35 +644,35 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, object: bool) -> Age
         match c.as_rule() {
             Rule::ident if name.is_none() => name = Some(ident(c)),
             Rule::ident => on = Some(ident(c)),
-            Rule::family => family = Some(int_expr(inner(c).next().unwrap())),
+            Rule::family => family = Some(int_expr(first(c))),
             Rule::lengthwise => lengthwise = Some(true),
             Rule::also => {
                 let mut ai = inner(c);
-                let sym = symbol(ai.next().unwrap());
-                also.push((sym, ident(ai.next().unwrap())));
+                let sym = symbol(next(&mut ai));
+                also.push((sym, ident(next(&mut ai))));
             }
             Rule::markers => start = Some(StartDecl::Markers(markers(c))),
-            Rule::any_start => start = Some(StartDecl::Any(symbol(inner(c).next().unwrap()))),
+            Rule::any_start => start = Some(StartDecl::Any(symbol(first(c)))),
             Rule::every_start => {
-                start = Some(StartDecl::Every(symbol(inner(c).next().unwrap())));
+                start = Some(StartDecl::Every(symbol(first(c))));
             }
             Rule::at_start => {
                 let sp = span(&c);
                 let mut ai = inner(c);
-                let r = int_expr(ai.next().unwrap());
-                let col = int_expr(ai.next().unwrap());
+                let r = int_expr(next(&mut ai));
+                let col = int_expr(next(&mut ai));
                 start = Some(StartDecl::At(r, col, sp));
             }
             Rule::target => {
-                let t = inner(c).next().unwrap();
+                let t = first(c);
                 targets = Some(match t.as_rule() {
-                    Rule::layout_target => TargetDecl::Layout(ident(inner(t).next().unwrap())),
+                    Rule::layout_target => TargetDecl::Layout(ident(first(t))),
                     _ => TargetDecl::Markers(markers(t)),
                 });
             }
-            Rule::follows => follows = Some(ident(inner(c).next().unwrap())),
+            Rule::follows => follows = Some(ident(first(c))),
             Rule::facing => {
-                let h = inner(c).next().unwrap();
+                let h = first(c);
                 facing = Some(Spanned {
                     span: span(&h),
                     value: heading(h),
@@ -658,11 +684,11 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, object: bool) -> Age
     AgentDecl {
         object,
         piece: lengthwise,
-        name: name.unwrap(),
+        name: name.expect("the grammar gives a declaration its name"),
         family,
-        start: start.unwrap(),
+        start: start.expect("the grammar gives a declaration its start"),
         targets,
-        on: on.unwrap(),
+        on: on.expect("the grammar gives a declaration its tile"),
         also,
         props,
         facing,
@@ -673,20 +699,20 @@ fn agent_decl<'a>(it: impl Iterator<Item = Pair<'a, Rule>>, object: bool) -> Age
 /// A move list's item: a move or a set's name, and its cost.
 fn move_item(p: Pair<'_, Rule>) -> MoveItem {
     let mut mi = inner(p);
-    let w = mi.next().unwrap();
+    let w = next(&mut mi);
     let mut table = Vec::new();
     let what = match w.as_rule() {
-        Rule::move_set => MoveWhat::Set(ident(inner(w).next().unwrap())),
+        Rule::move_set => MoveWhat::Set(ident(first(w))),
         Rule::move_table => {
             let mut it = inner(w);
-            let way = it.next().unwrap();
+            let way = next(&mut it);
             let d = Dir::named(way.as_str()).expect("a compass word is a direction");
             for row in it {
                 let sp = span(&row);
                 let mut r = inner(row);
-                let from = ident(r.next().unwrap());
-                let to = ident(r.next().unwrap());
-                let off = offset(r.next().unwrap());
+                let from = ident(next(&mut r));
+                let to = ident(next(&mut r));
+                let off = offset(next(&mut r));
                 table.push(TableRow {
                     from,
                     to,
@@ -705,7 +731,7 @@ fn move_item(p: Pair<'_, Rule>) -> MoveItem {
     let mut cost = None;
     for c in mi {
         match c.as_rule() {
-            Rule::move_if => guard = Some(pred(inner(c).next().unwrap())),
+            Rule::move_if => guard = Some(pred(first(c))),
             _ => cost = Some(int_expr(c)),
         }
     }
@@ -771,8 +797,8 @@ fn offset(p: Pair<'_, Rule>) -> Dir {
             })
         });
     Dir {
-        dr: n.next().unwrap(),
-        dc: n.next().unwrap(),
+        dr: n.next().expect("the grammar gives an offset two numbers"),
+        dc: n.next().expect("the grammar gives an offset two numbers"),
     }
 }
 
@@ -790,7 +816,7 @@ fn pattern(p: Pair<'_, Rule>) -> Pattern {
     let sp = span(&p);
     let mut it = inner(p);
     Pattern {
-        tile: ident(it.next().unwrap()),
+        tile: ident(next(&mut it)),
         arg: it.next().map(ident),
         span: sp,
     }
@@ -800,29 +826,29 @@ fn actions(p: Pair<'_, Rule>) -> Vec<Action> {
     inner(p)
         .map(|a| {
             let sp = span(&a);
-            let a = inner(a).next().unwrap();
+            let a = first(a);
             let rule = a.as_rule();
             let mut it = inner(a);
             if rule == Rule::flag_action {
-                let kind = match it.next().unwrap().as_str().trim() {
+                let kind = match next(&mut it).as_str().trim() {
                     "set" => Verb::Set,
                     "clear" => Verb::Clear,
                     _ => Verb::Toggle,
                 };
                 Action {
                     kind: ActionKind::Flag(kind),
-                    target: state_ref(it.next().unwrap()),
+                    target: state_ref(next(&mut it)),
                     span: sp,
                 }
             } else {
-                let target = state_ref(it.next().unwrap());
-                let op = match it.next().unwrap().as_str() {
+                let target = state_ref(next(&mut it));
+                let op = match next(&mut it).as_str() {
                     "+=" => AssignOp::Add,
                     "-=" => AssignOp::Sub,
                     _ => AssignOp::Set,
                 };
                 Action {
-                    kind: ActionKind::Counter(op, int_expr(it.next().unwrap())),
+                    kind: ActionKind::Counter(op, int_expr(next(&mut it))),
                     target,
                     span: sp,
                 }
@@ -835,14 +861,14 @@ fn state_ref(p: Pair<'_, Rule>) -> StateRef {
     let sp = span(&p);
     let mut it = inner(p);
     StateRef {
-        name: ident(it.next().unwrap()),
+        name: ident(next(&mut it)),
         index: it.next().map(ident),
         span: sp,
     }
 }
 
 fn place(p: Pair<'_, Rule>) -> Place {
-    let c = inner(p).next().unwrap();
+    let c = first(p);
     match c.as_rule() {
         Rule::its_target => Place::ItsTarget(span(&c)),
         _ => Place::Tile(pattern(c)),
@@ -869,7 +895,7 @@ fn pos_sum(p: Pair<'_, Rule>) -> Vec<(i64, PosTerm)> {
             sign = if c.as_str() == "-" { -1 } else { 1 };
             continue;
         }
-        let t = inner(c).next().unwrap();
+        let t = first(c);
         let axis = |a: Pair<'_, Rule>| {
             if a.as_str() == "row" {
                 Axis::Row
@@ -880,12 +906,12 @@ fn pos_sum(p: Pair<'_, Rule>) -> Vec<(i64, PosTerm)> {
         let term = match t.as_rule() {
             Rule::pos_of => {
                 let mut it = inner(t);
-                let a = axis(it.next().unwrap());
-                PosTerm::Of(a, ident(it.next().unwrap()))
+                let a = axis(next(&mut it));
+                PosTerm::Of(a, ident(next(&mut it)))
             }
             Rule::its_pos => {
                 let sp = span(&t);
-                PosTerm::Its(axis(inner(t).last().unwrap()), sp)
+                PosTerm::Its(axis(first(t)), sp)
             }
             _ => PosTerm::Num(t.as_str().parse().unwrap_or(i64::MAX)),
         };
@@ -901,7 +927,7 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
             let or = p.as_rule() == Rule::pred;
             let mut parts: Vec<Pred> = inner(p).map(pred).collect();
             if parts.len() == 1 {
-                parts.pop().unwrap()
+                parts.remove(0)
             } else if or {
                 Pred::Or(parts, sp)
             } else {
@@ -919,7 +945,7 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
                 }
             }
             // `not not p` is `p`: a run of `not`s nests one level at most.
-            let a = atom.unwrap();
+            let a = atom.expect("the grammar gives a negation its atom");
             if nots % 2 == 1 {
                 Pred::Not(Box::new(a), sp)
             } else {
@@ -928,14 +954,14 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
         }
         Rule::every_has => {
             let mut it = inner(p);
-            let tile = pattern(it.next().unwrap());
-            Pred::EveryHas(tile, ident(it.next().unwrap()), sp)
+            let tile = pattern(next(&mut it));
+            Pred::EveryHas(tile, ident(next(&mut it)), sp)
         }
         Rule::every_on | Rule::any_on | Rule::agent_on => {
             let rule = p.as_rule();
             let mut it = inner(p);
-            let who = ident(it.next().unwrap());
-            let pl = place(it.next().unwrap());
+            let who = ident(next(&mut it));
+            let pl = place(next(&mut it));
             match rule {
                 Rule::every_on => Pred::Every(who, pl, sp),
                 Rule::any_on => Pred::Any(who, pl, sp),
@@ -944,20 +970,20 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
         }
         Rule::compare => {
             let mut it = inner(p);
-            let target = state_ref(it.next().unwrap());
-            let op = cmp_op(it.next().unwrap().as_str());
-            Pred::Compare(target, op, int_expr(it.next().unwrap()), sp)
+            let target = state_ref(next(&mut it));
+            let op = cmp_op(next(&mut it).as_str());
+            Pred::Compare(target, op, int_expr(next(&mut it)), sp)
         }
         Rule::pos_compare => {
             let mut it = inner(p);
-            let lhs = pos_sum(it.next().unwrap());
-            let op = cmp_op(it.next().unwrap().as_str());
-            Pred::Pos(lhs, op, pos_sum(it.next().unwrap()), sp)
+            let lhs = pos_sum(next(&mut it));
+            let op = cmp_op(next(&mut it).as_str());
+            Pred::Pos(lhs, op, pos_sum(next(&mut it)), sp)
         }
         Rule::pose_is => {
             let mut it = inner(p);
-            let who = ident(it.next().unwrap());
-            Pred::PoseIs(who, ident(it.next().unwrap()), sp)
+            let who = ident(next(&mut it));
+            Pred::PoseIs(who, ident(next(&mut it)), sp)
         }
         Rule::agent_meets => {
             let mut it = inner(p).peekable();
@@ -969,72 +995,77 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
             if quant.is_some() {
                 it.next();
             }
-            let who = ident(it.next().unwrap());
-            Pred::Meets(quant, who, ident(it.next().unwrap()), sp)
+            let who = ident(next(&mut it));
+            Pred::Meets(quant, who, ident(next(&mut it)), sp)
         }
         Rule::agent_at => {
             let mut it = inner(p);
-            let who = ident(it.next().unwrap());
-            let r = int_expr(it.next().unwrap());
-            let c = int_expr(it.next().unwrap());
+            let who = ident(next(&mut it));
+            let r = int_expr(next(&mut it));
+            let c = int_expr(next(&mut it));
             Pred::At(who, r, c, sp)
         }
         Rule::facing_is => {
             let mut it = inner(p);
-            let who = ident(it.next().unwrap());
-            Pred::Facing(who, heading(it.next().unwrap()), sp)
+            let who = ident(next(&mut it));
+            Pred::Facing(who, heading(next(&mut it)), sp)
         }
         Rule::moving_is => {
-            let way = inner(p).next().unwrap();
+            let way = first(p);
             if way.as_rule() == Rule::var {
                 return Pred::MovingAs(ident(way), sp);
             }
             let d = Dir::named(way.as_str()).expect("a compass word is a direction");
             Pred::Moving(d, sp)
         }
-        Rule::cell_is => {
-            let mut it = inner(p);
-            let rel = inner(it.next().unwrap()).next().unwrap();
-            let at = match rel.as_rule() {
-                Rule::offset => RelCell::Offset(offset(rel)),
-                _ => match rel.as_str() {
-                    "here" => RelCell::Here,
-                    "ahead" => RelCell::Ahead,
-                    _ => RelCell::Beyond,
-                },
-            };
-            let what = it.next().unwrap();
-            let what = match what.as_rule() {
-                Rule::cell_has => CellWhat::Has(ident(inner(what).next().unwrap())),
-                _ => CellWhat::Is(pattern(inner(what).next().unwrap())),
-            };
-            Pred::Cell(at, what, sp)
-        }
-        Rule::all_flags => Pred::AllFlags(ident(inner(p).next().unwrap()), sp),
-        Rule::any_flags => Pred::AnyFlag(ident(inner(p).next().unwrap()), sp),
+        Rule::cell_is => cell_is(p, sp),
+        Rule::all_flags => Pred::AllFlags(ident(first(p)), sp),
+        Rule::any_flags => Pred::AnyFlag(ident(first(p)), sp),
         Rule::state_ref => Pred::Flag(state_ref(p)),
         r => unreachable!("the grammar has no predicate {r:?}"),
     }
 }
 
+/// `cell WHERE is PATTERN`, `cell WHERE has NAME`.
+fn cell_is(p: Pair<'_, Rule>, sp: Span) -> Pred {
+    let mut it = inner(p);
+    let rel = first(next(&mut it));
+    let at = match rel.as_rule() {
+        Rule::offset => RelCell::Offset(offset(rel)),
+        _ => match rel.as_str() {
+            "here" => RelCell::Here,
+            "ahead" => RelCell::Ahead,
+            _ => RelCell::Beyond,
+        },
+    };
+    let what = next(&mut it);
+    let what = match what.as_rule() {
+        Rule::cell_has => CellWhat::Has(ident(first(what))),
+        _ => CellWhat::Is(pattern(first(what))),
+    };
+    Pred::Cell(at, what, sp)
+}
+
+/// A keyword or punctuation token, as written.
+fn token(r: Rule, name: &str) -> Option<String> {
+    let punct = match r {
+        Rule::kw_colon => "`:`",
+        Rule::kw_lbrace => "`{`",
+        Rule::kw_rbrace => "`}`",
+        Rule::kw_eq => "`=`",
+        Rule::kw_rbracket => "`]`",
+        Rule::kw_rparen => "`)`",
+        Rule::kw_comma => "`,`",
+        _ => return name.strip_prefix("kw_").map(|kw| format!("`{kw}`")),
+    };
+    Some(punct.to_string())
+}
+
 /// Says a grammar rule in words, for "expected ..." messages.
 pub fn describe_rule(r: Rule) -> String {
     let name = format!("{r:?}");
-    let punct = match r {
-        Rule::kw_colon => Some("`:`"),
-        Rule::kw_lbrace => Some("`{`"),
-        Rule::kw_rbrace => Some("`}`"),
-        Rule::kw_eq => Some("`=`"),
-        Rule::kw_rbracket => Some("`]`"),
-        Rule::kw_rparen => Some("`)`"),
-        Rule::kw_comma => Some("`,`"),
-        _ => None,
-    };
-    if let Some(p) = punct {
-        return p.to_string();
-    }
-    if let Some(kw) = name.strip_prefix("kw_") {
-        return format!("`{kw}`");
+    if let Some(t) = token(r, &name) {
+        return t;
     }
     match r {
         Rule::EOI => "the end of the file",
@@ -1312,27 +1343,7 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
         }
         ErrorVariant::CustomError { message } => (message.clone(), String::new()),
     };
-    let found = match src[pos..].chars().next() {
-        None => "the file ends here".to_string(),
-        Some(_) => {
-            let word: String = src[pos..]
-                .chars()
-                .take_while(|c| !c.is_whitespace())
-                .take(20)
-                .collect();
-            if word.is_empty() {
-                "found a blank here".to_string()
-            } else if is_keyword {
-                let keyword: String = word
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                format!("found the keyword `{keyword}`")
-            } else {
-                format!("found `{}`", crate::error::raw(&word))
-            }
-        }
-    };
+    let found = found_at(&src[pos..], is_keyword);
     let len = src[pos..]
         .chars()
         .take_while(|c| !c.is_whitespace())
@@ -1358,6 +1369,32 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> RuleError {
         found,
         opener: opener.map(|at| (at, 1).into()),
         hint,
+    }
+}
+
+/// What the text at a syntax error is, in words (`rest` the text from
+/// there on).
+fn found_at(rest: &str, is_keyword: bool) -> String {
+    match rest.chars().next() {
+        None => "the file ends here".to_string(),
+        Some(_) => {
+            let word: String = rest
+                .chars()
+                .take_while(|c| !c.is_whitespace())
+                .take(20)
+                .collect();
+            if word.is_empty() {
+                "found a blank here".to_string()
+            } else if is_keyword {
+                let keyword: String = word
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                format!("found the keyword `{keyword}`")
+            } else {
+                format!("found `{}`", crate::error::raw(&word))
+            }
+        }
     }
 }
 

@@ -1,25 +1,12 @@
 //! The house's rules, checked on the source: the phases import one another
 //! downward only (no cycle among `src/`'s modules), and functions stay
-//! short enough to read (at most [`MAX_LINES`] lines, the few still longer
-//! listed in [`LONGER`] with the length they may not grow past).
+//! short enough to read (at most [`MAX_LINES`] lines).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The longest a function may be, its signature and closing brace counted.
 const MAX_LINES: usize = 120;
-
-/// Functions still longer than [`MAX_LINES`], as `file::name`, with the
-/// most lines each may have: a list that only shrinks. A function split
-/// below the limit must leave it (the test says so).
-const LONGER: &[(&str, usize)] = &[
-    ("input.rs::read_grid_case", 205),
-    ("run.rs::run_input", 128),
-    ("syntax.rs::decl", 261),
-    ("syntax.rs::describe_rule", 130),
-    ("syntax.rs::pred", 122),
-    ("syntax.rs::syntax_error", 124),
-];
 
 fn sources() -> Vec<(String, String)> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -284,27 +271,11 @@ fn functions_are_at_most_120_lines() {
         *e = (*e).max(n);
     }
     let found: Vec<(String, usize)> = longest.into_iter().collect();
-    let mut bad = Vec::new();
-    for (name, n) in &found {
-        match LONGER.iter().find(|(l, _)| l == name) {
-            Some(&(_, most)) if *n > most => bad.push(format!(
-                "{name}: {n} lines, longer than the {most} it is allowed"
-            )),
-            Some(_) if *n <= MAX_LINES => bad.push(format!(
-                "{name}: {n} lines now; take it off the list of longer functions"
-            )),
-            Some(_) => {}
-            None if *n > MAX_LINES => {
-                bad.push(format!("{name}: {n} lines, over {MAX_LINES}: split it"))
-            }
-            None => {}
-        }
-    }
-    for (name, _) in LONGER {
-        if !found.iter().any(|(f, _)| f == name) {
-            bad.push(format!("{name}: listed as longer, but no such function"));
-        }
-    }
+    let bad: Vec<String> = found
+        .iter()
+        .filter(|(_, n)| *n > MAX_LINES)
+        .map(|(name, n)| format!("{name}: {n} lines, over {MAX_LINES}: split it"))
+        .collect();
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
