@@ -213,15 +213,11 @@ pub enum RuleError {
         first: SourceSpan,
     },
 
-    #[error("{message}")]
-    #[diagnostic(code(puzzle::resolve::invalid), help("{help}"))]
-    Invalid {
-        message: String,
-        #[label("{label}")]
-        span: SourceSpan,
-        label: String,
-        help: String,
-    },
+    /// A rule that says something the language cannot mean, coded by what
+    /// it is about (see [`Topic`]).
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Invalid(Box<Invalid>),
 
     #[error("`{{steps}}` counts steps, and steps here have costs")]
     #[diagnostic(
@@ -255,6 +251,166 @@ impl RuleError {
             self,
             RuleError::Never { .. } | RuleError::StepsWithCosts { .. }
         )
+    }
+}
+
+/// What a rule that cannot mean what it says is about: its diagnostic's
+/// code is `puzzle::resolve::TOPIC` (`puzzle::resolve::pose`), so that a
+/// report can be looked up, filtered and tested by what it concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Topic {
+    /// An agent's or object's declaration: markers, starts, targets.
+    Agent,
+    /// A body that follows its leader (`follows`).
+    Body,
+    /// The board's edge (`border`).
+    Border,
+    /// Moves made by themselves (`by itself`).
+    ByItself,
+    /// A cell test (`cell ahead is wall`).
+    CellTest,
+    /// A comparison of a counter.
+    Comparison,
+    /// A cost (`costs N`).
+    Cost,
+    /// A counter's declaration, or an effect on one.
+    Counter,
+    /// A direction read from a tile's value (`moving ?w`, `carry belt(?w) ?w`).
+    Direction,
+    /// A domain's declaration.
+    Domain,
+    /// The input's header.
+    Header,
+    /// An agent's heading (`facing`).
+    Heading,
+    /// The `input` block.
+    Input,
+    /// A layout (`layout NAME { ... }`).
+    Layout,
+    /// The `limit`.
+    Limit,
+    /// Agents meeting (`A at B`).
+    Meets,
+    /// How agents take their moves (`in turn`, `at once`, `together`).
+    Mode,
+    /// A move list, or a set of moves.
+    Moves,
+    /// `moving DIR`.
+    Moving,
+    /// A number, or an expression of the header and the map.
+    Number,
+    /// A piece of several cells, and what it cannot go with.
+    Piece,
+    /// A place in a condition (`on TILE`, `its target`).
+    Place,
+    /// A piece's poses and its move tables.
+    Pose,
+    /// What a push costs (`push OBJECT costs N`).
+    Push,
+    /// Rows and columns compared (`row of hero < its row`).
+    RowsColumns,
+    /// A teleport.
+    Teleport,
+    /// A tile's declaration.
+    Tile,
+}
+
+impl Topic {
+    /// Every topic.
+    pub const ALL: [Topic; 27] = [
+        Topic::Agent,
+        Topic::Body,
+        Topic::Border,
+        Topic::ByItself,
+        Topic::CellTest,
+        Topic::Comparison,
+        Topic::Cost,
+        Topic::Counter,
+        Topic::Direction,
+        Topic::Domain,
+        Topic::Header,
+        Topic::Heading,
+        Topic::Input,
+        Topic::Layout,
+        Topic::Limit,
+        Topic::Meets,
+        Topic::Mode,
+        Topic::Moves,
+        Topic::Moving,
+        Topic::Number,
+        Topic::Piece,
+        Topic::Place,
+        Topic::Pose,
+        Topic::Push,
+        Topic::RowsColumns,
+        Topic::Teleport,
+        Topic::Tile,
+    ];
+
+    /// The diagnostic's code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Topic::Agent => "puzzle::resolve::agent",
+            Topic::Body => "puzzle::resolve::body",
+            Topic::Border => "puzzle::resolve::border",
+            Topic::ByItself => "puzzle::resolve::by_itself",
+            Topic::CellTest => "puzzle::resolve::cell_test",
+            Topic::Comparison => "puzzle::resolve::comparison",
+            Topic::Cost => "puzzle::resolve::cost",
+            Topic::Counter => "puzzle::resolve::counter",
+            Topic::Direction => "puzzle::resolve::direction",
+            Topic::Domain => "puzzle::resolve::domain",
+            Topic::Header => "puzzle::resolve::header",
+            Topic::Heading => "puzzle::resolve::heading",
+            Topic::Input => "puzzle::resolve::input",
+            Topic::Layout => "puzzle::resolve::layout",
+            Topic::Limit => "puzzle::resolve::limit",
+            Topic::Meets => "puzzle::resolve::meets",
+            Topic::Mode => "puzzle::resolve::mode",
+            Topic::Moves => "puzzle::resolve::moves",
+            Topic::Moving => "puzzle::resolve::moving",
+            Topic::Number => "puzzle::resolve::number",
+            Topic::Piece => "puzzle::resolve::piece",
+            Topic::Place => "puzzle::resolve::place",
+            Topic::Pose => "puzzle::resolve::pose",
+            Topic::Push => "puzzle::resolve::push",
+            Topic::RowsColumns => "puzzle::resolve::rows_columns",
+            Topic::Teleport => "puzzle::resolve::teleport",
+            Topic::Tile => "puzzle::resolve::tile",
+        }
+    }
+}
+
+/// A rule that cannot mean what it says: the message, the span with its
+/// label, a hint, and the [`Topic`] its code names.
+#[derive(Debug, Error, Clone)]
+#[error("{message}")]
+pub struct Invalid {
+    pub topic: Topic,
+    pub message: String,
+    pub span: SourceSpan,
+    pub label: String,
+    pub help: String,
+}
+
+impl Diagnostic for Invalid {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(self.topic.code()))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(&self.help))
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let label = miette::LabeledSpan::new_with_span(Some(self.label.clone()), self.span);
+        Some(Box::new(std::iter::once(label)))
+    }
+}
+
+impl From<Invalid> for RuleError {
+    fn from(i: Invalid) -> Self {
+        RuleError::Invalid(Box::new(i))
     }
 }
 
@@ -869,4 +1025,27 @@ pub enum VerifyError {
         #[label("no case for this line")]
         span: SourceSpan,
     },
+}
+
+#[cfg(test)]
+mod topic_tests {
+    use super::Topic;
+
+    /// Each topic has a code of its own, `puzzle::resolve::` and a word.
+    #[test]
+    fn topics_have_codes_of_their_own() {
+        let mut codes: Vec<&str> = Topic::ALL.iter().map(|t| t.code()).collect();
+        for c in &codes {
+            let word = c
+                .strip_prefix("puzzle::resolve::")
+                .expect("a resolver's code");
+            assert!(
+                word.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_'),
+                "{c}"
+            );
+        }
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), Topic::ALL.len());
+    }
 }

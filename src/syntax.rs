@@ -32,12 +32,13 @@ fn check_numbers(pairs: &pest::iterators::Pairs<'_, Rule>) -> Result<(), RuleErr
     for p in pairs.clone().flatten() {
         if matches!(p.as_rule(), Rule::int | Rule::signed_int) && p.as_str().parse::<i64>().is_err()
         {
-            return Err(RuleError::Invalid {
+            return Err(RuleError::from(crate::error::Invalid {
+                topic: crate::error::Topic::Number,
                 message: format!("the number {} is too large", p.as_str()),
                 span: span(&p),
                 label: "beyond 64 bits".into(),
                 help: format!("numbers are at most {} in size", i64::MAX),
-            });
+            }));
         }
     }
     Ok(())

@@ -56,6 +56,7 @@ impl Resolver {
         if !self.agents[a.ix()].object {
             let name = p.object.name.clone();
             self.invalid(
+                Topic::Push,
                 format!("`{name}` is an agent, not an object: it is never pushed"),
                 p.object.span,
                 "an agent",
@@ -106,14 +107,15 @@ impl Resolver {
             });
         }
         if let Some(m) = mode.filter(|m| m.value != Mode::InTurn) {
-            self.err(RuleError::Invalid {
+            self.err(RuleError::from(Invalid {
+                topic: Topic::Mode,
                 message: format!("object `{name}` needs agents that move in turn"),
                 span: m.span,
                 label: "agents that move at once or together".into(),
                 help: "two agents moving at once could push one object two ways, and agents \
                        moving together do not push objects yet: write `in turn`"
                     .into(),
-            });
+            }));
         }
     }
 
@@ -129,14 +131,15 @@ impl Resolver {
         };
         let name = piece.name.clone();
         if let Some(m) = mode.filter(|m| m.value != Mode::InTurn) {
-            self.err(RuleError::Invalid {
+            self.err(RuleError::from(Invalid {
+                topic: Topic::Mode,
                 message: format!("piece `{name}` needs agents that move in turn"),
                 span: m.span,
                 label: "agents that move at once or together".into(),
                 help: "pieces of several cells moving together could cross each other: write \
                        `in turn`"
                     .into(),
-            });
+            }));
         }
         let object = self
             .agents
@@ -145,14 +148,15 @@ impl Resolver {
             .map(|a| (a.span, "an object"));
         let teleport = teleports.first().map(|t| (t.span, "a teleport"));
         if let Some((span, what)) = teleport.or(object) {
-            self.err(RuleError::Invalid {
+            self.err(RuleError::from(Invalid {
+                topic: Topic::Piece,
                 message: format!("{what} and pieces larger than a cell cannot go together yet"),
                 span,
                 label: format!("{what}, with piece `{name}` declared"),
                 help: "pieces step, slide and ride slippery tiles, but neither teleport nor \
                        push: drop one of the two"
                     .into(),
-            });
+            }));
         }
     }
 
@@ -174,6 +178,7 @@ impl Resolver {
         let name = def.name.clone();
         if def.border {
             self.invalid(
+                Topic::Teleport,
                 format!("tile `{name}` rings the map: it cannot be a teleport's end"),
                 t.tile.span,
                 "its ends would be every cell of the ring",
@@ -184,6 +189,7 @@ impl Resolver {
         if def.solid || def.slippery {
             let what = if def.solid { "solid" } else { "slippery" };
             self.invalid(
+                Topic::Teleport,
                 format!("tile `{name}` is {what}: it cannot be a teleport's end"),
                 t.tile.span,
                 "a mover steps onto a teleport's end",
@@ -218,26 +224,28 @@ impl Resolver {
         if mode.is_some_and(|m| m.value == Mode::Together)
             && let Some(t) = teleports.first()
         {
-            self.err(RuleError::Invalid {
+            self.err(RuleError::from(Invalid {
+                topic: Topic::Mode,
                 message: "a teleport needs agents that move in turn".into(),
                 span: t.span,
                 label: "a teleport, and agents that move together".into(),
                 help: "agents moving together do not go through teleports yet: write `in turn`"
                     .into(),
-            });
+            }));
         }
         if mode.is_none_or(|m| m.value != Mode::AtOnce) {
             return;
         }
         if let Some((span, what)) = self.far_construct(teleports) {
-            self.err(RuleError::Invalid {
+            self.err(RuleError::from(Invalid {
+                topic: Topic::Mode,
                 message: format!("{what} needs agents that move in turn"),
                 span,
                 label: format!("{what}, and agents that move at once"),
                 help: "where sliding agents stop would depend on who moves first: write \
                        `in turn` instead of `at once`"
                     .into(),
-            });
+            }));
         }
     }
 
@@ -299,6 +307,7 @@ impl Resolver {
         for (what, sp) in [("slippery", slippery), ("stops", stops)] {
             if let (Some(sp), Some(_)) = (sp, solid) {
                 self.invalid(
+                    Topic::Tile,
                     format!("tile `{}` is solid and {what}", t.name.name),
                     sp,
                     "no mover ever stands on a solid tile",
@@ -308,6 +317,7 @@ impl Resolver {
         }
         if let (Some(sp), Some(_)) = (stops, slippery) {
             self.invalid(
+                Topic::Tile,
                 format!("tile `{}` is slippery and stops slides", t.name.name),
                 sp,
                 "a slippery tile carries a mover on",
@@ -347,6 +357,7 @@ impl Resolver {
             });
         } else if domain.is_some() {
             self.invalid(
+                Topic::Border,
                 format!(
                     "tile `{}` has a parameter: it cannot ring the map",
                     t.name.name
@@ -357,6 +368,7 @@ impl Resolver {
             );
         } else if solid {
             self.invalid(
+                Topic::Border,
                 format!(
                     "tile `{}` is solid: a ring of it changes nothing",
                     t.name.name
@@ -428,6 +440,7 @@ impl Resolver {
                 && !(-COUNTER_BOUND..=COUNTER_BOUND).contains(&v)
             {
                 self.invalid(
+                    Topic::Counter,
                     format!("counter `{}` has a bound of {v}", c.name.name),
                     e.span(),
                     "beyond what the engine holds",
@@ -438,6 +451,7 @@ impl Resolver {
         if let (Some(a), Some(b)) = (lo.constant(), hi.constant()) {
             if i128::from(b) - i128::from(a) >= i128::from(MAX_COUNTER) {
                 self.invalid(
+                    Topic::Counter,
                     format!(
                         "counter `{}` has {} values, more than the engine packs",
                         c.name.name,
@@ -450,6 +464,7 @@ impl Resolver {
             }
             if a > b {
                 self.invalid(
+                    Topic::Counter,
                     format!("counter `{}` has the empty range {a}..{b}", c.name.name),
                     c.span,
                     "no value",
@@ -460,6 +475,7 @@ impl Resolver {
                 && !(a..=b).contains(&v)
             {
                 self.invalid(
+                    Topic::Counter,
                     format!("counter `{}` starts at {v}, outside {a}..{b}", c.name.name),
                     c.init.as_ref().map_or(c.span, |i| i.span()),
                     "out of range",

@@ -23,6 +23,7 @@ impl Resolver {
         if let Some(bad) = dom.values.iter().find(|x| ast::Dir::named(x).is_none()) {
             let (name, bad) = (dom.name.clone(), bad.clone());
             self.invalid(
+                Topic::Direction,
                 format!(
                     "`{}` ranges over `{name}`, whose value `{bad}` is no direction",
                     v.name
@@ -355,7 +356,8 @@ impl Resolver {
             }
         };
         if bad {
-            self.err(RuleError::Invalid {
+            self.err(RuleError::from(Invalid {
+                topic: Topic::Counter,
                 message: format!("this effect always takes counter `{name}` out of {lo}..{hi}"),
                 span: a.span,
                 label: "out of range".into(),
@@ -363,7 +365,7 @@ impl Resolver {
                     "a step that would take `{name}` out of its range is not taken; widen the \
                      range, or declare `wrap` for arithmetic modulo its size"
                 ),
-            });
+            }));
         }
     }
 
@@ -374,6 +376,7 @@ impl Resolver {
                 if a.targets == Targets::None {
                     let name = a.name.clone();
                     self.invalid(
+                        Topic::Place,
                         format!("agent `{name}` has no targets"),
                         *sp,
                         "`its target` needs target markers",
@@ -398,6 +401,7 @@ impl Resolver {
     /// `moving` where nothing moves (a `when` rule, the goal).
     pub(super) fn moving_outside_enter(&mut self, span: Span) {
         self.invalid(
+            Topic::Moving,
             "`moving` is read only where something moves".into(),
             span,
             "nothing moves here",
@@ -493,6 +497,7 @@ impl Resolver {
                             format!("its poses are {}", crate::error::quote_list(&names))
                         };
                         self.invalid(
+                            Topic::Pose,
                             format!("`{}` has no pose `{}`", who.name, pose.name),
                             pose.span,
                             "no such pose",
@@ -509,6 +514,7 @@ impl Resolver {
                 if self.agents[agent.ix()].facing.is_none() {
                     let name = who.name.clone();
                     self.invalid(
+                        Topic::Heading,
                         format!("agent `{name}` has no heading"),
                         *sp,
                         "it faces no way",
@@ -557,6 +563,7 @@ impl Resolver {
         let (state, index) = self.state_index_ref(f, scope)?;
         if !self.is_counter(state) {
             self.invalid(
+                Topic::Comparison,
                 format!("`{}` is a flag: it is set or not", f.name.name),
                 sp,
                 "a comparison needs a counter",
@@ -653,6 +660,7 @@ impl Resolver {
                         let x = &self.agents[agent.ix()];
                         if x.several() || x.piece.is_some() {
                             self.invalid(
+                                Topic::RowsColumns,
                                 format!("`{}` is not one agent: whose row or column?", who.name),
                                 who.span,
                                 "several members",
@@ -668,6 +676,7 @@ impl Resolver {
                     ast::PosTerm::Its(axis, tsp) => {
                         if !self.in_move {
                             self.invalid(
+                                Topic::RowsColumns,
                                 "`its row` and `its column` are the mover's, and none \
                                  moves here"
                                     .into(),
@@ -697,6 +706,7 @@ impl Resolver {
         terms.retain(|(c, _)| *c != 0);
         if terms.is_empty() {
             self.invalid(
+                Topic::RowsColumns,
                 "this comparison reads no row or column".into(),
                 sp,
                 "numbers only, or terms that cancel out",
@@ -711,6 +721,7 @@ impl Resolver {
     fn cell(&mut self, at: &ast::RelCell, what: &ast::CellWhat, sp: Span) -> Option<Expr> {
         if !self.in_move {
             self.invalid(
+                Topic::CellTest,
                 "a cell test reads the cells around a mover, and none moves here".into(),
                 sp,
                 "no mover here",
@@ -725,6 +736,7 @@ impl Resolver {
             && (d.dr.unsigned_abs() > MAX_REACH || d.dc.unsigned_abs() > MAX_REACH)
         {
             self.invalid(
+                Topic::CellTest,
                 format!(
                     "an offset of ({}, {}) is further than a cell test reads",
                     d.dr, d.dc
@@ -764,6 +776,7 @@ impl Resolver {
         }
         if self.agents[at.ix()].several() {
             self.invalid(
+                Topic::Meets,
                 format!("`{}` is not one agent: whose cell?", other.name),
                 other.span,
                 "several members",
@@ -777,6 +790,7 @@ impl Resolver {
         }
         if agent == at {
             self.invalid(
+                Topic::Meets,
                 format!("`{}` is always where it is", who.name),
                 sp,
                 "the same agent twice",

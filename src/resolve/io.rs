@@ -53,6 +53,7 @@ impl Resolver {
         if form == GridForm::List && (rows.is_none() || cols.is_none()) {
             let span = items_span(items.map(Vec::as_slice).unwrap_or(&[]));
             self.invalid(
+                Topic::Input,
                 "a grid given as a list needs its size".into(),
                 span,
                 "no size",
@@ -113,6 +114,7 @@ impl Resolver {
         {
             // The parser saturates what does not fit.
             self.invalid(
+                Topic::Input,
                 "this end marker value is too large to be a header value".into(),
                 v.span,
                 "never matches",
@@ -124,6 +126,7 @@ impl Resolver {
             && vals.len() != first
         {
             self.invalid(
+                Topic::Input,
                 format!(
                     "the end marker has {} values but the header has {first}",
                     vals.len(),
@@ -196,6 +199,7 @@ impl Resolver {
             let w0 = l.rows.first().map_or(0, |r| width(r));
             if l.rows.is_empty() || l.rows.iter().any(|r| width(r) != w0) {
                 self.invalid(
+                    Topic::Layout,
                     format!("the rows of layout `{}` are not all as wide", l.name),
                     l.span,
                     "rows of different widths",
@@ -211,6 +215,7 @@ impl Resolver {
                 && (r as usize != l.rows.len() || c as usize != w0)
             {
                 self.invalid(
+                    Topic::Layout,
                     format!(
                         "layout `{}` is {} x {w0}, but the grid is {r} x {c}",
                         l.name,

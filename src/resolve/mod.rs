@@ -13,7 +13,7 @@ use crate::ast::{
     self, AssignOp, BinOp, Cases, CmpOp, Forbid, GridForm, Ident, IntExpr, Measure, Mode, MoveKind,
     OutputKind, Property, Relation, Span, Verb,
 };
-use crate::error::{RuleError, did_you_mean};
+use crate::error::{Invalid, RuleError, Topic, did_you_mean};
 use hashbrown::{HashMap, HashSet};
 
 mod decls;
@@ -809,13 +809,15 @@ impl Resolver {
         self.errors.push(e);
     }
 
-    fn invalid(&mut self, message: String, span: Span, label: &str, help: String) {
-        self.err(RuleError::Invalid {
+    /// A rule that cannot mean what it says, coded by its topic.
+    fn invalid(&mut self, topic: Topic, message: String, span: Span, label: &str, help: String) {
+        self.err(RuleError::from(Invalid {
+            topic,
             message,
             span,
             label: label.into(),
             help,
-        });
+        }));
     }
 
     fn define(&mut self, name: &Ident, def: Def) -> bool {
@@ -874,12 +876,13 @@ impl Resolver {
         self.err(match kind {
             "tile" => RuleError::UnknownTile { name, span, help },
             "agent" => RuleError::UnknownAgent { name, span, help },
-            "layout" => RuleError::Invalid {
+            "layout" => RuleError::from(Invalid {
+                topic: Topic::Layout,
                 message: format!("unknown layout `{name}`"),
                 span,
                 label: "no layout is called this".into(),
                 help,
-            },
+            }),
             _ => RuleError::UnknownFlag { name, span, help },
         });
     }
@@ -943,6 +946,7 @@ impl Resolver {
             IntExpr::Count(t, sp) => {
                 if !matches!(allow, Allow::Map) {
                     self.invalid(
+                        Topic::Number,
                         "`count(...)` needs a map".into(),
                         *sp,
                         "not known here",
@@ -965,6 +969,7 @@ impl Resolver {
                         "steps" | "cost" => {
                             let name = f.name.clone();
                             self.invalid(
+                                Topic::Number,
                                 format!("`{{{name}}}` is only known when the case is solved"),
                                 f.span,
                                 &format!("no {name} here"),
@@ -1132,6 +1137,7 @@ impl Resolver {
                 for n in names {
                     if self.header.contains(&n.name) {
                         self.invalid(
+                            Topic::Header,
                             format!("header field `{}` is named twice", n.name),
                             n.span,
                             "named again here",
@@ -1156,6 +1162,7 @@ impl Resolver {
             for v in &dd.values {
                 if !seen.insert(v.name.as_str()) {
                     self.invalid(
+                        Topic::Domain,
                         format!(
                             "value `{}` appears twice in domain `{}`",
                             v.name, dd.name.name
@@ -1315,6 +1322,7 @@ impl Resolver {
         if let Some(bound) = self.num(&l.bound, Allow::Map, "a limit") {
             if bound.constant().is_some_and(|v| v < 0) {
                 self.invalid(
+                    Topic::Limit,
                     "a limit below 0 allows no answer at all".into(),
                     l.bound.span(),
                     "negative",
@@ -1363,6 +1371,7 @@ impl Resolver {
             && self.has_costs
         {
             self.invalid(
+                Topic::Limit,
                 "a limit on steps, when steps have costs".into(),
                 *sp,
                 "steps, not cost",
@@ -1410,6 +1419,7 @@ impl Resolver {
                 "follows its leader"
             };
             self.invalid(
+                Topic::Mode,
                 format!("`{name}` {what}, beside agents that do not move in turn"),
                 m.span,
                 "not in turn",

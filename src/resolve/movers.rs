@@ -11,6 +11,7 @@ impl Resolver {
         let name = &m.name.name;
         if is_move_word(name) {
             self.invalid(
+                Topic::Moves,
                 format!("`{name}` is a move: a set of moves needs a name of its own"),
                 m.name.span,
                 "the name of a move",
@@ -100,6 +101,7 @@ impl Resolver {
                         }
                         self.cycles.push(cycle);
                         self.invalid(
+                            Topic::Moves,
                             format!("the set of moves `{}` contains itself", id.name),
                             id.span,
                             "the cycle closes here",
@@ -155,6 +157,7 @@ impl Resolver {
         {
             let name = self.agents[a.ix()].name.clone();
             self.invalid(
+                Topic::Moves,
                 format!(
                     "`{}` goes no way, so `ahead` and `beyond` would be along a heading, and agent \
                      `{name}` has none",
@@ -186,6 +189,7 @@ impl Resolver {
         }) {
             let name = self.agents[a.ix()].name.clone();
             self.invalid(
+                Topic::Moves,
                 format!("`has {name}` in `{name}`'s own move never holds"),
                 kind.span,
                 "the mover's own move",
@@ -205,6 +209,7 @@ impl Resolver {
         };
         if d.dr.unsigned_abs() > MAX_REACH || d.dc.unsigned_abs() > MAX_REACH {
             self.invalid(
+                Topic::Moves,
                 format!(
                     "an offset of ({}, {}) is further than a move reaches",
                     d.dr, d.dc
@@ -217,6 +222,7 @@ impl Resolver {
         }
         if matches!(kind.value, MoveKind::Slide(_)) && (d.dr, d.dc) == (0, 0) {
             self.invalid(
+                Topic::Moves,
                 "a slide by (0, 0) never moves".into(),
                 kind.span,
                 "no way to slide",
@@ -233,21 +239,23 @@ impl Resolver {
     pub(super) fn cost(&mut self, c: &IntExpr) -> Option<Num> {
         let n = self.num(c, Allow::Map, "a cost")?;
         if n.constant().is_some_and(|v| v <= 0) {
-            self.err(RuleError::Invalid {
+            self.err(RuleError::from(Invalid {
+                topic: Topic::Cost,
                 message: "a cost must be at least 1".into(),
                 span: c.span(),
                 label: "0 or less".into(),
                 help: "every step takes time: give a cost of 1 or more (the default is 1)".into(),
-            });
+            }));
             return None;
         }
         if let Some(v) = n.constant().filter(|&v| v > i64::from(MAX_COST)) {
-            self.err(RuleError::Invalid {
+            self.err(RuleError::from(Invalid {
+                topic: Topic::Cost,
                 message: format!("a cost of {v} is more than the engine weighs"),
                 span: c.span(),
                 label: "too large".into(),
                 help: format!("a cost is at most {MAX_COST}"),
-            });
+            }));
             return None;
         }
         Some(n)
@@ -283,6 +291,7 @@ impl Resolver {
             && let Some(f) = &a.family
         {
             self.invalid(
+                Topic::Agent,
                 format!("the family `{}` has no members", a.name.name),
                 f.span(),
                 "a size below 1",
@@ -298,6 +307,7 @@ impl Resolver {
                 "an agent placed by row and column has no marker"
             };
             self.invalid(
+                Topic::Agent,
                 format!("`{}` cannot have markers on other tiles", a.name.name),
                 a.also[0].0.span,
                 "another marker",
@@ -325,6 +335,7 @@ impl Resolver {
             && !matches!(start, Start::Markers)
         {
             self.invalid(
+                Topic::Agent,
                 format!(
                     "`optional` is for an agent placed by its marker, and `{}` is not",
                     a.name.name
@@ -381,6 +392,7 @@ impl Resolver {
                             starts.len()
                         );
                         self.invalid(
+                            Topic::Agent,
                         msg,
                         m.span,
                         "one marker expected",
@@ -393,6 +405,7 @@ impl Resolver {
                     }
                     if m.range && lit_size.is_some_and(|n| n > starts.len()) {
                         self.invalid(
+                            Topic::Agent,
                             format!("the family `{}` has more members than markers", a.name.name),
                             m.span,
                             &format!("only {} markers follow this symbol", starts.len()),
@@ -420,6 +433,7 @@ impl Resolver {
                 ast::StartDecl::Any(sym) => {
                     if a.family.is_some() {
                         self.invalid(
+                            Topic::Agent,
                             format!("the family `{}` cannot start on `any` cell", a.name.name),
                             sym.span,
                             "one marker for all members",
@@ -433,6 +447,7 @@ impl Resolver {
                 ast::StartDecl::Every(sym) => {
                     if a.family.is_some() {
                         self.invalid(
+                            Topic::Agent,
                         format!("the family `{}` is sized by its markers already", a.name.name),
                         sym.span,
                         "a member on every cell so marked",
@@ -449,6 +464,7 @@ impl Resolver {
                 ast::StartDecl::At(r, c, sp) => {
                     if a.family.is_some() {
                         self.invalid(
+                            Topic::Agent,
                             format!("the family `{}` cannot start `at` one cell", a.name.name),
                             *sp,
                             "one cell for all members",
@@ -490,6 +506,7 @@ impl Resolver {
                 ast::TargetDecl::Layout(l) => l.span,
             };
             self.invalid(
+                Topic::Agent,
                 format!(
                     "`{}` has a target, but no start marker of its own",
                     a.name.name
@@ -520,6 +537,7 @@ impl Resolver {
                             list.len()
                         );
                         self.invalid(
+                            Topic::Agent,
                             msg,
                             t.span,
                             "one target per start expected",
@@ -537,6 +555,7 @@ impl Resolver {
                     targets = Targets::Layout(lid);
                     if !matches!(a.start, ast::StartDecl::Markers(_)) {
                         self.invalid(
+                            Topic::Agent,
                             format!("agent `{}` has no markers to find in a layout", a.name.name),
                             l.span,
                             "targets found by marker",
@@ -569,6 +588,7 @@ impl Resolver {
                 a.name.name, tile.name
             );
             self.invalid(
+                Topic::Agent,
                 msg,
                 span,
                 why,
@@ -603,6 +623,7 @@ impl Resolver {
         {
             let name = self.agents[a.ix()].name.clone();
             self.invalid(
+                Topic::Moves,
                 format!("`{name}` is an object: it does not move by itself"),
                 m.mover_span,
                 "an object",
@@ -619,6 +640,7 @@ impl Resolver {
             && let Some((kind, ..)) = items.iter().find(|(_, cost, _, _)| cost.is_some())
         {
             self.invalid(
+                Topic::Moves,
                 "a move made by itself costs nothing of its own".into(),
                 kind.span,
                 "a cost that would be dropped",
@@ -633,6 +655,7 @@ impl Resolver {
             if self.agents[a.ix()].follows.is_some() {
                 let name = self.agents[a.ix()].name.clone();
                 self.invalid(
+                    Topic::Moves,
                     format!("`{name}` follows its leader: it has no moves of its own"),
                     m.mover_span,
                     "a body",
@@ -661,6 +684,7 @@ impl Resolver {
             {
                 let name = agent.name.clone();
                 self.invalid(
+                    Topic::Moves,
                     format!(
                         "`{}` needs a heading, and agent `{name}` has none",
                         kind.value.name()
@@ -690,6 +714,7 @@ impl Resolver {
                 None => *mode = Some(this.clone()),
                 Some(first) if first.value != this.value => {
                     self.invalid(
+                        Topic::Mode,
                         "all agents must move in the same way: `at once` or `in turn`".into(),
                         this.span,
                         "this differs from the first move rule's mode",
@@ -702,6 +727,7 @@ impl Resolver {
         if let Some(t) = m.mode.as_ref().filter(|t| t.value == Mode::Together) {
             if m.mover.is_some() {
                 self.invalid(
+                    Topic::Mode,
                     "`together` is how all agents move: one move, made by each".into(),
                     t.span,
                     "one agent cannot move together",
@@ -717,6 +743,7 @@ impl Resolver {
                 ))
             }) {
                 self.invalid(
+                    Topic::Mode,
                     "agents moving together move by directions, not along their headings".into(),
                     item.what.span(),
                     "a move along a heading",
@@ -798,6 +825,7 @@ impl Resolver {
         let name = agent.name.clone();
         if agent.piece.is_none() || agent.max_members != 1 || agent.piece == Some(true) {
             self.invalid(
+                Topic::Pose,
                 format!("`{name}` is not a piece of one marker: it cannot have poses"),
                 p.piece.span,
                 "poses for this",
@@ -810,6 +838,7 @@ impl Resolver {
         }
         if !agent.poses.is_empty() {
             self.invalid(
+                Topic::Pose,
                 format!("`{name}` has its poses already"),
                 p.piece.span,
                 "given again",
@@ -821,6 +850,7 @@ impl Resolver {
         for (pose, cells) in &p.poses {
             if poses.iter().any(|(n, _)| *n == pose.name) {
                 self.invalid(
+                    Topic::Pose,
                     format!("pose `{}` is given twice", pose.name),
                     pose.span,
                     "again",
@@ -837,6 +867,7 @@ impl Resolver {
             sorted.dedup();
             if !cells.contains(&(0, 0)) || far || sorted.len() != cells.len() {
                 self.invalid(
+                    Topic::Pose,
                     format!(
                         "pose `{}` needs its anchor and distinct cells near it",
                         pose.name
@@ -871,6 +902,7 @@ impl Resolver {
         if posed.is_empty() {
             if let Some(r) = rows.first() {
                 self.invalid(
+                    Topic::Pose,
                     format!("`{what}` has a table of poses, and no piece here has poses"),
                     r.span,
                     "a table",
@@ -884,6 +916,7 @@ impl Resolver {
         }
         if posed.len() != agents.len() || posed.len() > 1 {
             self.invalid(
+                Topic::Pose,
                 format!("`{what}` of a piece with poses is its own: move it alone"),
                 kind.span,
                 "a move of several agents",
@@ -895,6 +928,7 @@ impl Resolver {
         let name = self.agents[posed[0].ix()].name.clone();
         if rows.is_empty() {
             self.invalid(
+                Topic::Pose,
                 format!("`{what}` of `{name}` needs a table of its poses"),
                 kind.span,
                 "a plain move",
@@ -911,6 +945,7 @@ impl Resolver {
             if k.is_none() {
                 let names: Vec<&str> = poses.iter().map(|(n, _)| n.as_str()).collect();
                 me.invalid(
+                    Topic::Pose,
                     format!("`{name}` has no pose `{}`", id.name),
                     id.span,
                     "no such pose",
@@ -928,6 +963,7 @@ impl Resolver {
             };
             if table[from].is_some() {
                 self.invalid(
+                    Topic::Pose,
                     format!("`{what}` from pose `{}` is given twice", r.from.name),
                     r.span,
                     "again",
@@ -940,6 +976,7 @@ impl Resolver {
         }
         if let Some(k) = table.iter().position(Option::is_none).filter(|_| ok) {
             self.invalid(
+                Topic::Pose,
                 format!("`{what}` has no row for pose `{}` of `{name}`", poses[k].0),
                 kind.span,
                 "a table without it",
@@ -990,7 +1027,13 @@ impl Resolver {
             None
         };
         if let Some((span, message, help)) = problem {
-            self.invalid(message, span, "not a body behind one agent", help);
+            self.invalid(
+                Topic::Body,
+                message,
+                span,
+                "not a body behind one agent",
+                help,
+            );
             return;
         }
         self.agents[body.ix()].follows = Some(leader);
@@ -1004,6 +1047,7 @@ impl Resolver {
             return true;
         }
         self.invalid(
+            Topic::Pose,
             format!(
                 "`{}` has poses: what it covers cannot be asked yet",
                 who.name
@@ -1025,6 +1069,7 @@ impl Resolver {
     pub(super) fn script_checks(&mut self, m: &ast::MoveDecl, span: Span) -> bool {
         let Some(who) = &m.mover else {
             self.invalid(
+                Topic::ByItself,
                 "`all` agents cannot move by themselves: nothing would be left to choose".into(),
                 span,
                 "every agent",
@@ -1044,6 +1089,7 @@ impl Resolver {
                 "an agent with a heading"
             };
             self.invalid(
+                Topic::ByItself,
                 format!("`{name}` is {what}: it cannot move by itself yet"),
                 span,
                 "moves by itself",
@@ -1058,6 +1104,7 @@ impl Resolver {
             && !(1..=MAX_SCRIPT_TIMES).contains(&k)
         {
             self.invalid(
+                Topic::ByItself,
                 format!("`{name}` would move {k} times a step"),
                 span,
                 "how many times",
@@ -1072,6 +1119,7 @@ impl Resolver {
             ))
         }) {
             self.invalid(
+                Topic::ByItself,
                 "an agent moving by itself moves by directions, offsets and slides".into(),
                 item.what.span(),
                 "a move along a heading",
