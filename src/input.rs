@@ -14,28 +14,49 @@ use crate::resolve::{Io, Num, NumEnv};
 /// The largest grid side accepted: larger values are taken as a broken header.
 pub const MAX_SIDE: i64 = 10_000;
 
-/// One case of an input file.
+/// One case of an input file, as [`Reader`] cuts it out. Invariant: its
+/// grid holds `rows * cols` cells (characters, or tokens), row by row,
+/// with each row's offset in the input; its header has a value per field
+/// the rule file's `input` block names. Read in the crate; outside it
+/// through the accessors below.
 #[derive(Debug, Clone)]
 pub struct RawCase {
     /// 1-based.
-    pub number: usize,
-    pub header: Vec<i64>,
-    pub rows: usize,
-    pub cols: usize,
+    pub(crate) number: usize,
+    pub(crate) header: Vec<i64>,
+    pub(crate) rows: usize,
+    pub(crate) cols: usize,
     /// `rows * cols` characters, row by row (a grid of characters).
-    pub cells: Cells,
+    pub(crate) cells: Cells,
     /// `rows * cols` tokens, row by row, each with its byte offset and
     /// length in the input (a grid of tokens; empty otherwise).
-    pub tokens: Vec<(String, usize, usize)>,
+    pub(crate) tokens: Vec<(String, usize, usize)>,
     /// Byte offset in the input of each row's first character.
-    pub row_offsets: Vec<usize>,
+    pub(crate) row_offsets: Vec<usize>,
     /// Where the case starts in the input.
-    pub offset: usize,
+    pub(crate) offset: usize,
     /// Where its header set the number of rows, the first row (from 0,
     /// past the first) that reads as a header line would and the report
     /// to give when that row turns out not to be a row: the header said a
     /// row too many, and the next case's header was read as a row.
-    pub header_like: Option<(usize, InputError)>,
+    pub(crate) header_like: Option<(usize, InputError)>,
+}
+
+impl RawCase {
+    /// The case's number in its input, from 1.
+    pub fn number(&self) -> usize {
+        self.number
+    }
+
+    /// The header's values, in the order the `input` block names them.
+    pub fn header(&self) -> &[i64] {
+        &self.header
+    }
+
+    /// The grid's size: rows, columns.
+    pub fn size(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
 }
 
 /// A grid's characters, row by row: bytes while every one is ASCII (a

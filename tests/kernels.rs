@@ -144,7 +144,7 @@ fn compare(task: &Task, limit: usize, what: &str) -> Vec<KernelKind> {
 fn ground(rules: &str, input: &str) -> Task {
     let loaded = puzzle::load("kernels.puz", rules).unwrap_or_else(|e| panic!("{e:?}\n{rules}"));
     let rules = loaded.rules;
-    let case = puzzle::input::Reader::new(&rules.io, input, false, None)
+    let case = puzzle::input::Reader::new(rules.io(), input, false, None)
         .next_case()
         .expect("a case")
         .expect("the case reads");
@@ -485,8 +485,12 @@ fn shipped_samples_agree_with_the_interpreter() {
     for name in ["keytask", "halloween", "hideseek", "levers"] {
         let rules = common::puzzle(name).rules;
         let input = common::read(&common::root().join(format!("puzzles/{name}.in")));
-        let mut reader =
-            puzzle::input::Reader::new(&rules.io, &input, puzzle::run::space_is_cell(&rules), None);
+        let mut reader = puzzle::input::Reader::new(
+            rules.io(),
+            &input,
+            puzzle::run::space_is_cell(&rules),
+            None,
+        );
         while let Some(case) = reader.next_case() {
             let task = puzzle::task::ground(&rules, &case.unwrap()).unwrap();
             assert!(
@@ -562,12 +566,12 @@ fn the_statistics_count_every_successor_of_a_full_search() {
             }
             let sol = puzzle::search::run(&task, &plan, &puzzle::budget::Budget::unlimited());
             let what = format!("{threads} threads, {:?}\n{rules}\n{input}", plan.kernel());
-            assert_eq!(sol.cost, None, "{what}");
-            assert_eq!(sol.visited, seen.len() as u64, "{what}");
-            assert_eq!(sol.expanded, seen.len() as u64, "{what}");
-            assert_eq!(sol.generated, generated, "{what}");
-            assert_eq!(sol.depth, depth, "{what}");
-            assert_eq!(sol.frontier, widest, "{what}");
+            assert_eq!(sol.cost(), None, "{what}");
+            assert_eq!(sol.visited(), seen.len() as u64, "{what}");
+            assert_eq!(sol.expanded(), seen.len() as u64, "{what}");
+            assert_eq!(sol.generated(), generated, "{what}");
+            assert_eq!(sol.depth(), depth, "{what}");
+            assert_eq!(sol.frontier(), widest, "{what}");
         }
     }
     assert!(kernels.len() >= 3, "kernels tried: {kernels:?}");

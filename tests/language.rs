@@ -422,7 +422,7 @@ fn a_grid_given_back_after_grounding_still_has_spans_for_its_cells() {
     .unwrap()
     .rules;
     let text = "1\n2 3\nS..\n.#E\n";
-    let mut reader = puzzle::input::Reader::new(&rules.io, text, false, None);
+    let mut reader = puzzle::input::Reader::new(rules.io(), text, false, None);
     let mut case = reader.next_case().unwrap().unwrap();
     // Cell 4 is the rock, on the second row (offset 10).
     assert_eq!(case.cell_span(4).offset(), 11);

@@ -393,7 +393,7 @@ fn dead_cells_are_those_no_push_leads_from() {
         let (text, _) = random_case(&mut rng, 1);
         let input = format!("{text}0 0\n");
         let spaces = puzzle::run::space_is_cell(&rules);
-        let case = puzzle::input::Reader::new(&rules.io, &input, spaces, None)
+        let case = puzzle::input::Reader::new(rules.io(), &input, spaces, None)
             .next_case()
             .expect("a case")
             .expect("the case reads");

@@ -40,7 +40,7 @@ fn random_case(rng: &mut SmallRng) -> String {
 /// What must agree: the cost, and where every reachable state was seen
 /// (no goal), how many there were.
 fn answer(s: &Solution) -> (Option<u64>, Option<u64>) {
-    (s.cost, s.cost.is_none().then_some(s.visited))
+    (s.cost(), s.cost().is_none().then_some(s.visited()))
 }
 
 fn search<S: Store<u64>>(task: &Task, engine: Engine, threads: usize) -> Solution {
@@ -111,7 +111,7 @@ fn every_store_gives_the_same_answers() {
                     assert_eq!(got, want, "{store}, {engine:?}, {threads} threads\n{input}");
                 }
             }
-            let visited = search::<Sparse<u64>>(&task, engine, 1).visited;
+            let visited = search::<Sparse<u64>>(&task, engine, 1).visited();
             if visited > 2 * puzzle::plan::hash_until(bits, 4) {
                 crossed += 1;
             }

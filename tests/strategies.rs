@@ -423,7 +423,7 @@ fn rows_give_the_successors_each_gives() {
         let rules = puzzle::load("bots.puz", &bots(at_once, same, swap))
             .unwrap()
             .rules;
-        let case = puzzle::input::Reader::new(&rules.io, &input, false, None)
+        let case = puzzle::input::Reader::new(rules.io(), &input, false, None)
             .next_case()
             .expect("a case")
             .expect("the case reads");

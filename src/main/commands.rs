@@ -243,7 +243,7 @@ pub fn render(
         }
         Err(e) => return finish(Err(e)),
     };
-    let title = format!("{}: case {n}", loaded.rules.title);
+    let title = format!("{}: case {n}", loaded.rules.title());
     for (path, text) in [(to.svg, walk.svg(&title)), (to.html, walk.html(&title))] {
         let Some(path) = path else { continue };
         if path.as_os_str() == "-" {
@@ -271,7 +271,7 @@ pub fn check(rules: &Path) -> Result<Outcome, Report> {
     };
     let r = &loaded.rules;
     let counters = r
-        .states
+        .states()
         .iter()
         .filter(|s| matches!(s.kind, puzzle::resolve::StateKind::Counter { .. }))
         .count();
@@ -280,9 +280,9 @@ pub fn check(rules: &Path) -> Result<Outcome, Report> {
         out,
         "{}: ok ({} tiles, {} agents, {} flags, {} counters, {} warnings)",
         rules.display(),
-        r.tiles.len(),
-        r.agents.len(),
-        r.states.len() - counters,
+        r.tiles().len(),
+        r.agents().len(),
+        r.states().len() - counters,
         counters,
         loaded.warnings.len()
     )

@@ -36,32 +36,61 @@ ids!(
 );
 
 /// The checked rules of a puzzle: everything that does not depend on a map.
+/// Made only by [`resolve`], which checks the invariant of the module's
+/// doc: its fields are read in the crate, and through the accessors below
+/// outside it.
 #[derive(Debug, Clone)]
 pub struct Rules {
-    pub title: String,
-    pub io: Io,
-    pub domains: Vec<Domain>,
-    pub tiles: Vec<Tile>,
+    pub(crate) title: String,
+    pub(crate) io: Io,
+    pub(crate) domains: Vec<Domain>,
+    pub(crate) tiles: Vec<Tile>,
     /// Map symbol (a character, or a token) -> what it stands for.
-    pub legend: HashMap<String, Glyph>,
-    pub agents: Vec<Agent>,
-    pub states: Vec<State>,
-    pub layouts: Vec<LayoutDef>,
-    pub mode: Mode,
-    pub forbid_same_cell: bool,
-    pub forbid_swap: bool,
+    pub(crate) legend: HashMap<String, Glyph>,
+    pub(crate) agents: Vec<Agent>,
+    pub(crate) states: Vec<State>,
+    pub(crate) layouts: Vec<LayoutDef>,
+    pub(crate) mode: Mode,
+    pub(crate) forbid_same_cell: bool,
+    pub(crate) forbid_swap: bool,
     /// `forbid COND`: no step ends in a state where one holds.
-    pub forbid: Vec<Expr>,
-    pub enter_rules: Vec<EnterRule>,
-    pub enter_costs: Vec<CostRule>,
-    pub on_enter: Vec<OnEnter>,
-    pub on_move: Vec<OnMove>,
-    pub when: Vec<When>,
-    pub teleports: Vec<Teleport>,
+    pub(crate) forbid: Vec<Expr>,
+    pub(crate) enter_rules: Vec<EnterRule>,
+    pub(crate) enter_costs: Vec<CostRule>,
+    pub(crate) on_enter: Vec<OnEnter>,
+    pub(crate) on_move: Vec<OnMove>,
+    pub(crate) when: Vec<When>,
+    pub(crate) teleports: Vec<Teleport>,
     /// `carry` rules: what moves what stands on some tiles after a step.
-    pub carries: Vec<Carry>,
-    pub goal: Expr,
-    pub limit: Option<Limit>,
+    pub(crate) carries: Vec<Carry>,
+    pub(crate) goal: Expr,
+    pub(crate) limit: Option<Limit>,
+}
+
+impl Rules {
+    /// The puzzle's title (`puzzle "..."`).
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// How an input is cut into cases, and how answers are printed.
+    pub fn io(&self) -> &Io {
+        &self.io
+    }
+
+    pub fn tiles(&self) -> &[Tile] {
+        &self.tiles
+    }
+
+    /// Agents, objects and pieces, one per declaration.
+    pub fn agents(&self) -> &[Agent] {
+        &self.agents
+    }
+
+    /// Flags and counters, one per declaration.
+    pub fn states(&self) -> &[State] {
+        &self.states
+    }
 }
 
 /// A parameter domain: `colour = blue yellow red green`.

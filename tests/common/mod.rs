@@ -66,7 +66,7 @@ pub fn output(rules: &puzzle::resolve::Rules, input: &str, opts: &puzzle::run::O
 /// The task of the first case of `input`.
 #[allow(dead_code)]
 pub fn task_of(rules: &puzzle::resolve::Rules, input: &str) -> puzzle::task::Task {
-    let case = puzzle::input::Reader::new(&rules.io, input, false, None)
+    let case = puzzle::input::Reader::new(rules.io(), input, false, None)
         .next_case()
         .expect("a case")
         .expect("the case reads");
