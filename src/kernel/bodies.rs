@@ -15,7 +15,7 @@
 //! interpreter's [`crate::task::Task::canonical`] does.
 
 use crate::pack::{Field, Layout, Word};
-use crate::task::{Expr, Motion, Task};
+use crate::task::{Expr, Task};
 
 /// The most cells a board may have: a mask is a `u128`.
 pub const MAX_CELLS: usize = 128;
@@ -59,10 +59,7 @@ pub fn fits(task: &Task) -> bool {
         && !task.has_objects()
         && !b.has_teleports()
         && task.movers().iter().all(|m| m.when().is_empty())
-        && task
-            .actions()
-            .iter()
-            .all(|a| matches!(a.motion(), Motion::Step(_) | Motion::Slide(_)))
+        && task.actions().iter().all(|a| a.motion().shift().is_some())
 }
 
 impl BodyModel {
@@ -102,11 +99,8 @@ impl BodyModel {
                     .actions()
                     .iter()
                     .map(|&a| {
-                        let (d, slide) = match task.action(a).motion() {
-                            Motion::Step(d) => (d, false),
-                            Motion::Slide(d) => (d, true),
-                            _ => unreachable!("the kernel fits steps and slides only"),
-                        };
+                        let (d, slide) = (task.action(a).motion().shift())
+                            .expect("the kernel fits shifts by offsets only");
                         let next = cells
                             .iter()
                             .map(|&at| {

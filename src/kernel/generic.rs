@@ -20,7 +20,7 @@
 //! largest of the movers' costs.
 
 use crate::pack::{Layout, Word};
-use crate::task::{Dir, Motion, MoverId, Op, Relation, RuleId, SIGHT, Task, VarKind};
+use crate::task::{Dir, MoverId, Op, Relation, RuleId, SIGHT, Task, VarKind, Way};
 
 /// The interpreter's buffers, one per thread.
 pub struct Generic<'k, W> {
@@ -408,18 +408,9 @@ impl<'k, W: Word> Generic<'k, W> {
             }
             let Some(mv) = self.motion(i, a) else {
                 let action = task.action(a);
-                let dir = match action.motion() {
-                    Motion::Step(d) | Motion::Slide(d) => d,
-                    Motion::Forward | Motion::Back => {
-                        let h = task.movers()[i].heading().map_or(0, |h| self.vals[h.ix()]);
-                        let d = Dir::COMPASS[h as usize];
-                        if action.motion() == Motion::Back {
-                            d.opposite()
-                        } else {
-                            d
-                        }
-                    }
-                    _ => return Some(format!("{who} cannot {}", action.name())),
+                let h = task.movers()[i].heading().map_or(0, |h| self.vals[h.ix()]);
+                let Some(dir) = action.motion().dir(h) else {
+                    return Some(format!("{who} cannot {}", action.name()));
                 };
                 let Some(to) = b.step(self.cells[i], dir) else {
                     return Some(format!("{who} would leave the map"));
@@ -443,8 +434,7 @@ impl<'k, W: Word> Generic<'k, W> {
                 });
             };
             if task.mode() == crate::task::Mode::InTurn
-                && (task.forbid_same_cell()
-                    || (self.far && matches!(task.action(a).motion(), Motion::Slide(_))))
+                && (task.forbid_same_cell() || (self.far && task.action(a).motion().far))
                 && mv.push.is_none()
                 && let Some(c) = mv.enters
                 && let Some(j) = self.other_on(i, c)
@@ -469,14 +459,9 @@ impl<'k, W: Word> Generic<'k, W> {
     fn direction(&self, i: usize, a: crate::task::ActionId) -> Option<(Dir, bool)> {
         let m = &self.task.movers()[i];
         let heading = m.heading().map_or(0, |h| self.vals[h.ix()]);
-        match self.task.action(a).motion() {
-            // A piece with poses moves by its table, one move a step.
-            Motion::Stay | Motion::Turn(_) | Motion::Table(_) => None,
-            Motion::Step(d) => Some((d, false)),
-            Motion::Slide(d) => Some((d, true)),
-            Motion::Forward => Some((Dir::COMPASS[heading as usize], false)),
-            Motion::Back => Some((Dir::COMPASS[heading as usize].opposite(), false)),
-        }
+        // A piece with poses moves by its table, one move a step.
+        let motion = self.task.action(a).motion();
+        motion.dir(heading).map(|d| (d, motion.far))
     }
 
     /// In turn, in a task where a step may go further than the next cell:
@@ -847,7 +832,7 @@ impl<'k, W: Word> Generic<'k, W> {
         let action = task.action(a);
         let pos = self.vals[m.pos().ix()];
         let heading = m.heading().map_or(0, |h| self.vals[h.ix()]);
-        if let Motion::Table(way) = action.motion() {
+        if let Way::Table(way) = action.motion().way {
             let (v, poses) = m.poses()?;
             let (to, off) = *action.table().get(self.vals[v.ix()] as usize)?;
             let at = self.cells[i];
@@ -862,27 +847,13 @@ impl<'k, W: Word> Generic<'k, W> {
                 push: None,
             });
         }
-        let dir = match action.motion() {
-            Motion::Table(_) => None,
-            Motion::Stay => None,
-            Motion::Step(d) | Motion::Slide(d) => Some(d),
-            Motion::Forward => Some(Dir::COMPASS[heading as usize]),
-            Motion::Back => Some(Dir::COMPASS[heading as usize].opposite()),
-            Motion::Turn(k) => {
-                return Some(Move {
-                    pos,
-                    heading: (heading + k as i64).rem_euclid(4),
-                    pose: None,
-                    enters: None,
-                    cost: action.cost(),
-                    push: None,
-                });
-            }
-        };
-        let Some(dir) = dir else {
+        // The turn first, then the shift, from the heading turned to.
+        let motion = action.motion();
+        let turned = (heading + i64::from(motion.turn)).rem_euclid(4);
+        let Some(dir) = motion.dir(heading) else {
             return Some(Move {
                 pos,
-                heading,
+                heading: turned,
                 pose: None,
                 enters: None,
                 cost: action.cost(),
@@ -895,7 +866,7 @@ impl<'k, W: Word> Generic<'k, W> {
             let (p, cost) = self.piece_to(i, at, dir, &self.vals, action.cost())?;
             return Some(Move {
                 pos: p,
-                heading,
+                heading: turned,
                 pose: None,
                 enters: b.step(at, dir),
                 cost,
@@ -923,7 +894,7 @@ impl<'k, W: Word> Generic<'k, W> {
         }
         Some(Move {
             pos: p as i64,
-            heading,
+            heading: turned,
             pose: None,
             enters: Some(to),
             cost,
@@ -1122,8 +1093,7 @@ impl<'k, W: Word> Generic<'k, W> {
                     if !task.eval(task.action(a).guard(), &self.next) {
                         continue;
                     }
-                    if let Motion::Step(dir) | Motion::Slide(dir) = task.action(a).motion() {
-                        let slide = matches!(task.action(a).motion(), Motion::Slide(_));
+                    if let Some((dir, slide)) = task.action(a).motion().shift() {
                         let before = self.next[m.pos().ix()];
                         match self.go_on(i, self.cells[i], dir, slide) {
                             Some(went) => {

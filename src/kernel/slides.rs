@@ -16,7 +16,7 @@
 use super::tables::Effect;
 use super::{Cond, Conds};
 use crate::pack::{Field, Layout, Word};
-use crate::task::{ClassId, Domain, Motion, Task};
+use crate::task::{ClassId, Domain, Task};
 
 const NONE: u32 = u32::MAX;
 
@@ -90,9 +90,10 @@ pub fn fits(task: &Task) -> bool {
         && !task.has_guards()
         && (task.movers().len() == 1 || task.forbid_same_cell())
         && task.movers().iter().all(|m| m.when().is_empty())
-        && task.actions().iter().all(|a| {
-            matches!(a.motion(), Motion::Step(_) | Motion::Slide(_)) && a.rules().is_empty()
-        })
+        && task
+            .actions()
+            .iter()
+            .all(|a| a.motion().shift().is_some() && a.rules().is_empty())
 }
 
 impl<'t, W: Word> SlideModel<'t, W> {
@@ -180,10 +181,10 @@ impl<'t, W: Word> SlideModel<'t, W> {
                 let moves = m
                     .actions()
                     .iter()
-                    .map(|&a| match task.action(a).motion() {
-                        Motion::Step(d) => (b.delta(d), false),
-                        Motion::Slide(d) => (b.delta(d), true),
-                        _ => unreachable!("the kernel fits steps and slides only"),
+                    .map(|&a| {
+                        let (d, far) = (task.action(a).motion().shift())
+                            .expect("the kernel fits shifts by offsets only");
+                        (b.delta(d), far)
                     })
                     .collect();
                 Mover {

@@ -11,9 +11,7 @@
 use super::cond::{Cond, Conds};
 use crate::kernel::KernelKind;
 use crate::pack::{Layout, Word, ones};
-use crate::task::{
-    ClassId, Dir, Domain, Effect as TaskEffect, Mode, Motion, Op, Relation, SIGHT, Task,
-};
+use crate::task::{ClassId, Dir, Domain, Effect as TaskEffect, Mode, Op, Relation, SIGHT, Task};
 
 /// No position: a move off the board, into a wall, or out of the domain.
 pub const NONE: u32 = u32::MAX;
@@ -489,11 +487,8 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
         let dirs: Vec<Dir> = tm
             .actions()
             .iter()
-            .map(|a| match task.action(*a).motion() {
-                Motion::Step(d) => d,
-                Motion::Stay => Dir::STAY,
-                m => unreachable!("table kernels move by fixed offsets, not {m:?}"),
-            })
+            // Fixed offsets (see `Task::fixed_moves`), `stay` among them.
+            .map(|a| task.action(*a).motion().offset().unwrap_or(Dir::STAY))
             .collect();
         let deltas: Vec<isize> = dirs.iter().map(|d| b.delta(*d)).collect();
         // Moves on a condition (of the position alone, see

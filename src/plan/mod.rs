@@ -15,9 +15,7 @@
 use crate::budget::{CHECK_EVERY, CHECK_SUCCESSORS};
 use crate::kernel::KernelKind;
 use crate::pack::Layout;
-use crate::task::{
-    Cmp, Expr, Mode, Motion, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind,
-};
+use crate::task::{Cmp, Expr, Mode, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind};
 
 /// How to search, as asked on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -376,20 +374,13 @@ fn describe_moves(task: &Task, s: &mut String) {
             .iter()
             .map(|&a| {
                 let act = task.action(a);
-                let motion = match act.motion() {
-                    Motion::Stay => "stay".to_string(),
-                    Motion::Step(d) => format!("step ({}, {})", d.dr, d.dc),
-                    Motion::Slide(d) => format!("slide ({}, {})", d.dr, d.dc),
-                    Motion::Forward => "step along the heading".into(),
-                    Motion::Back => "step against the heading".into(),
-                    Motion::Turn(k) => format!("turn {k:+}"),
-                    Motion::Table(_) => {
-                        let rows: Vec<String> = (act.table().iter().enumerate())
-                            .map(|(p, (to, (dr, dc)))| format!("{p}->{to} ({dr}, {dc})"))
-                            .collect();
-                        format!("by poses {}", rows.join(" "))
-                    }
-                };
+                let mut motion = act.motion().describe();
+                if !act.table().is_empty() {
+                    let rows: Vec<String> = (act.table().iter().enumerate())
+                        .map(|(p, (to, (dr, dc)))| format!("{p}->{to} ({dr}, {dc})"))
+                        .collect();
+                    motion = format!("{motion}: {}", rows.join(" "));
+                }
                 let cost = match act.cost() {
                     1 => String::new(),
                     c => format!(" costs {c}"),

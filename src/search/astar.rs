@@ -21,7 +21,7 @@ use crate::pack::{Field, Layout, Word};
 use crate::plan::{Bound, Checks, DENSE_G_BITS};
 use crate::solution::Solution;
 
-use crate::task::{MoverId, Task};
+use crate::task::{MoverId, Task, Way};
 use hashbrown::HashMap;
 
 /// One mover's distances to a set of positions, searched on demand.
@@ -69,19 +69,19 @@ impl Table<'_> {
 /// distances are lower bounds that change by at most one a move.
 /// Positions with no way: `u32::MAX`.
 fn far_distances(task: &Task, m: MoverId, goal: &[u32], budget: &Budget) -> Option<Vec<u32>> {
-    use crate::task::{Dir, Expr, Motion};
+    use crate::task::{Dir, Expr};
     let b = task.board();
     let mover = task.mover(m);
     // The ways it moves: a direction, and whether as a slide.
     let mut ways: Vec<(Dir, bool)> = Vec::new();
     for &a in mover.actions() {
-        let more: Vec<(Dir, bool)> = match task.action(a).motion() {
-            Motion::Step(d) => vec![(d, false)],
-            Motion::Slide(d) => vec![(d, true)],
+        let motion = task.action(a).motion();
+        let more: Vec<(Dir, bool)> = match motion.way {
+            Way::By(d) => vec![(d, motion.far)],
             // Along a heading: any way it may face.
-            Motion::Forward | Motion::Back => Dir::COMPASS.iter().map(|&d| (d, false)).collect(),
+            Way::Ahead | Way::Behind => Dir::COMPASS.iter().map(|&d| (d, motion.far)).collect(),
             // A* takes no piece with poses (see `plan::bound`).
-            Motion::Stay | Motion::Turn(_) | Motion::Table(_) => Vec::new(),
+            Way::Nowhere | Way::Table(_) => Vec::new(),
         };
         for w in more {
             if !ways.contains(&w) {

@@ -349,25 +349,167 @@ impl Rule {
     }
 }
 
-/// How an action moves its mover.
+/// How an action moves its mover, as the core composes every move: a turn
+/// on the spot, then a shift along a way, made once or again and again as
+/// far as it goes. The language's moves are definitions on it: `north` is
+/// a shift by (-1, 0) once, `slide north` the same shift as far as it goes,
+/// `(2, 1)` a shift by that offset, `forward` and `back` a shift along or
+/// against the heading, `turn left` a turn by -1 and no shift, `stay`
+/// neither, and a piece's table move a shift and a pose by its table.
+/// What follows a move (entering cells, riding slippery ones, teleports,
+/// pushes, carrying tiles, movers by themselves, bodies) is the step's, the
+/// same for every move (see [`crate::kernel::Generic`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Motion {
-    /// No change of position (at once: the mover waits).
-    Stay,
-    /// One cell by the offset.
-    Step(Dir),
-    /// One cell the way it faces.
-    Forward,
-    /// One cell against the way it faces, still facing it.
-    Back,
-    /// A quarter turn clockwise per unit (negative: anticlockwise).
-    Turn(i8),
-    /// Cell after cell by the offset, until the next cell stops it (see
-    /// [`crate::kernel::Generic`]).
-    Slide(Dir),
-    /// A piece with poses moves the way named, by its action's table:
-    /// from its pose, to a pose, its anchor shifted (see [`Action::table`]).
+pub struct Motion {
+    /// Quarter turns clockwise (negative: anticlockwise), made first.
+    pub turn: i8,
+    /// Where the shift goes.
+    pub way: Way,
+    /// The shift is made again and again, cell after cell, until the next
+    /// cell stops it (a slide); else once.
+    pub far: bool,
+}
+
+/// Where a move's shift goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Way {
+    /// No shift.
+    Nowhere,
+    /// By a fixed offset.
+    By(Dir),
+    /// One cell along the heading.
+    Ahead,
+    /// One cell against the heading, still facing it.
+    Behind,
+    /// By the table of the mover's pose, the way named (a piece with poses;
+    /// see [`Action::table`]).
     Table(Dir),
+}
+
+impl Motion {
+    /// No turn and no shift.
+    pub const STAY: Motion = Motion {
+        turn: 0,
+        way: Way::Nowhere,
+        far: false,
+    };
+
+    /// A shift by `d`, once.
+    pub fn step(d: Dir) -> Motion {
+        Motion {
+            way: Way::By(d),
+            ..Motion::STAY
+        }
+    }
+
+    /// A shift by `d` as far as it goes.
+    pub fn slide(d: Dir) -> Motion {
+        Motion {
+            way: Way::By(d),
+            far: true,
+            ..Motion::STAY
+        }
+    }
+
+    /// A shift along the heading (`Ahead`) or against it (`Behind`), once.
+    pub fn along(way: Way) -> Motion {
+        Motion {
+            way,
+            ..Motion::STAY
+        }
+    }
+
+    /// `k` quarter turns clockwise, no shift.
+    pub fn turn(k: i8) -> Motion {
+        Motion {
+            turn: k,
+            ..Motion::STAY
+        }
+    }
+
+    /// A shift by the pose's table, the way named.
+    pub fn table(d: Dir) -> Motion {
+        Motion {
+            way: Way::Table(d),
+            ..Motion::STAY
+        }
+    }
+
+    /// A shift by a fixed offset with no turn: the offset, and whether it
+    /// goes as far as it can (the moves the slide and bodies kernels make).
+    pub fn shift(self) -> Option<(Dir, bool)> {
+        match self.way {
+            Way::By(d) if self.turn == 0 => Some((d, self.far)),
+            _ => None,
+        }
+    }
+
+    /// The offset of a shift by a fixed offset (once or far).
+    pub fn offset(self) -> Option<Dir> {
+        match self.way {
+            Way::By(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The direction the shift goes for a mover heading `heading` (an
+    /// index into [`Dir::COMPASS`]), after the turn; `None` for no shift or
+    /// a table's.
+    pub fn dir(self, heading: i64) -> Option<Dir> {
+        let h = (heading + i64::from(self.turn)).rem_euclid(4) as usize;
+        match self.way {
+            Way::By(d) => Some(d),
+            Way::Ahead => Some(Dir::COMPASS[h]),
+            Way::Behind => Some(Dir::COMPASS[h].opposite()),
+            Way::Nowhere | Way::Table(_) => None,
+        }
+    }
+
+    /// The move that undoes it, if one plain motion does: the opposite
+    /// shift, or turn (a slide, or a table's move, has none in general).
+    pub fn undo(self) -> Option<Motion> {
+        if self.far {
+            return None;
+        }
+        let way = match self.way {
+            Way::Nowhere => Way::Nowhere,
+            Way::By(d) => Way::By(d.opposite()),
+            Way::Ahead => Way::Behind,
+            Way::Behind => Way::Ahead,
+            Way::Table(_) => return None,
+        };
+        // A turn and a shift together: undone by the opposite shift and
+        // then the opposite turn, which is not one motion.
+        if self.turn != 0 && way != Way::Nowhere {
+            return None;
+        }
+        Some(Motion {
+            turn: -self.turn,
+            way,
+            far: false,
+        })
+    }
+
+    /// In words, as the core has it (for `explain`).
+    pub fn describe(self) -> String {
+        let mut parts = Vec::new();
+        if self.turn != 0 {
+            parts.push(format!("turn {:+}", self.turn));
+        }
+        let reach = if self.far { " as far as it goes" } else { "" };
+        match self.way {
+            Way::Nowhere => {}
+            Way::By(d) => parts.push(format!("shift ({}, {}){reach}", d.dr, d.dc)),
+            Way::Ahead => parts.push(format!("shift along the heading{reach}")),
+            Way::Behind => parts.push(format!("shift against the heading{reach}")),
+            Way::Table(_) => parts.push("shift and pose by its table".into()),
+        }
+        if parts.is_empty() {
+            "stay".into()
+        } else {
+            parts.join(", then ")
+        }
+    }
 }
 
 /// One thing a mover can do in a step.
@@ -382,7 +524,7 @@ pub struct Action {
     /// Rules that fire when the action is taken (after its move and the
     /// rules of the cell entered).
     rules: Vec<RuleId>,
-    /// For [`Motion::Table`]: per pose of its mover, the pose it takes and
+    /// For [`Way::Table`]: per pose of its mover, the pose it takes and
     /// its anchor's shift; empty otherwise.
     table: Vec<(u32, (i32, i32))>,
 }
@@ -1266,10 +1408,14 @@ impl Task {
     /// (its `when` rules run again) that the table kernels, which move one
     /// mover to a cell of its own, do not make.
     pub fn fixed_moves(&self) -> bool {
-        let fixed = |m: Motion| match m {
-            Motion::Step(_) => true,
-            Motion::Stay => self.mode == Mode::AtOnce,
-            _ => false,
+        let fixed = |m: Motion| {
+            m.turn == 0
+                && !m.far
+                && match m.way {
+                    Way::By(_) => true,
+                    Way::Nowhere => self.mode == Mode::AtOnce,
+                    _ => false,
+                }
         };
         !self.far_moves()
             && !self.has_objects()
@@ -1284,9 +1430,7 @@ impl Task {
     /// Some step may take a mover further than the next cell: a slide, a
     /// slippery cell, a teleport.
     pub fn far_moves(&self) -> bool {
-        self.actions
-            .iter()
-            .any(|a| matches!(a.motion, Motion::Slide(_)))
+        self.actions.iter().any(|a| a.motion.far)
             || self.board.has_slippery()
             || self.board.has_teleports()
     }
@@ -1400,17 +1544,9 @@ impl Task {
                 .iter()
                 .map(|a| self.actions[a.ix()].motion)
                 .collect();
-            motions.iter().all(|mo| {
-                let undo = match *mo {
-                    Motion::Slide(_) | Motion::Table(_) => return false,
-                    Motion::Stay => Motion::Stay,
-                    Motion::Step(d) => Motion::Step(d.opposite()),
-                    Motion::Forward => Motion::Back,
-                    Motion::Back => Motion::Forward,
-                    Motion::Turn(k) => Motion::Turn(-k),
-                };
-                motions.contains(&undo)
-            })
+            motions
+                .iter()
+                .all(|mo| mo.undo().is_some_and(|u| motions.contains(&u)))
         })
     }
 
@@ -1419,11 +1555,11 @@ impl Task {
     pub fn directions(&self, m: MoverId) -> Vec<Dir> {
         let mut dirs = Vec::new();
         for a in &self.movers[m.ix()].actions {
-            let more: &[Dir] = match self.actions[a.ix()].motion {
-                Motion::Step(d) | Motion::Slide(d) => &[d][..],
-                Motion::Forward | Motion::Back => &Dir::COMPASS[..],
+            let more: &[Dir] = match self.actions[a.ix()].motion.way {
+                Way::By(d) => &[d][..],
+                Way::Ahead | Way::Behind => &Dir::COMPASS[..],
                 // A piece with poses moves by its table, not by a direction.
-                Motion::Stay | Motion::Turn(_) | Motion::Table(_) => &[][..],
+                Way::Nowhere | Way::Table(_) => &[][..],
             };
             for d in more {
                 if !dirs.contains(d) {

@@ -313,8 +313,8 @@ impl Grounder<'_> {
         let motion = self.actions[a].motion;
         let saved = (self.actor, self.way, self.moving);
         self.actor = Some(i);
-        let e = match (motion, self.movers[i].heading) {
-            (Motion::Step(d) | Motion::Slide(d), _) => {
+        let e = match (motion.way, self.movers[i].heading) {
+            (Way::By(d), _) => {
                 (self.way, self.moving) = (Some(d), Some(d));
                 f(self)
             }
@@ -322,9 +322,11 @@ impl Grounder<'_> {
                 let parts = (0..4)
                     .map(|k| {
                         let face = Dir::COMPASS[k];
-                        (self.way, self.moving) = match motion {
-                            Motion::Forward => (Some(face), Some(face)),
-                            Motion::Back => (Some(face.opposite()), Some(face.opposite())),
+                        (self.way, self.moving) = match motion.way {
+                            Way::Ahead | Way::Behind => {
+                                let d = motion.dir(k as i64);
+                                (d, d)
+                            }
                             _ => (Some(face), None),
                         };
                         Expr::and(vec![Expr::Cmp(h, Cmp::Eq, k as i64), f(self)])

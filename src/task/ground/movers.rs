@@ -123,15 +123,16 @@ impl Grounder<'_> {
         }
         let mut actions = Vec::new();
         for (kind, cost, table) in moves {
+            // Each move of the language, as the core composes it.
             let motion = match kind {
-                MoveKind::Dir(d) if !table.is_empty() => Motion::Table(Dir::of(d)),
-                MoveKind::Dir(d) if d.dr == 0 && d.dc == 0 => Motion::Stay,
-                MoveKind::Dir(d) => Motion::Step(Dir::of(d)),
-                MoveKind::Forward => Motion::Forward,
-                MoveKind::Back => Motion::Back,
-                MoveKind::TurnLeft => Motion::Turn(-1),
-                MoveKind::TurnRight => Motion::Turn(1),
-                MoveKind::Slide(d) => Motion::Slide(Dir::of(d)),
+                MoveKind::Dir(d) if !table.is_empty() => Motion::table(Dir::of(d)),
+                MoveKind::Dir(d) if d.dr == 0 && d.dc == 0 => Motion::STAY,
+                MoveKind::Dir(d) => Motion::step(Dir::of(d)),
+                MoveKind::Forward => Motion::along(Way::Ahead),
+                MoveKind::Back => Motion::along(Way::Behind),
+                MoveKind::TurnLeft => Motion::turn(-1),
+                MoveKind::TurnRight => Motion::turn(1),
+                MoveKind::Slide(d) => Motion::slide(Dir::of(d)),
             };
             actions.push(ActionId(self.actions.len() as u32));
             self.action_kinds.push(kind);
