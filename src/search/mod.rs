@@ -617,11 +617,12 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
                         break;
                     }
                 }
+                let next_len = expected(cur.len(), next.len());
                 spare.push(next);
                 // Noted when the budget is checked, not every thin level.
                 budget.note_frontier(cur.len());
                 frontier = Frontier { parts: vec![cur] };
-                if stopped(&mut store, budget, found, depth) {
+                if stopped(&mut store, budget, (found, depth), next_len) {
                     return Solution::stopped(budget);
                 }
                 if hit {
@@ -648,7 +649,8 @@ pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -
             depth += 1;
             found += level.next.len() as u64;
             out.frontier = out.frontier.max(level.next.len() as u64);
-            if stopped(&mut store, budget, found, depth) {
+            let next_len = expected(level.next.len(), frontier.len());
+            if stopped(&mut store, budget, (found, depth), next_len) {
                 return Solution::stopped(budget);
             }
             if level.hit {
@@ -680,15 +682,29 @@ fn new_store<W: Word, S: Store<W>>(k: &Kernel<'_, W>, budget: &Budget) -> Option
 /// Whether the search must stop after a level: the store could not grow,
 /// or the budget is spent. If not, the store may change how it keeps the
 /// states ([`Store::settle`]).
-fn stopped<W: Word, S: Store<W>>(store: &mut S, budget: &Budget, found: u64, depth: u64) -> bool {
+fn stopped<W: Word, S: Store<W>>(
+    store: &mut S,
+    budget: &Budget,
+    (found, depth): (u64, u64),
+    next: u64,
+) -> bool {
     if store.failed() {
         budget.out_of_memory();
     }
     if budget.check(found, depth) {
         return true;
     }
-    store.settle(|bytes| budget.fits(bytes));
+    store.settle(next, |bytes| budget.fits(bytes));
     false
+}
+
+/// About how many states the level after a frontier of `now` states adds,
+/// the one before it having had `before`: as many again times the last
+/// level's growth (at least 1), as a breadth-first search's levels grow
+/// while it spreads.
+fn expected(now: usize, before: usize) -> u64 {
+    let growth = (now / before.max(1)).max(1) as u64;
+    (now as u64).saturating_mul(growth)
 }
 
 /// Breadth-first search from the start and from the goal state at once,
@@ -760,7 +776,8 @@ pub fn bidir<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget)
             depth[a] += 1;
             found += level.next.len() as u64;
             out.frontier = out.frontier.max(level.next.len() as u64);
-            if stopped(&mut stores[a], budget, found, depth[0] + depth[1]) {
+            let next_len = expected(level.next.len(), frontier[a].len());
+            if stopped(&mut stores[a], budget, (found, depth[0] + depth[1]), next_len) {
                 return Solution::stopped(budget);
             }
             if level.hit {
