@@ -387,11 +387,11 @@ impl<W: Word, const SHIFT: u32> Store<W> for Growing<W, SHIFT> {
         if self.dense.is_some() || self.stay {
             return;
         }
-        // Handed over before the level that would cross the threshold, not
-        // after it: a level is expanded in the store it starts with, and a
-        // level of tens of millions of states in the hash set took longer
-        // and held more than the whole search in the bitset (five robots
-        // on a 7 x 7 floor, 228.8 million states: 2.3 times the time).
+        // Handed over before the level expected to cross the threshold, not
+        // after it: a level is expanded in the store it starts with, and
+        // the level that crosses it could put several times the threshold
+        // into the hash set (at 5 to 10 bytes a state, where the bitset
+        // would take a bit).
         let seen: usize = self.sparse.shards.iter_mut().map(|s| lock(s).len()).sum();
         if (seen as u64).saturating_add(next) < crate::plan::hash_until(self.bits, SHIFT) {
             return;
