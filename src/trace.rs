@@ -154,6 +154,7 @@ pub fn parse(task: &Task, token: &str) -> Result<Step, String> {
 /// none (or the budget ran out first).
 pub fn trace(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
     match plan.word() {
+        WordSize::U32 => trace_in::<u32>(task, plan, budget),
         WordSize::U64 => trace_in::<u64>(task, plan, budget),
         WordSize::U128 => trace_in::<u128>(task, plan, budget),
         WordSize::W256 => trace_in::<Wide<4>>(task, plan, budget),
@@ -262,6 +263,7 @@ pub enum Replay {
 /// it has several: the moves are legal when they are from one of them).
 pub fn replay(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
     match plan.word() {
+        WordSize::U32 => replay_in::<u32>(task, plan, tokens),
         WordSize::U64 => replay_in::<u64>(task, plan, tokens),
         WordSize::U128 => replay_in::<u128>(task, plan, tokens),
         WordSize::W256 => replay_in::<Wide<4>>(task, plan, tokens),

@@ -42,9 +42,9 @@ fn successor_set<W: Word>(k: &Kernel<'_, W>, s: W) -> HashSet<(W, u32)> {
     out
 }
 
-/// Each kernel of `kinds`, and the interpreter, packing states in `W`,
-/// gives from each of `states` the successors the interpreter gives in a
-/// `u64`, and the same start states.
+/// Each kernel of `kinds`, and the interpreter, packing states in `W`
+/// (narrower or wider), gives from each of `states` the successors the
+/// interpreter gives in a `u64`, and the same start states.
 fn wider<W: Word>(task: &Task, layout: &Layout, kinds: &[KernelKind], states: &[u64], what: &str) {
     let narrow = Kernel::<u64>::with_kind(task, layout, KernelKind::Generic);
     let mut vals = vec![0i64; task.vars().len()];
@@ -117,6 +117,9 @@ fn compare(task: &Task, limit: usize, what: &str) -> Vec<KernelKind> {
     // Every kernel is generic over the word a state is packed in: the same
     // successors in the wider words the plan takes for larger states.
     let some = &queue[..queue.len().min(limit / 8)];
+    if layout.bits() <= 32 {
+        wider::<u32>(task, &layout, &kinds, some, what);
+    }
     wider::<u128>(task, &layout, &kinds, some, what);
     wider::<Wide<4>>(task, &layout, &kinds, some, what);
     for &kind in &kinds {

@@ -10,7 +10,7 @@
 //! every step costs 1; bidirectional search only for a reversible task
 //! with a single goal state; A* only with a lower bound that never
 //! overestimates; a bitset only for layouts of at most [`DENSE_MAX_BITS`]
-//! bits in a `u64`.
+//! bits, in a `u32`.
 
 use crate::budget::{CHECK_EVERY, CHECK_SUCCESSORS};
 use crate::kernel::KernelKind;
@@ -53,9 +53,11 @@ impl Default for Config {
     }
 }
 
-/// The word a packed state lives in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The word a packed state lives in, narrowest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum WordSize {
+    /// Layouts of at most 32 bits: half the frontier's memory of a `u64`.
+    U32,
     U64,
     U128,
     W256,
@@ -283,6 +285,7 @@ impl Plan {
         let l = &self.layout;
         let mut s = String::new();
         let word = match self.word {
+            WordSize::U32 => "a u32",
             WordSize::U64 => "a u64",
             WordSize::U128 => "a u128",
             WordSize::W256 => "four u64",
@@ -530,7 +533,8 @@ pub const PATH_WHY: &str = "for `--moves` and `--trace`, found again after the s
 pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let layout = Layout::new(task);
     let word = match layout.bits() {
-        0..=64 => WordSize::U64,
+        0..=32 => WordSize::U32,
+        33..=64 => WordSize::U64,
         65..=128 => WordSize::U128,
         129..=256 => WordSize::W256,
         257..=MAX_BITS => WordSize::W1024,
@@ -747,7 +751,7 @@ fn store(engine: Engine, layout: &Layout, word: WordSize) -> (Store, String) {
     let bits = layout.bits();
     match engine {
         Engine::Nothing => (Store::None, "none".into()),
-        Engine::Bfs | Engine::Bidir if bits <= DENSE_AT_ONCE_BITS && word == WordSize::U64 => {
+        Engine::Bfs | Engine::Bidir if bits <= DENSE_AT_ONCE_BITS && word <= WordSize::U64 => {
             let kib = (1u64 << bits).div_ceil(8 * 1024);
             (
                 Store::Bitset,
@@ -757,7 +761,7 @@ fn store(engine: Engine, layout: &Layout, word: WordSize) -> (Store, String) {
                 ),
             )
         }
-        Engine::Bfs | Engine::Bidir if bits <= DENSE_MAX_BITS && word == WordSize::U64 => {
+        Engine::Bfs | Engine::Bidir if bits <= DENSE_MAX_BITS && word <= WordSize::U64 => {
             let kib = (1u64 << bits).div_ceil(8 * 1024);
             let after = hash_until(bits, HASH_SHIFT);
             (

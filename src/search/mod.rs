@@ -31,6 +31,7 @@ pub use store::{Dense, Growing, Mark, Own, Sparse, Store};
 /// [`Solution::generated`]) where the plan's checks count them.
 pub fn run(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
     match plan.word() {
+        WordSize::U32 => run_in::<u32>(task, plan, budget),
         WordSize::U64 => run_in::<u64>(task, plan, budget),
         WordSize::U128 => run_in::<u128>(task, plan, budget),
         WordSize::W256 => run_in::<Wide<4>>(task, plan, budget),
@@ -39,10 +40,10 @@ pub fn run(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
 }
 
 /// Words a dense bitset of visited states is kept for. The plan picks a
-/// bitset (made at once, or grown into from a hash set) only for `u64`
-/// states (see [`crate::plan::DENSE_MAX_BITS`]), so only `u64`
-/// instantiates the bitset searches: wider words do not carry code they
-/// never run.
+/// bitset (made at once, or grown into from a hash set) only for layouts
+/// of at most [`crate::plan::DENSE_MAX_BITS`] bits, which live in a `u32`,
+/// so only `u32` instantiates the bitset searches: wider words do not
+/// carry code they never run.
 trait Bits: Word {
     /// Breadth-first or bidirectional search with the plan's bitset store.
     fn with_bitset(
@@ -54,29 +55,35 @@ trait Bits: Word {
     ) -> Solution;
 }
 
-impl Bits for u64 {
-    fn with_bitset(
-        engine: Engine,
-        store: StoreKind,
-        k: &Kernel<'_, u64>,
-        how: How,
-        b: &Budget,
-    ) -> Solution {
-        match (engine, store) {
-            (Engine::Bidir, StoreKind::Bitset) => bidir::<u64, Dense<u64>>(k, how, b),
-            (Engine::Bidir, _) => bidir::<u64, Growing<u64>>(k, how, b),
-            (_, StoreKind::Bitset) => bfs::<u64, Dense<u64>>(k, how, b),
-            _ => bfs::<u64, Growing<u64>>(k, how, b),
+/// The bitset searches, for the words a bitset's layouts fit.
+macro_rules! with_bitset {
+    ($($t:ty),*) => {$(
+        impl Bits for $t {
+            fn with_bitset(
+                engine: Engine,
+                store: StoreKind,
+                k: &Kernel<'_, $t>,
+                how: How,
+                b: &Budget,
+            ) -> Solution {
+                match (engine, store) {
+                    (Engine::Bidir, StoreKind::Bitset) => bidir::<$t, Dense<$t>>(k, how, b),
+                    (Engine::Bidir, _) => bidir::<$t, Growing<$t>>(k, how, b),
+                    (_, StoreKind::Bitset) => bfs::<$t, Dense<$t>>(k, how, b),
+                    _ => bfs::<$t, Growing<$t>>(k, how, b),
+                }
+            }
         }
-    }
+    )*};
 }
+with_bitset!(u32);
 
 macro_rules! no_bitset {
     ($($t:ty),*) => {$(
         impl Bits for $t {
             fn with_bitset(_: Engine, _: StoreKind, _: &Kernel<'_, $t>, _: How, _: &Budget)
             -> Solution {
-                unreachable!("the plan keeps a bitset for u64 states only")
+                unreachable!("the plan keeps a bitset for states of at most 30 bits only")
             }
         }
     )*};
@@ -91,7 +98,7 @@ pub struct How {
     pub threads: usize,
     pub checks: Checks,
 }
-no_bitset!(u128, Wide<4>, Wide<16>);
+no_bitset!(u64, u128, Wide<4>, Wide<16>);
 
 fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
     if plan.engine() == Engine::Nothing || task.starts().is_empty() {
@@ -777,7 +784,12 @@ pub fn bidir<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget)
             found += level.next.len() as u64;
             out.frontier = out.frontier.max(level.next.len() as u64);
             let next_len = expected(level.next.len(), frontier[a].len());
-            if stopped(&mut stores[a], budget, (found, depth[0] + depth[1]), next_len) {
+            if stopped(
+                &mut stores[a],
+                budget,
+                (found, depth[0] + depth[1]),
+                next_len,
+            ) {
                 return Solution::stopped(budget);
             }
             if level.hit {
