@@ -705,13 +705,17 @@ fn stopped<W: Word, S: Store<W>>(
     false
 }
 
-/// About how many states the level after a frontier of `now` states adds,
-/// the one before it having had `before`: as many again times the last
-/// level's growth (at least 1), as a breadth-first search's levels grow
-/// while it spreads.
+/// About how many states the next two levels after a frontier of `now`
+/// states add, the one before it having had `before`: each as many as the
+/// last times the last level's growth (at least 1), as a breadth-first
+/// search's levels grow while it spreads. Two levels: a store that hands
+/// over to its bitset a level early costs a bitset a little sooner, one
+/// that hands over a level late keeps a large level in its hash set, at
+/// several times the time a state.
 fn expected(now: usize, before: usize) -> u64 {
     let growth = (now / before.max(1)).max(1) as u64;
-    (now as u64).saturating_mul(growth)
+    let one = (now as u64).saturating_mul(growth);
+    one.saturating_add(one.saturating_mul(growth))
 }
 
 /// Breadth-first search from the start and from the goal state at once,
