@@ -388,7 +388,7 @@ fn movers_match_a_hand_written_search() {
 /// The successors of `s` by rows, one state each.
 fn by_rows<const R: usize>(succ: &mut puzzle::kernel::Successors<'_, '_, u64>, s: u64) -> Vec<u64> {
     let mut out = Vec::new();
-    succ.rows::<R>(s, |base, mask| {
+    let has = succ.rows::<R>(s, |base, mask| {
         for p in 0..64 * R as u64 {
             if mask[p as usize / 64] >> (p % 64) & 1 == 1 {
                 out.push(base | p);
@@ -396,6 +396,7 @@ fn by_rows<const R: usize>(succ: &mut puzzle::kernel::Successors<'_, '_, u64>, s
         }
         true
     });
+    assert!(has, "a table kernel with rows");
     out
 }
 

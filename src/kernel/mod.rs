@@ -175,19 +175,12 @@ pub trait Gen<W> {
     /// Calls `f` on every successor of `s` (duplicates possible), for a
     /// task whose steps all cost 1; stops early when `f` returns false.
     fn each(&mut self, s: W, f: impl FnMut(W) -> bool);
-    /// The successors of `s` in rows (table kernels with rows only).
-    fn rows<const R: usize>(&mut self, s: W, row: impl FnMut(W, [u64; R]) -> bool);
 }
 
 impl<W: Word> Gen<W> for Tables<'_, '_, W> {
     #[inline(always)]
     fn each(&mut self, s: W, f: impl FnMut(W) -> bool) {
         Tables::each(self, s, f)
-    }
-
-    #[inline(always)]
-    fn rows<const R: usize>(&mut self, s: W, row: impl FnMut(W, [u64; R]) -> bool) {
-        Tables::rows::<R>(self, s, row)
     }
 }
 
@@ -196,10 +189,6 @@ impl<W: Word> Gen<W> for Slides<'_, W> {
     fn each(&mut self, s: W, f: impl FnMut(W) -> bool) {
         Slides::each(self, s, f)
     }
-
-    fn rows<const R: usize>(&mut self, _: W, _: impl FnMut(W, [u64; R]) -> bool) {
-        unreachable!("rows are a table kernel's")
-    }
 }
 
 impl<W: Word> Gen<W> for Bodies<'_, W> {
@@ -207,20 +196,12 @@ impl<W: Word> Gen<W> for Bodies<'_, W> {
     fn each(&mut self, s: W, f: impl FnMut(W) -> bool) {
         Bodies::each(self, s, f)
     }
-
-    fn rows<const R: usize>(&mut self, _: W, _: impl FnMut(W, [u64; R]) -> bool) {
-        unreachable!("rows are a table kernel's")
-    }
 }
 
 impl<W: Word> Gen<W> for Generic<'_, W> {
     #[inline(always)]
     fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
         Generic::each(self, s, |t, _| f(t))
-    }
-
-    fn rows<const R: usize>(&mut self, _: W, _: impl FnMut(W, [u64; R]) -> bool) {
-        unreachable!("rows are a table kernel's")
     }
 }
 
@@ -292,13 +273,16 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     /// The successors of `s` in rows (see `tables_succ`): `row(base,
     /// mask)` for each allowed choice of the moves of the movers before the
     /// last, `mask` holding the positions the last mover may then take.
+    /// False, with no call, for a kernel that has no rows (only the table
+    /// kernels have them, where [`Self::row_words`] is not 0).
     #[inline(always)]
-    pub fn rows<const R: usize>(&mut self, s: W, row: impl FnMut(W, [u64; R]) -> bool) {
+    pub fn rows<const R: usize>(&mut self, s: W, row: impl FnMut(W, [u64; R]) -> bool) -> bool {
         match &mut self.imp {
-            Imp::Tables(t) => t.rows::<R>(s, row),
-            Imp::Slides(_) | Imp::Bodies(_) | Imp::Generic(_) => {
-                unreachable!("rows are a table kernel")
+            Imp::Tables(t) => {
+                t.rows::<R>(s, row);
+                true
             }
+            Imp::Slides(_) | Imp::Bodies(_) | Imp::Generic(_) => false,
         }
     }
 }

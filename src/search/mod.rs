@@ -14,7 +14,7 @@ mod dijkstra;
 mod store;
 
 use crate::budget::{self, Budget};
-use crate::kernel::{Gen, Kernel, Split, Successors};
+use crate::kernel::{Gen, Kernel, Split, Successors, Tables};
 use crate::pack::{Wide, Word};
 use crate::plan::{Checks, Engine, Plan, Store as StoreKind, WordSize};
 pub use crate::plan::{Config, Strategy};
@@ -221,15 +221,15 @@ struct Level<W> {
     hit: bool,
 }
 
-/// Expands `chunk` into `next`, marking new states in `store`; with
-/// `R > 0`, a row of `R` words at a time (see [`Successors::rows`]). With
+/// Expands `chunk` into `next`, marking new states in `store` (a table
+/// kernel with rows: [`expand_rows`]). With
 /// `METER`, the [`Meter`] makes room for each new state and checks the
 /// budget within an expansion ([`Checks::Successors`]); without, `next`
 /// has room for all the chunk's successors.
 /// Kept out of line: the successor loop then has the registers to
 /// itself.
 #[inline(never)]
-fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize, const METER: bool>(
+fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const METER: bool>(
     succ: &mut G,
     chunk: &[W],
     meter: &mut Meter<'_, '_>,
@@ -237,38 +237,65 @@ fn expand_chunk<W: Word, M: Mark<W>, G: Gen<W>, const R: usize, const METER: boo
     test: &impl Fn(W) -> bool,
     mut store: M,
 ) -> u64 {
+    let watch = meter.watch;
+    each_state(chunk, &watch.hit, next, test, |s, next| {
+        // Successors are counted by the meter's ticks.
+        succ.each(s, |t| {
+            if store.mark(t) {
+                if METER && !meter.room(next, 1) {
+                    return false;
+                }
+                next.push(t);
+            }
+            !METER || !meter.tick(next)
+        });
+    })
+}
+
+/// Expands each state of `chunk` with `expand` (into `next`) until a new
+/// state passes `test`; returns how many it expanded. The test runs after
+/// each expansion, so the successor loop stays small.
+#[inline(always)]
+fn each_state<W: Word>(
+    chunk: &[W],
+    hit: &AtomicBool,
+    next: &mut Vec<W>,
+    test: &impl Fn(W) -> bool,
+    mut expand: impl FnMut(W, &mut Vec<W>),
+) -> u64 {
     let mut expanded = 0;
-    let hit = &meter.watch.hit;
     for &s in chunk {
         if hit.load(Relaxed) {
             break;
         }
         expanded += 1;
         let before = next.len();
-        if R == 0 {
-            // Successors are counted by the meter's ticks.
-            succ.each(s, |t| {
-                if store.mark(t) {
-                    if METER && !meter.room(next, 1) {
-                        return false;
-                    }
-                    next.push(t);
-                }
-                !METER || !meter.tick(next)
-            });
-        } else {
-            debug_assert!(!METER, "rows are planned with checks between blocks");
-            succ.rows::<R>(s, |base, mask| {
-                store.mark_row(base, mask, |p| next.push(base | W::from_u64(p as u64)));
-                true
-            });
-        }
-        // Tested after the expansion, so the successor loop stays small.
+        expand(s, next);
         if next[before..].iter().any(|&t| test(t)) {
             hit.store(true, Relaxed);
         }
     }
     expanded
+}
+
+/// [`expand_chunk`] for a table kernel with rows of `R` words: each state's
+/// successors a row at a time, tested and marked in the store together
+/// (see [`Successors::rows`]); planned with checks between blocks.
+#[inline(never)]
+fn expand_rows<W: Word, M: Mark<W>, const R: usize>(
+    succ: &mut Tables<'_, '_, W>,
+    chunk: &[W],
+    meter: &mut Meter<'_, '_>,
+    next: &mut Vec<W>,
+    test: &impl Fn(W) -> bool,
+    mut store: M,
+) -> u64 {
+    each_state(chunk, &meter.watch.hit, next, test, |s, next| {
+        succ.rows::<R>(s, |base, mask| {
+            store.mark_row(base, mask, |p| next.push(base | W::from_u64(p as u64)));
+            true
+        });
+    })
 }
 
 /// Expands `states` into `next` in blocks (of [`Checks::Blocks`] states,
@@ -440,30 +467,22 @@ fn run_any<W: Word, M: Mark<W>>(
     let words = succ.row_words();
     if meter.watch.checks == Checks::Successors {
         return match succ.split() {
-            Split::Tables(t) => {
-                expand_chunk::<W, M, _, 0, true>(t, chunk, meter, next, test, store)
-            }
-            Split::Slides(t) => {
-                expand_chunk::<W, M, _, 0, true>(t, chunk, meter, next, test, store)
-            }
-            Split::Bodies(t) => {
-                expand_chunk::<W, M, _, 0, true>(t, chunk, meter, next, test, store)
-            }
-            Split::Generic(g) => {
-                expand_chunk::<W, M, _, 0, true>(g, chunk, meter, next, test, store)
-            }
+            Split::Tables(t) => expand_chunk::<W, M, _, true>(t, chunk, meter, next, test, store),
+            Split::Slides(t) => expand_chunk::<W, M, _, true>(t, chunk, meter, next, test, store),
+            Split::Bodies(t) => expand_chunk::<W, M, _, true>(t, chunk, meter, next, test, store),
+            Split::Generic(g) => expand_chunk::<W, M, _, true>(g, chunk, meter, next, test, store),
         };
     }
     match succ.split() {
         Split::Tables(t) => match words {
-            1 => expand_chunk::<W, M, _, 1, false>(t, chunk, meter, next, test, store),
-            2 => expand_chunk::<W, M, _, 2, false>(t, chunk, meter, next, test, store),
-            4 => expand_chunk::<W, M, _, 4, false>(t, chunk, meter, next, test, store),
-            _ => expand_chunk::<W, M, _, 0, false>(t, chunk, meter, next, test, store),
+            1 => expand_rows::<W, M, 1>(t, chunk, meter, next, test, store),
+            2 => expand_rows::<W, M, 2>(t, chunk, meter, next, test, store),
+            4 => expand_rows::<W, M, 4>(t, chunk, meter, next, test, store),
+            _ => expand_chunk::<W, M, _, false>(t, chunk, meter, next, test, store),
         },
-        Split::Slides(t) => expand_chunk::<W, M, _, 0, false>(t, chunk, meter, next, test, store),
-        Split::Bodies(t) => expand_chunk::<W, M, _, 0, false>(t, chunk, meter, next, test, store),
-        Split::Generic(g) => expand_chunk::<W, M, _, 0, false>(g, chunk, meter, next, test, store),
+        Split::Slides(t) => expand_chunk::<W, M, _, false>(t, chunk, meter, next, test, store),
+        Split::Bodies(t) => expand_chunk::<W, M, _, false>(t, chunk, meter, next, test, store),
+        Split::Generic(g) => expand_chunk::<W, M, _, false>(g, chunk, meter, next, test, store),
     }
 }
 
