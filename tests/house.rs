@@ -39,7 +39,7 @@ fn sources() -> Vec<(String, String)> {
         .collect()
 }
 
-/// A file's top-level module: `plan` for `plan/mod.rs` and `plan/word.rs`,
+/// A file's top-level module: `pack` for `pack/mod.rs` and `pack/word.rs`,
 /// `lib` for the crate's root.
 fn module_of(rel: &str) -> String {
     rel.split('/')
