@@ -414,6 +414,34 @@ impl From<Invalid> for RuleError {
     }
 }
 
+impl InputError {
+    /// A grid row of `got` characters or tokens (`unit`) where the case
+    /// has `want`, shown at `span`.
+    pub fn row_width(
+        (case, row): (usize, usize),
+        unit: &'static str,
+        (got, want): (usize, usize),
+        span: SourceSpan,
+        help: String,
+    ) -> InputError {
+        let label = if got < want {
+            "row too short"
+        } else {
+            "row too long"
+        };
+        InputError::RowWidth {
+            case,
+            row,
+            unit,
+            got,
+            want,
+            span,
+            label: label.into(),
+            help,
+        }
+    }
+}
+
 /// Problems in an input file, or in a map that the rules cannot run on.
 #[derive(Debug, Error, Diagnostic, Clone)]
 pub enum InputError {

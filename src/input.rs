@@ -17,8 +17,7 @@ pub const MAX_SIDE: i64 = 10_000;
 /// One case of an input file, as [`Reader`] cuts it out. Invariant: its
 /// grid holds `rows * cols` cells (characters, or tokens), row by row,
 /// with each row's offset in the input; its header has a value per field
-/// the rule file's `input` block names. Read in the crate; outside it
-/// through the accessors below.
+/// the rule file's `input` block names. Read in the crate.
 #[derive(Debug, Clone)]
 pub struct RawCase {
     /// 1-based.
@@ -40,23 +39,6 @@ pub struct RawCase {
     /// to give when that row turns out not to be a row: the header said a
     /// row too many, and the next case's header was read as a row.
     pub(crate) header_like: Option<(usize, InputError)>,
-}
-
-impl RawCase {
-    /// The case's number in its input, from 1.
-    pub fn number(&self) -> usize {
-        self.number
-    }
-
-    /// The header's values, in the order the `input` block names them.
-    pub fn header(&self) -> &[i64] {
-        &self.header
-    }
-
-    /// The grid's size: rows, columns.
-    pub fn size(&self) -> (usize, usize) {
-        (self.rows, self.cols)
-    }
 }
 
 /// A grid's characters, row by row: bytes while every one is ASCII (a
@@ -669,31 +651,24 @@ impl<'a> Reader<'a> {
             let len = l.text[at..].chars().take(8).map(char::len_utf8).sum();
             (l.offset + at, len)
         };
-        InputError::RowWidth {
-            case: number,
-            row: i + 1,
-            unit: "characters",
-            got,
-            want: cols,
-            span: span.into(),
-            label: if short {
-                "row too short"
-            } else {
-                "row too long"
-            }
-            .into(),
-            help: if let Some(c) = l.text.chars().find(|&c| crate::error::is_hidden_control(c)) {
-                format!(
-                    "the row holds the control character {c:?}, shown as `{}`: every \
+        let help = if let Some(c) = l.text.chars().find(|&c| crate::error::is_hidden_control(c)) {
+            format!(
+                "the row holds the control character {c:?}, shown as `{}`: every \
                      row of this case has {cols} characters",
-                    crate::error::CONTROL_SHOWN
-                )
-            } else if self.space_is_cell && short {
-                "a space is a cell in this puzzle: keep trailing spaces in the row".into()
-            } else {
-                format!("every row of this case has {cols} characters")
-            },
-        }
+                crate::error::CONTROL_SHOWN
+            )
+        } else if self.space_is_cell && short {
+            "a space is a cell in this puzzle: keep trailing spaces in the row".into()
+        } else {
+            format!("every row of this case has {cols} characters")
+        };
+        InputError::row_width(
+            (number, i + 1),
+            "characters",
+            (got, cols),
+            span.into(),
+            help,
+        )
     }
 
     /// A case read: the header completed by the grid's own size where a
@@ -767,21 +742,13 @@ impl<'a> Reader<'a> {
                     Some(&(_, at, len)) if !short => (at, len),
                     _ => (l.offset, l.text.len().max(1)),
                 };
-                return Err(InputError::RowWidth {
-                    case: number,
-                    row: i + 1,
-                    unit: "tokens",
-                    got: row.len(),
-                    want: cols,
-                    span: span.into(),
-                    label: if short {
-                        "row too short"
-                    } else {
-                        "row too long"
-                    }
-                    .into(),
-                    help: format!("every row of this case has {cols} tokens"),
-                });
+                return Err(InputError::row_width(
+                    (number, i + 1),
+                    "tokens",
+                    (row.len(), cols),
+                    span.into(),
+                    format!("every row of this case has {cols} tokens"),
+                ));
             }
             tokens.extend(row);
             row_offsets.push(l.offset);

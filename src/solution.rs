@@ -49,11 +49,6 @@ impl Solution {
         self.cost
     }
 
-    /// The steps of a least-cost way, where known.
-    pub fn steps(&self) -> Option<u64> {
-        self.steps
-    }
-
     /// States expanded.
     pub fn expanded(&self) -> u64 {
         self.expanded
@@ -77,16 +72,6 @@ impl Solution {
     /// How deep the search went.
     pub fn depth(&self) -> u64 {
         self.depth
-    }
-
-    /// Which limit stopped the search, and how far it got.
-    pub fn stopped_by(&self) -> Option<&crate::budget::Stopped> {
-        self.stopped.as_ref()
-    }
-
-    /// A least-cost way, when asked for.
-    pub fn path(&self) -> Option<&crate::trace::Trace> {
-        self.path.as_ref()
     }
 
     /// The solution of a search that its budget stopped.

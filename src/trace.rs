@@ -272,7 +272,7 @@ pub fn replay(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
 }
 
 fn replay_in<W: Word>(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
-    let k = Kernel::<W>::with_kind(task, plan.layout(), crate::kernel::KernelKind::Generic);
+    let k = Kernel::<W>::new(task, plan.layout(), crate::kernel::KernelKind::Generic);
     let mut generic = Generic::<W>::new(task, plan.layout());
     // The states the moves so far may have led to, with their least cost,
     // in the order found (so that what is said of them is the same on

@@ -46,7 +46,7 @@ fn successor_set<W: Word>(k: &Kernel<'_, W>, s: W) -> HashSet<(W, u32)> {
 /// (narrower or wider), gives from each of `states` the successors the
 /// interpreter gives in a `u64`, and the same start states.
 fn wider<W: Word>(task: &Task, layout: &Layout, kinds: &[KernelKind], states: &[u64], what: &str) {
-    let narrow = Kernel::<u64>::with_kind(task, layout, KernelKind::Generic);
+    let narrow = Kernel::<u64>::new(task, layout, KernelKind::Generic);
     let mut vals = vec![0i64; task.vars().len()];
     let mut widen = |s: u64| {
         layout.decode(s, &mut vals);
@@ -54,7 +54,7 @@ fn wider<W: Word>(task: &Task, layout: &Layout, kinds: &[KernelKind], states: &[
     };
     let starts: HashSet<W> = narrow.starts().iter().map(|&s| widen(s)).collect();
     for &kind in kinds.iter().chain(&[KernelKind::Generic]) {
-        let k = Kernel::<W>::with_kind(task, layout, kind);
+        let k = Kernel::<W>::new(task, layout, kind);
         let got: HashSet<W> = k.starts().iter().copied().collect();
         assert_eq!(
             got,
@@ -92,7 +92,7 @@ fn kinds(task: &Task) -> Vec<KernelKind> {
 /// Returns the kinds compared.
 fn compare(task: &Task, limit: usize, what: &str) -> Vec<KernelKind> {
     let layout = Layout::new(task);
-    let generic = Kernel::<u64>::with_kind(task, &layout, KernelKind::Generic);
+    let generic = Kernel::<u64>::new(task, &layout, KernelKind::Generic);
     let mut starts: Vec<u64> = generic.starts().to_vec();
     starts.sort_unstable();
     let mut seen: HashSet<u64> = starts.iter().copied().collect();
@@ -123,7 +123,7 @@ fn compare(task: &Task, limit: usize, what: &str) -> Vec<KernelKind> {
     wider::<u128>(task, &layout, &kinds, some, what);
     wider::<Wide<4>>(task, &layout, &kinds, some, what);
     for &kind in &kinds {
-        let k = Kernel::<u64>::with_kind(task, &layout, kind);
+        let k = Kernel::<u64>::new(task, &layout, kind);
         for &s in &queue {
             assert!(
                 count(&k, s) <= most,
@@ -724,7 +724,7 @@ fn compiled_cell_tests_hold_where_the_interpreters_do() {
         let input = common::case_text(&format!("{n} {h} {w}"), &g);
         let task = ground(rules, &input);
         let layout = Layout::new(&task);
-        let generic = Kernel::<u64>::with_kind(&task, &layout, KernelKind::Generic);
+        let generic = Kernel::<u64>::new(&task, &layout, KernelKind::Generic);
         let mut conds = puzzle::kernel::Conds::<u64>::new();
         let guards: Vec<_> = (0..task.actions().len())
             .map(|a| {

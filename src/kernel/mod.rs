@@ -71,8 +71,10 @@ enum Compiled<'t, W> {
 }
 
 impl<'t, W: Word> Kernel<'t, W> {
+    /// The kernel of the kind given (the plan's, or another a test
+    /// compares with it).
     pub fn new(task: &'t Task, layout: &'t Layout, kind: KernelKind) -> Self {
-        Self::with_kind(task, layout, kind)
+        Self::build(task, layout, kind, &|| false).expect("nothing stops the build")
     }
 
     /// The kernel, or `None` when `stop` (a limit: the deadline, Ctrl-C,
@@ -85,11 +87,6 @@ impl<'t, W: Word> Kernel<'t, W> {
         stop: &dyn Fn() -> bool,
     ) -> Option<Self> {
         Self::build(task, layout, kind, stop)
-    }
-
-    /// The kernel of a task with a given kind (for tests comparing kinds).
-    pub fn with_kind(task: &'t Task, layout: &'t Layout, kind: KernelKind) -> Self {
-        Self::build(task, layout, kind, &|| false).expect("nothing stops the build")
     }
 
     fn build(

@@ -71,6 +71,9 @@ pub const MAX_BITS: u32 = 1024;
 /// 2^30 bits is 128 MiB.
 pub const DENSE_MAX_BITS: u32 = 30;
 
+// A bitset's layouts are packed in a `u32` (see `store`).
+const _: () = assert!(DENSE_MAX_BITS <= 32);
+
 /// The widest layout whose visited bitset is made at once (2 MiB); wider
 /// ones start as a hash set (see [`Store::Growing`]).
 pub const DENSE_AT_ONCE_BITS: u32 = 24;
@@ -543,7 +546,7 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let bound = bound(task);
     let (engine, engine_why) = engine(task, config.strategy, bound.as_ref(), layout.bits());
     let (kernel, kernel_why) = kernel(task, engine);
-    let (store, store_why) = store(engine, &layout, word);
+    let (store, store_why) = store(engine, &layout);
     let (checks, checks_why) = checks(task, config.count);
     Ok(Plan {
         layout,
@@ -747,11 +750,13 @@ fn checks(task: &Task, count: bool) -> (Checks, String) {
     }
 }
 
-fn store(engine: Engine, layout: &Layout, word: WordSize) -> (Store, String) {
+/// A bitset only for layouts of at most [`DENSE_MAX_BITS`] bits, which
+/// always live in a `u32` (the search instantiates its bitset there only).
+fn store(engine: Engine, layout: &Layout) -> (Store, String) {
     let bits = layout.bits();
     match engine {
         Engine::Nothing => (Store::None, "none".into()),
-        Engine::Bfs | Engine::Bidir if bits <= DENSE_AT_ONCE_BITS && word <= WordSize::U64 => {
+        Engine::Bfs | Engine::Bidir if bits <= DENSE_AT_ONCE_BITS => {
             let kib = (1u64 << bits).div_ceil(8 * 1024);
             (
                 Store::Bitset,
@@ -761,7 +766,7 @@ fn store(engine: Engine, layout: &Layout, word: WordSize) -> (Store, String) {
                 ),
             )
         }
-        Engine::Bfs | Engine::Bidir if bits <= DENSE_MAX_BITS && word <= WordSize::U64 => {
+        Engine::Bfs | Engine::Bidir if bits <= DENSE_MAX_BITS => {
             let kib = (1u64 << bits).div_ceil(8 * 1024);
             let after = hash_until(bits, HASH_SHIFT);
             (

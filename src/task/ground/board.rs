@@ -508,14 +508,7 @@ impl Placing<'_> {
                 None => marks.targets[a][m].first().copied(),
             };
             if ok {
-                self.instances.push(Instance {
-                    agent: id,
-                    shape: Vec::new(),
-                    pose: None,
-                    member: m as u32,
-                    starts: vec![marks.starts[a][m][0]],
-                    target,
-                });
+                self.add(id, m as u32, vec![marks.starts[a][m][0]], target);
             }
         }
     }
