@@ -1023,22 +1023,22 @@ impl Resolver {
                 format!("`{}` cannot lead a body", l.name),
                 "a body follows a single agent of one cell that is no body itself".into(),
             ))
-        } else if let Some(other) = self.agents.iter().find(|x| x.follows == Some(leader)) {
-            // Both would step into the one cell the leader leaves.
-            Some((
-                lead.span,
-                format!(
-                    "`{}` already leads `{}`: one body a leader",
-                    l.name, other.name
-                ),
-                format!(
-                    "a leader has one body behind it; for a longer one, mark `{}` and `{}` \
-                     with one marker",
-                    other.name, b.name
-                ),
-            ))
         } else {
-            None
+            // Two bodies would both step into the one cell the leader leaves.
+            (self.agents.iter().find(|x| x.follows == Some(leader))).map(|other| {
+                (
+                    lead.span,
+                    format!(
+                        "`{}` already leads `{}`: one body a leader",
+                        l.name, other.name
+                    ),
+                    format!(
+                        "a leader has one body behind it; for a longer one, mark `{}` and `{}` \
+                         with one marker",
+                        other.name, b.name
+                    ),
+                )
+            })
         };
         if let Some((span, message, help)) = problem {
             self.invalid(
