@@ -622,6 +622,8 @@ pub enum Pred {
     Flag(StateRef),
     /// `keys > 0`.
     Compare(StateRef, CmpOp, IntExpr, Span),
+    /// `steps % 2 == 0`: numbers compared, which may read the time.
+    Numbers(IntExpr, CmpOp, IntExpr, Span),
     /// `bike facing north`.
     Facing(Ident, u8, Span),
     /// `hero at (r, c)`.
@@ -671,6 +673,7 @@ impl Pred {
             | Pred::AllFlags(_, s)
             | Pred::AnyFlag(_, s)
             | Pred::Compare(_, _, _, s)
+            | Pred::Numbers(_, _, _, s)
             | Pred::Facing(_, _, s)
             | Pred::At(_, _, _, s)
             | Pred::Meets(_, _, _, s)

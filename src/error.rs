@@ -313,11 +313,13 @@ pub enum Topic {
     Teleport,
     /// A tile's declaration.
     Tile,
+    /// The time (`steps`) read in a condition.
+    Time,
 }
 
 impl Topic {
     /// Every topic.
-    pub const ALL: [Topic; 27] = [
+    pub const ALL: [Topic; 28] = [
         Topic::Agent,
         Topic::Body,
         Topic::Border,
@@ -345,6 +347,7 @@ impl Topic {
         Topic::RowsColumns,
         Topic::Teleport,
         Topic::Tile,
+        Topic::Time,
     ];
 
     /// The diagnostic's code.
@@ -377,6 +380,7 @@ impl Topic {
             Topic::RowsColumns => "puzzle::resolve::rows_columns",
             Topic::Teleport => "puzzle::resolve::teleport",
             Topic::Tile => "puzzle::resolve::tile",
+            Topic::Time => "puzzle::resolve::time",
         }
     }
 }

@@ -975,6 +975,12 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
             let op = cmp_op(next(&mut it).as_str());
             Pred::Compare(target, op, int_expr(next(&mut it)), sp)
         }
+        Rule::num_compare => {
+            let mut it = inner(p);
+            let lhs = int_expr(next(&mut it));
+            let op = cmp_op(next(&mut it).as_str());
+            Pred::Numbers(lhs, op, int_expr(next(&mut it)), sp)
+        }
         Rule::pos_compare => {
             let mut it = inner(p);
             let lhs = pos_sum(next(&mut it));
@@ -1155,7 +1161,9 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::every_on => "`every`",
         Rule::any_on | Rule::any_flags => "`any`",
         Rule::all_flags => "`all`",
-        Rule::compare | Rule::cmp_op => "a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`)",
+        Rule::compare | Rule::num_compare | Rule::cmp_op => {
+            "a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`)"
+        }
         Rule::agent_on | Rule::agent_at => "an agent",
         Rule::moving_is => "`moving`",
         Rule::move_if => "`if`",

@@ -32,5 +32,6 @@ mod sokoban;
 mod stores;
 mod strategies;
 mod streams;
+mod time;
 mod traces;
 mod ui;

@@ -186,6 +186,14 @@ impl<W: Word> Conds<W> {
                     set: set.clone(),
                 })
             }
+            Expr::In(v, set) => {
+                let f = layout.field(*v);
+                self.push(Node::At {
+                    offset: f.offset,
+                    bits: f.bits,
+                    set: set.clone(),
+                })
+            }
             Expr::Near { a, b, off } => {
                 let (ma, mb) = (task.mover(*a), task.mover(*b));
                 let (fa, fb) = (layout.field(ma.pos()), layout.field(mb.pos()));

@@ -123,6 +123,8 @@ fn none_if(task: &Task) -> Result<(), String> {
         "a piece's cells depend on its pose (`poses`)"
     } else if task.has_bodies() {
         "bodies follow their leaders (`follows`)"
+    } else if task.clock().is_some() {
+        "conditions read the time (`steps`), kept in the state and ticked every step"
     } else if task.forbids() {
         "no step may end where a condition holds (`forbid COND`)"
     } else if task.reads_moving() {

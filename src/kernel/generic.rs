@@ -1014,6 +1014,11 @@ impl<'k, W: Word> Generic<'k, W> {
         if self.scripted && !self.by_themselves() {
             return None;
         }
+        // The step is over: the time moves on, before the derived facts,
+        // `forbid` and the goal read it.
+        if let Some(c) = task.clock() {
+            self.next[c.ix()] = task.var(c).tick(self.next[c.ix()]);
+        }
         if self.twins {
             task.canonical(&mut self.next, &mut self.scratch);
         }

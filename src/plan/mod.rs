@@ -309,6 +309,16 @@ impl Plan {
                 VarKind::Counter { lo, hi, wrap } => {
                     format!("counter {lo}..{hi}{}", if wrap { ", wraps" } else { "" })
                 }
+                VarKind::Clock { from, period: 1 } => {
+                    format!("the time, the steps taken up to {from}: the conditions read no later")
+                }
+                VarKind::Clock { from: 0, period } => {
+                    format!("the time, modulo {period}: the conditions repeat every {period} steps")
+                }
+                VarKind::Clock { from, period } => format!(
+                    "the time: the steps taken up to {from}, then modulo {period} (the conditions \
+                     repeat every {period} steps from then)"
+                ),
             };
             let _ = writeln!(
                 s,

@@ -548,6 +548,7 @@ impl Resolver {
             P::Flag(f) => self.flag(f, scope)?,
             P::Pos(lhs, op, rhs, sp) => self.pos(lhs, *op, rhs, *sp)?,
             P::Compare(f, op, v, sp) => self.compare(f, *op, v, *sp, scope)?,
+            P::Numbers(l, op, r, sp) => self.numbers(l, *op, r, *sp)?,
         })
     }
 
@@ -910,7 +911,8 @@ impl Expr {
             | Expr::Cell { .. }
             | Expr::Meets { .. }
             | Expr::PoseIs(..)
-            | Expr::Pos { .. } => {}
+            | Expr::Pos { .. }
+            | Expr::Time(_) => {}
         }
     }
 

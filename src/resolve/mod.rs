@@ -20,7 +20,10 @@ mod decls;
 mod exprs;
 mod io;
 mod movers;
+mod time;
 mod warnings;
+
+pub use time::Shape;
 
 ids!(
     /// Index into [`Rules::domains`].
@@ -65,6 +68,8 @@ pub struct Rules {
     pub(crate) carries: Vec<Carry>,
     pub(crate) goal: Expr,
     pub(crate) limit: Option<Limit>,
+    /// The comparisons of numbers in conditions ([`Expr::Time`]).
+    pub(crate) times: Vec<TimeRead>,
 }
 
 impl Rules {
@@ -508,6 +513,22 @@ pub enum Expr {
         op: CmpOp,
         k: i64,
     },
+    /// Numbers compared that may read the time: an index into
+    /// [`Rules::times`].
+    Time(usize),
+}
+
+/// Two numbers compared in a condition, either of which may read the time
+/// (`steps % 2 == 0`, `steps < count(coin)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimeRead {
+    pub lhs: Num,
+    pub op: CmpOp,
+    pub rhs: Num,
+    pub span: Span,
+    /// Whether its truth is, from some time on, periodic in the time (see
+    /// [`Num::time_shape`]); if not, the time must be bounded by a limit.
+    pub settles: bool,
 }
 
 /// A row or column of a term of [`Expr::Pos`]: of a (single) agent, or of
@@ -759,6 +780,8 @@ enum Allow {
     Map,
     /// Header fields, the case number and the answer (output templates).
     Template { cost: bool },
+    /// Header fields, tile counts and the time, `steps` (conditions).
+    Time,
 }
 
 #[derive(Default)]
@@ -780,6 +803,8 @@ struct Resolver {
     bound_used: bool,
     /// Some move or tile has a cost given.
     has_costs: bool,
+    /// The comparisons of numbers resolved so far ([`Expr::Time`]).
+    times: Vec<TimeRead>,
     /// The condition being resolved is an `enter` rule's, where `moving
     /// DIR` has a meaning (the way the cell is entered).
     in_enter: bool,
@@ -973,7 +998,7 @@ impl Resolver {
                 Num::Bin(Box::new(a?), *op, Box::new(b?))
             }
             IntExpr::Count(t, sp) => {
-                if !matches!(allow, Allow::Map) {
+                if !matches!(allow, Allow::Map | Allow::Time) {
                     self.invalid(
                         Topic::Number,
                         "`count(...)` needs a map".into(),
@@ -990,6 +1015,12 @@ impl Resolver {
                     return Some(Num::Field(i));
                 }
                 let mut extra: Vec<&str> = Vec::new();
+                if matches!(allow, Allow::Time) {
+                    match self.time_name(f) {
+                        Ok(n) => return n,
+                        Err(more) => extra.extend(more),
+                    }
+                }
                 if let Allow::Template { cost } = allow {
                     match f.name.as_str() {
                         "case" => return Some(Num::Case),
@@ -1408,6 +1439,7 @@ impl Resolver {
             );
         }
 
+        self.time_checks(limit.as_ref().map(|l| &l.0));
         self.far_checks(mode.as_ref(), &teleports);
         self.object_checks(mode.as_ref());
         self.piece_checks(mode.as_ref(), &teleports);
@@ -1485,6 +1517,7 @@ impl Resolver {
             carries,
             goal,
             limit: limit.map(|l| l.0),
+            times: std::mem::take(&mut self.times),
         });
     }
 }

@@ -145,6 +145,11 @@ pub enum VarKind {
     /// range's size, without it a step that would leave the range is no
     /// step.
     Counter { lo: i64, hi: i64, wrap: bool },
+    /// The time, kept as the steps taken up to `from + period - 1`, and
+    /// from `from` on modulo `period` (every condition that reads the time
+    /// is true at `t` just when it is at the value kept: see
+    /// `ground::clock`).
+    Clock { from: u32, period: u32 },
 }
 
 /// A state variable.
@@ -174,6 +179,17 @@ impl Var {
         match self.kind {
             VarKind::Counter { lo, .. } => lo,
             _ => 0,
+        }
+    }
+
+    /// The clock's value after one more step.
+    #[inline]
+    pub fn tick(&self, v: i64) -> i64 {
+        match self.kind {
+            VarKind::Clock { from, period } if v + 1 >= i64::from(from) + i64::from(period) => {
+                i64::from(from)
+            }
+            _ => v + 1,
         }
     }
 
@@ -222,6 +238,9 @@ pub enum Expr {
     /// The mover stands at one of these positions (bit `p % 64` of word
     /// `p / 64`).
     At(MoverId, Vec<u64>),
+    /// The variable's value (less its smallest) is one of these (bit
+    /// `v % 64` of word `v / 64`): the time read in a condition.
+    In(VarId, Vec<u64>),
     /// Mover `b` stands on (a piece: covers) the cell `off` (rows,
     /// columns) from mover `a`'s cell: a cell test of a move's condition
     /// (`cell ahead has box`).
@@ -1068,9 +1087,18 @@ pub struct Task {
     starts: Vec<Vec<i64>>,
     goal: Expr,
     limit: Option<Limit>,
+    /// The time, where a condition reads it (a [`VarKind::Clock`]).
+    clock: Option<VarId>,
 }
 
 impl Task {
+    /// The variable that keeps the time, where a condition reads it: it
+    /// ticks once at the end of every step, after the step's rules and
+    /// follow-ups and before the derived facts, `forbid` and the goal.
+    pub fn clock(&self) -> Option<VarId> {
+        self.clock
+    }
+
     pub fn board(&self) -> &Board {
         &self.board
     }
@@ -1296,6 +1324,10 @@ impl Task {
             Expr::Const(b) => *b,
             Expr::Cmp(v, op, k) => op.holds(vals[v.ix()], *k),
             Expr::At(m, set) => self.at(*m, set, vals),
+            Expr::In(v, set) => {
+                let x = (vals[v.ix()] - self.vars[v.ix()].lo()) as usize;
+                set[x / 64] >> (x % 64) & 1 == 1
+            }
             Expr::Near { a, b, off } => self.near(*a, *b, *off, vals),
             Expr::Pos { terms, op, k } => {
                 let sum: i64 = terms
@@ -1535,6 +1567,7 @@ impl Task {
             || self.mode == Mode::Together
             || self.has_objects()
             || self.has_twins()
+            || self.clock.is_some()
         {
             return false;
         }

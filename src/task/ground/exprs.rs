@@ -107,6 +107,7 @@ impl Grounder<'_> {
     pub(super) fn expr(&mut self, e: &resolve::Expr, class: Option<&Class>) -> Expr {
         use resolve::Expr as E;
         match e {
+            E::Time(i) => self.times[*i].clone(),
             E::Flag { state, index } => {
                 Expr::Cmp(self.state_var(*state, *index, class), Cmp::Eq, 1)
             }

@@ -116,6 +116,7 @@ impl Grounder<'_> {
             starts,
             goal,
             limit,
+            clock: self.clock_var,
         }
         .with_coords();
         (task, self.errors)

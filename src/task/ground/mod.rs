@@ -17,6 +17,7 @@ use crate::resolve::{
 const NONE: ClassId = ClassId::MAX;
 
 mod board;
+mod clock;
 mod exprs;
 mod finish;
 mod movers;
@@ -132,8 +133,11 @@ pub fn ground(rules: &Rules, case: &RawCase) -> Result<Task, Vec<InputError>> {
         actor: None,
         way: None,
         cell_tests: hashbrown::HashMap::new(),
+        times: Vec::new(),
+        clock_var: None,
         errors: Vec::new(),
     };
+    g.clock();
     g.movers_and_vars();
     let (task, errors) = g.finish();
     if errors.is_empty() {
@@ -170,6 +174,11 @@ struct Grounder<'a> {
     way: Option<Dir>,
     /// Cell tests built, by mover, offset, tile and values.
     cell_tests: hashbrown::HashMap<(usize, (i32, i32), TileId, ValueSel), Expr>,
+    /// Per comparison of numbers of the rules ([`resolve::Expr::Time`]),
+    /// its condition on this map (see [`clock`]).
+    times: Vec<Expr>,
+    /// The variable that keeps the time, where a condition reads it.
+    clock_var: Option<VarId>,
     errors: Vec<InputError>,
 }
 

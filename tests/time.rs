@@ -1,0 +1,227 @@
+//! The time in conditions (`steps`): doors open on some minutes, cells
+//! entered only from some time on, moves made only on some minutes, goals
+//! reached only on even ones; against a hand-written search that keeps the
+//! time whole (no period, no threshold: every minute up to a bound no
+//! shortest way can pass), on random rules and maps, under every strategy.
+
+use crate::common;
+use puzzle::run::Options;
+use rand::{Rng, SeedableRng};
+
+/// The random parts of one rule file.
+#[derive(Debug, Clone, Copy)]
+struct Clocked {
+    /// `enter door only if steps % door.0 == door.1`.
+    door: (i64, i64),
+    /// `enter late only if steps + 1 > late`.
+    late: i64,
+    /// `north if (steps + north.1) % north.0 < 1 + north.0 / 2`.
+    north: (i64, i64),
+    /// `goal ... and steps % 2 == 0`.
+    even: bool,
+    /// `stay` among the moves.
+    wait: bool,
+}
+
+impl Clocked {
+    fn draw(rng: &mut impl Rng) -> Clocked {
+        let k = rng.gen_range(2..=4);
+        let m = rng.gen_range(2..=3);
+        Clocked {
+            door: (k, rng.gen_range(0..k)),
+            late: rng.gen_range(0..8),
+            north: (m, rng.gen_range(0..m)),
+            even: rng.gen_bool(0.5),
+            wait: rng.gen_bool(0.7),
+        }
+    }
+
+    fn rules(&self) -> String {
+        let Clocked {
+            door: (k, r),
+            late,
+            north: (m, s),
+            even,
+            wait,
+        } = *self;
+        let half = 1 + m / 2;
+        format!(
+            "input {{ cases until eof  header rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  wall '#' solid  door 'D'  late 'L'  exit 'E' }}\n\
+             agent me '@' on floor\n\
+             move me: north if (steps + {s}) % {m} < {half}, south, east, west{}\n\
+             enter door only if steps % {k} == {r}\n\
+             enter late only if steps + 1 > {late}\n\
+             goal me on exit{}\n\
+             output {{ solved \"{{steps}}\" unsolved \"-1\" }}\n",
+            if wait { ", stay" } else { "" },
+            if even { " and steps % 2 == 0" } else { "" },
+        )
+    }
+
+    /// The fewest steps, by a breadth-first search over (cell, minute)
+    /// with the minute kept whole up to a bound past which no shortest
+    /// way goes: every (cell, minute modulo 12) pair once, past the
+    /// `late` threshold.
+    fn solve(&self, g: &[Vec<u8>]) -> Option<u32> {
+        let (h, w) = (g.len() as i64, g[0].len() as i64);
+        let horizon = (h * w * 12 + self.late + 2) as usize;
+        let at = |r: i64, c: i64| {
+            (r >= 0 && c >= 0 && r < h && c < w).then(|| g[r as usize][c as usize])
+        };
+        let start = common::all_cells(g)
+            .into_iter()
+            .find(|&(r, c)| g[r][c] == b'@')
+            .map(|(r, c)| (r as i64, c as i64))?;
+        let ix = |r: i64, c: i64, t: usize| (t * h as usize + r as usize) * w as usize + c as usize;
+        let mut seen = vec![false; (horizon + 1) * (h * w) as usize];
+        let mut now = vec![start];
+        seen[ix(start.0, start.1, 0)] = true;
+        for t in 0..horizon {
+            for &(r, c) in &now {
+                if at(r, c) == Some(b'E') && (!self.even || t % 2 == 0) {
+                    return Some(t as u32);
+                }
+            }
+            let mut next = Vec::new();
+            let tt = t as i64;
+            for &(r, c) in &now {
+                let (m, s) = self.north;
+                let mut moves = vec![(1, 0), (0, 1), (0, -1)];
+                if (tt + s) % m < 1 + m / 2 {
+                    moves.push((-1, 0));
+                }
+                if self.wait {
+                    moves.push((0, 0));
+                }
+                for (dr, dc) in moves {
+                    let (nr, nc) = (r + dr, c + dc);
+                    let open = match at(nr, nc) {
+                        None | Some(b'#') => false,
+                        _ if (dr, dc) == (0, 0) => true,
+                        Some(b'D') => tt % self.door.0 == self.door.1,
+                        Some(b'L') => tt + 1 > self.late,
+                        Some(_) => true,
+                    };
+                    if open && !std::mem::replace(&mut seen[ix(nr, nc, t + 1)], true) {
+                        next.push((nr, nc));
+                    }
+                }
+            }
+            now = next;
+        }
+        None
+    }
+}
+
+/// The time read in moves' conditions, entry conditions and the goal, on
+/// 500 random maps (50 rule files of 10 maps), under every strategy,
+/// against [`Clocked::solve`].
+#[test]
+fn the_time_in_conditions_matches_a_hand_written_search() {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0x7153);
+    let (mut solved, mut unsolved) = (0, 0);
+    for _ in 0..50 {
+        let c = Clocked::draw(&mut rng);
+        let rules = c.rules();
+        let (mut input, mut want) = (String::new(), String::new());
+        for _ in 0..10 {
+            let (h, w) = (rng.gen_range(1..=6), rng.gen_range(2..=6));
+            let tiles = b"....#DDL";
+            let mut g = common::random_grid(&mut rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
+            let cells = common::all_cells(&g);
+            common::place(&mut rng, &mut g, cells, b"@E");
+            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
+            match c.solve(&g) {
+                Some(n) => {
+                    want.push_str(&format!("{n}\n"));
+                    solved += 1;
+                }
+                None => {
+                    want.push_str("-1\n");
+                    unsolved += 1;
+                }
+            }
+        }
+        for config in common::configs() {
+            let opts = Options {
+                search: config,
+                ..Default::default()
+            };
+            let loaded = puzzle::load("time.puz", &rules).expect("the rules load");
+            let mut out = Vec::new();
+            puzzle::run(&loaded.rules, "map", &input, &opts, &mut out).expect("the maps run");
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                want,
+                "{config:?}\n{rules}\n{input}"
+            );
+        }
+    }
+    eprintln!("{solved} solved, {unsolved} not");
+    assert!(
+        solved > 200 && unsolved > 50,
+        "{solved} solved, {unsolved} not"
+    );
+}
+
+/// The visited states of each case of `input` under `rules` (breadth-first,
+/// one thread), from `--format json --stats`.
+fn visited(rules: &str, input: &str) -> Vec<u64> {
+    let loaded = puzzle::load("time.puz", rules).expect("the rules load");
+    let opts = Options {
+        stats: true,
+        format: puzzle::run::Format::Json,
+        search: puzzle::search::Config {
+            strategy: puzzle::search::Strategy::Bfs,
+            threads: 1,
+            count: false,
+        },
+        ..Default::default()
+    };
+    let mut out = Vec::new();
+    puzzle::run(&loaded.rules, "map", input, &opts, &mut out).expect("the maps run");
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["stats"]["visited"]
+                .as_u64()
+                .expect("a count of visited states")
+        })
+        .collect()
+}
+
+/// The state keeps the time modulo its period where the rules read it
+/// only through `%`: a search whose rules read `steps % 4` visits at most
+/// four times the states of the same search without the time (and more
+/// than the same, on these maps, where waiting matters).
+#[test]
+fn the_time_modulo_a_period_multiplies_the_states_by_the_period_at_most() {
+    let base = "input { cases until eof  header rows cols  grid rows x cols }\n\
+                tiles { floor '.'  wall '#' solid  door 'D'  exit 'E' }\n\
+                agent me '@' on floor\n\
+                move me: north south east west stay\n\
+                goal me on exit\n\
+                output { solved \"{steps}\" unsolved \"-1\" }\n";
+    let timed = format!("{base}enter door only if steps % 4 == 3\n");
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0x4e);
+    let mut input = String::new();
+    for _ in 0..20 {
+        let mut g = common::random_grid(&mut rng, 12, 12, |r| b".....#DD"[r.gen_range(0..8)]);
+        let cells = common::all_cells(&g);
+        common::place(&mut rng, &mut g, cells, b"@E");
+        input.push_str(&common::case_text("12 12", &g));
+    }
+    let (plain, timed) = (visited(base, &input), visited(&timed, &input));
+    let mut more = 0;
+    for (p, t) in plain.iter().zip(&timed) {
+        assert!(*t <= 4 * p, "{t} states with the time, {p} without");
+        more += usize::from(t > p);
+    }
+    assert!(
+        more > 10,
+        "the time made no difference: {plain:?} {timed:?}"
+    );
+}
