@@ -758,3 +758,65 @@ fn compiled_cell_tests_hold_where_the_interpreters_do() {
         "{checked} checked, {held} held"
     );
 }
+
+/// Tasks that read the time: per value of the clock, the kernel of the
+/// task at that time, the clock set to its next value on each successor,
+/// gives the interpreter's successors. Doors open on some minutes, moves
+/// made on some, facts derived on some; steps and slides, in turn and at
+/// once, with `stay` (a step that only moves the time on).
+#[test]
+fn kernels_per_value_of_the_clock_give_the_interpreters_successors() {
+    let mut rng = SmallRng::seed_from_u64(0xc10c);
+    let mut compared = HashSet::new();
+    for round in 0..160 {
+        let at_once = round % 4 == 1;
+        let slides = round % 4 == 3;
+        let n = rng.gen_range(1..=if at_once { 2 } else { 3 });
+        let k = rng.gen_range(2..=4);
+        let mut moves = if slides {
+            "slide north, slide east, south, west".to_string()
+        } else {
+            dirs(&mut rng, at_once)
+        };
+        // (The slide kernel takes no conditions on moves, and no `stay`.)
+        if !slides && rng.gen_bool(0.5) {
+            moves.push_str(&format!(", (-2, 0) if steps % {k} != 1"));
+        }
+        if !slides && !moves.contains("stay") && (rng.gen_bool(0.5) || !at_once) {
+            moves.push_str(", stay");
+        }
+        let mut rules = format!(
+            "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  wall '#' solid  door 'D'  pad 'P'  {} }}\n\
+             agent bot[n] '1'.. on floor\n\
+             flag rested\n\
+             move all {}: {moves}\n\
+             enter door only if steps % {k} == {}\n",
+            if slides { "ice 'i' slippery" } else { "" },
+            if at_once { "at once" } else { "in turn" },
+            rng.gen_range(0..k),
+        );
+        if rng.gen_bool(0.4) {
+            rules.push_str("when bot on pad if steps % 2 == 0: set rested\n");
+        }
+        if slides || rng.gen_bool(0.5) {
+            rules.push_str("forbid same cell\n");
+        }
+        rules.push_str("goal every bot on pad and steps % 3 == 0\n");
+        let size = (rng.gen_range(1..=5), rng.gen_range(2..=6));
+        let tiles: &[u8] = if slides { b"..#DPii" } else { b"...#DDP" };
+        let Some((input, task)) = random_map(&mut rng, &rules, n, size, tiles) else {
+            continue;
+        };
+        assert!(task.clock().is_some(), "{rules}");
+        for kind in compare(&task, 3000, &format!("{rules}\n{input}")) {
+            compared.insert(format!("{kind:?}"));
+        }
+    }
+    for kind in ["Lone", "InTurn", "AtOnce", "Slides"] {
+        assert!(
+            compared.contains(kind),
+            "{kind} was never compared: {compared:?}"
+        );
+    }
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski > FILE`. Also `gen.py robots5`:
+`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|stairs > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -138,6 +138,19 @@ def knights(rng):
 def horse(rng):
     """Boards of 1000 x 1000, a tenth of their points stones."""
     return corners(rng, 1000, "x", 0.1, "H", "S")
+
+
+def stairs(rng):
+    """Four floors of 1500 x 1500: a tenth walls, a tenth staircases of
+    either kind, the wizard in one corner and the tower in the other."""
+    maps = []
+    for _ in range(4):
+        n = 1500
+        g = grid(rng, n, n, lambda r: rng_tile(r, [("*", 0.1), ("|", 0.05), ("-", 0.05)]))
+        g[0][0] = "S"
+        g[n - 1][n - 1] = "T"
+        maps.append(f"{n} {n}\n{show(g)}")
+    return f"{len(maps)}\n" + "\n".join(maps) + "\n"
 
 
 def walkways(rng):
@@ -280,4 +293,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs}[kind](random.Random(2026)))

@@ -49,6 +49,9 @@ pub fn fits(task: &Task) -> Vec<Fit> {
 
 /// The specialised kernels that fit `task`, or why none does.
 fn special(task: &Task) -> Result<Vec<Fit>, String> {
+    if task.clock().is_some() {
+        return phased(task);
+    }
     none_if(task)?;
     // Movers that never share a cell (pieces, or `forbid same cell`) and
     // are alike: the bodies kernel keeps their positions in order, where
@@ -108,6 +111,44 @@ fn special(task: &Task) -> Result<Vec<Fit>, String> {
     Ok(tables(task))
 }
 
+/// For a task that reads the time: the kernels that run it at every value
+/// of its clock (the task at that time has no clock), each with the
+/// clock's next value set on its successors. Not the row kernels: a row
+/// would need the clock set on each of its states.
+fn phased(task: &Task) -> Result<Vec<Fit>, String> {
+    let phases = task.phases();
+    let Some(c) = task.clock() else {
+        return Err("the task has no clock".into());
+    };
+    let n = task.var(c).size();
+    if phases.is_empty() {
+        return Err(format!(
+            "conditions read the time, kept in {n} values (a task for each, more than {})",
+            crate::task::MAX_PHASES
+        ));
+    }
+    let mut common: Vec<Fit> = Vec::new();
+    for (v, p) in phases.iter().enumerate() {
+        let fits = special(p).map_err(|why| format!("at time {v} of the clock, {why}"))?;
+        if v == 0 {
+            common = fits.into_iter().filter(|f| f.suits(false)).collect();
+        } else {
+            common.retain(|f| fits.iter().any(|g| g.kind == f.kind));
+        }
+    }
+    if common.is_empty() {
+        return Err("no one kernel runs the task at every value of its clock".into());
+    }
+    for f in &mut common {
+        f.reason = format!(
+            "the time read, a kernel per value of the clock ({n}), each of the task at that \
+             time: {}",
+            f.reason
+        );
+    }
+    Ok(common)
+}
+
 /// Why no specialised kernel can run `task`, when a feature rules them
 /// all out.
 fn none_if(task: &Task) -> Result<(), String> {
@@ -123,8 +164,6 @@ fn none_if(task: &Task) -> Result<(), String> {
         "a piece's cells depend on its pose (`poses`)"
     } else if task.has_bodies() {
         "bodies follow their leaders (`follows`)"
-    } else if task.clock().is_some() {
-        "conditions read the time (`steps`), kept in the state and ticked every step"
     } else if task.forbids() {
         "no step may end where a condition holds (`forbid COND`)"
     } else if task.reads_moving() {
@@ -146,7 +185,7 @@ fn tables(task: &Task) -> Vec<Fit> {
     let n = task.movers().len();
     let mode = task.mode();
     let mut out = Vec::new();
-    if mode == Mode::InTurn && n == 1 {
+    if mode == Mode::InTurn && n == 1 && task.movers()[0].actions().len() <= tables::LONE_MOVES {
         out.push(Fit::new(
             KernelKind::Lone,
             "one agent in turn: a bitmask of exits per cell",

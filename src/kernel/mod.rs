@@ -23,7 +23,7 @@ pub use slides::{SlideModel, Slides};
 use tables::Model;
 pub use tables_succ::Tables;
 
-use crate::pack::{Layout, Word};
+use crate::pack::{Field, Layout, Word};
 use crate::task::Task;
 
 /// How successors are generated.
@@ -68,6 +68,17 @@ enum Compiled<'t, W> {
     Slides(SlideModel<'t, W>),
     Bodies(BodyModel),
     Generic,
+    /// A task that reads the time: per value of its clock, what the kernel
+    /// compiled of the task at that time.
+    Phased(Box<Phases<'t, W>>),
+}
+
+/// Per value of a clock, a compiled kernel, and the clock's field with its
+/// next value in place, per value.
+struct Phases<'t, W> {
+    field: Field,
+    parts: Vec<Compiled<'t, W>>,
+    next: Vec<W>,
 }
 
 impl<'t, W: Word> Kernel<'t, W> {
@@ -95,15 +106,18 @@ impl<'t, W: Word> Kernel<'t, W> {
         kind: KernelKind,
         stop: &dyn Fn() -> bool,
     ) -> Option<Self> {
-        let compiled = match kind {
-            KernelKind::Generic => Compiled::Generic,
-            KernelKind::Slides => Compiled::Slides(SlideModel::new(task, layout)),
-            KernelKind::Bodies => Compiled::Bodies(BodyModel::new(task, layout)),
-            KernelKind::Lone
-            | KernelKind::InTurn
-            | KernelKind::AtOnce
-            | KernelKind::Nested(_)
-            | KernelKind::Rows { .. } => Compiled::Tables(Model::new(task, layout, kind, stop)?),
+        let compiled = match task.clock() {
+            Some(c) if kind != KernelKind::Generic => {
+                let (var, field) = (task.var(c), layout.field(c));
+                let parts = (task.phases().iter())
+                    .map(|p| Self::compile(p, layout, kind, stop))
+                    .collect::<Option<Vec<_>>>()?;
+                let next = (0..var.size() as i64)
+                    .map(|v| field.place((var.tick(v) - var.lo()) as u64))
+                    .collect();
+                Compiled::Phased(Box::new(Phases { field, parts, next }))
+            }
+            _ => Self::compile(task, layout, kind, stop)?,
         };
         let mut goal_cx = Conds::new();
         let goal = goal_cx.compile(task.goal(), task, layout);
@@ -127,6 +141,25 @@ impl<'t, W: Word> Kernel<'t, W> {
             goal_cx,
             goal,
             starts,
+        })
+    }
+
+    /// What a kernel of `kind` compiles of a task without a clock.
+    fn compile(
+        task: &'t Task,
+        layout: &'t Layout,
+        kind: KernelKind,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Compiled<'t, W>> {
+        Some(match kind {
+            KernelKind::Generic => Compiled::Generic,
+            KernelKind::Slides => Compiled::Slides(SlideModel::new(task, layout)),
+            KernelKind::Bodies => Compiled::Bodies(BodyModel::new(task, layout)),
+            KernelKind::Lone
+            | KernelKind::InTurn
+            | KernelKind::AtOnce
+            | KernelKind::Nested(_)
+            | KernelKind::Rows { .. } => Compiled::Tables(Model::new(task, layout, kind, stop)?),
         })
     }
 
@@ -156,13 +189,69 @@ impl<'t, W: Word> Kernel<'t, W> {
     /// A successor generator (one per thread).
     pub fn successors(&self) -> Successors<'_, 't, W> {
         Successors {
-            imp: match &self.compiled {
-                Compiled::Tables(m) => Imp::Tables(Tables::new(m)),
-                Compiled::Slides(m) => Imp::Slides(Slides::new(m)),
-                Compiled::Bodies(m) => Imp::Bodies(Bodies::new(m)),
-                Compiled::Generic => Imp::Generic(Generic::new(self.task, self.layout)),
-            },
+            imp: self.imp(&self.compiled, self.task),
         }
+    }
+
+    fn imp<'k>(&'k self, c: &'k Compiled<'t, W>, task: &'t Task) -> Imp<'k, 't, W> {
+        match c {
+            Compiled::Tables(m) => Imp::Tables(Tables::new(m)),
+            Compiled::Slides(m) => Imp::Slides(Slides::new(m)),
+            Compiled::Bodies(m) => Imp::Bodies(Bodies::new(m)),
+            Compiled::Generic => Imp::Generic(Generic::new(task, self.layout)),
+            Compiled::Phased(p) => Imp::Phased(Phased {
+                field: p.field,
+                mask: p.field.mask(),
+                next: &p.next,
+                parts: (p.parts.iter())
+                    .map(|c| match c {
+                        Compiled::Tables(m) => Part::Tables(Box::new(Tables::new(m))),
+                        Compiled::Slides(m) => Part::Slides(Slides::new(m)),
+                        Compiled::Bodies(m) => Part::Bodies(Bodies::new(m)),
+                        Compiled::Generic | Compiled::Phased(_) => {
+                            unreachable!("a phase has a specialised kernel")
+                        }
+                    })
+                    .collect(),
+            }),
+        }
+    }
+}
+
+/// The kernel of a task at one value of its clock: a specialised one.
+enum Part<'k, 't, W> {
+    Tables(Box<Tables<'k, 't, W>>),
+    Slides(Slides<'k, W>),
+    Bodies(Bodies<'k, W>),
+}
+
+/// The successors of a task that reads the time: those of the kernel of
+/// the task at the state's time, the clock set to its next value.
+pub struct Phased<'k, 't, W> {
+    field: Field,
+    mask: W,
+    next: &'k [W],
+    parts: Vec<Part<'k, 't, W>>,
+}
+
+impl<W: Word> Phased<'_, '_, W> {
+    #[inline(always)]
+    fn each_cost(&mut self, s: W, mut f: impl FnMut(W, u32) -> bool) {
+        let v = self.field.raw(s) as usize;
+        let (keep, next) = (!self.mask, self.next[v]);
+        let mut g = |t: W| f(t & keep | next, 1);
+        match &mut self.parts[v] {
+            Part::Tables(t) => t.each(s, g),
+            Part::Slides(t) => t.each(s, g),
+            Part::Bodies(t) => t.each(s, &mut g),
+        }
+    }
+}
+
+impl<W: Word> Gen<W> for Phased<'_, '_, W> {
+    #[inline(always)]
+    fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
+        self.each_cost(s, |t, _| f(t))
     }
 }
 
@@ -208,6 +297,7 @@ pub enum Split<'a, 'k, 't, W> {
     Slides(&'a mut Slides<'k, W>),
     Bodies(&'a mut Bodies<'k, W>),
     Generic(&'a mut Generic<'k, W>),
+    Phased(&'a mut Phased<'k, 't, W>),
 }
 
 /// Generates the successors of states, reusing its buffers.
@@ -222,6 +312,21 @@ enum Imp<'k, 't, W> {
     Slides(Slides<'k, W>),
     Bodies(Bodies<'k, W>),
     Generic(Generic<'k, W>),
+    Phased(Phased<'k, 't, W>),
+}
+
+impl<W: Word> Imp<'_, '_, W> {
+    /// Calls `f` on every successor of `s` with the cost of its step.
+    #[inline(always)]
+    fn each_cost(&mut self, s: W, mut f: impl FnMut(W, u32) -> bool) {
+        match self {
+            Imp::Tables(t) => t.each(s, |t| f(t, 1)),
+            Imp::Slides(t) => t.each(s, |t| f(t, 1)),
+            Imp::Bodies(t) => t.each(s, |t| f(t, 1)),
+            Imp::Generic(g) => g.each(s, f),
+            Imp::Phased(p) => p.each_cost(s, f),
+        }
+    }
 }
 
 impl<'k, 't, W: Word> Successors<'k, 't, W> {
@@ -234,18 +339,14 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
             Imp::Slides(t) => t.each(s, f),
             Imp::Bodies(t) => t.each(s, f),
             Imp::Generic(g) => g.each(s, |t, _| f(t)),
+            Imp::Phased(p) => p.each(s, f),
         }
     }
 
     /// Calls `f` on every successor of `s` with the cost of its step.
     #[inline(always)]
-    pub fn each_cost(&mut self, s: W, mut f: impl FnMut(W, u32) -> bool) {
-        match &mut self.imp {
-            Imp::Tables(t) => t.each(s, |t| f(t, 1)),
-            Imp::Slides(t) => t.each(s, |t| f(t, 1)),
-            Imp::Bodies(t) => t.each(s, |t| f(t, 1)),
-            Imp::Generic(g) => g.each(s, f),
-        }
+    pub fn each_cost(&mut self, s: W, f: impl FnMut(W, u32) -> bool) {
+        self.imp.each_cost(s, f)
     }
 
     /// The loop it runs, for a search to be generic over.
@@ -255,6 +356,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
             Imp::Slides(t) => Split::Slides(t),
             Imp::Bodies(t) => Split::Bodies(t),
             Imp::Generic(g) => Split::Generic(g),
+            Imp::Phased(p) => Split::Phased(p),
         }
     }
 
@@ -263,7 +365,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     pub fn row_words(&self) -> usize {
         match &self.imp {
             Imp::Tables(t) => t.row_words(),
-            Imp::Slides(_) | Imp::Bodies(_) | Imp::Generic(_) => 0,
+            Imp::Slides(_) | Imp::Bodies(_) | Imp::Generic(_) | Imp::Phased(_) => 0,
         }
     }
 
@@ -279,7 +381,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
                 t.rows::<R>(s, row);
                 true
             }
-            Imp::Slides(_) | Imp::Bodies(_) | Imp::Generic(_) => false,
+            Imp::Slides(_) | Imp::Bodies(_) | Imp::Generic(_) | Imp::Phased(_) => false,
         }
     }
 }

@@ -85,12 +85,16 @@ pub struct Mover<'t, W> {
     pub adj_start: Vec<u32>,
     /// For a lone mover, padded cell -> position, [`NONE`] outside the
     /// domain: move `i` from position `p` reaches
-    /// `index[padded[p] + deltas[i]]`. Empty for others.
+    /// `index[padded[p] + deltas[i]]`. Empty for others, and on the padded
+    /// grid ([`Mover::grid`]).
     pub index: Vec<u32>,
+    /// Its domain is the padded grid: a position is its padded cell, so a
+    /// lone mover's moves add to it with no table between.
+    pub grid: bool,
     /// For a lone mover, by padded cell: bit `i` set when move `i` lands on
-    /// a cell it may stand on (it has at most the 8 neighbours: `stay` is
-    /// no step in turn). Empty for others.
-    pub exits: Vec<u8>,
+    /// a cell it may stand on (at most [`LONE_MOVES`] moves). Empty for
+    /// others.
+    pub exits: Vec<u16>,
     /// Position -> condition to enter it (index into [`Model::conds`]);
     /// empty when the mover is `free`.
     pub entry: Vec<u32>,
@@ -378,10 +382,16 @@ pub(crate) fn effect_of<W: Word>(layout: &Layout, effects: &[TaskEffect]) -> Eff
     e
 }
 
+/// The most moves a lone mover may have for [`Mover::exits`].
+pub const LONE_MOVES: usize = 16;
+
 /// By padded cell: bit `i` set when move `deltas[i]` lands on an open cell.
-fn exits(open: &[u8], deltas: &[isize]) -> Vec<u8> {
-    assert!(deltas.len() <= 8, "moves are distinct neighbours");
-    let mut exits = vec![0u8; open.len()];
+fn exits(open: &[u8], deltas: &[isize]) -> Vec<u16> {
+    assert!(
+        deltas.len() <= LONE_MOVES,
+        "a lone mover has at most 16 moves"
+    );
+    let mut exits = vec![0u16; open.len()];
     for (i, &d) in deltas.iter().enumerate() {
         // Every cell whose neighbour by `d` is in the array, in one pass.
         let n = open.len() - d.unsigned_abs();
@@ -391,7 +401,7 @@ fn exits(open: &[u8], deltas: &[isize]) -> Vec<u8> {
             (-d as usize, 0)
         };
         for (e, &o) in exits[from..from + n].iter_mut().zip(&open[to..to + n]) {
-            *e |= o << i;
+            *e |= u16::from(o) << i;
         }
     }
     exits
@@ -480,7 +490,7 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
         let padded = tm.domain().padded_table();
         let field = self.layout.field(tm.pos());
         let grid = tm.domain().is_grid();
-        let index = position_index(b.open(), padded, grid);
+        let index = position_index(b.open(), padded, grid, lone);
         if stop() {
             return None;
         }
@@ -571,7 +581,8 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             } else {
                 Vec::new()
             },
-            index: if lone { index } else { Vec::new() },
+            index: if lone && !grid { index } else { Vec::new() },
+            grid,
             entry,
             free,
             on_enter,
@@ -742,7 +753,11 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
 /// Padded cell -> position, for the cells a move may enter: on the padded
 /// grid (`grid`), every position's cell but the border and the solid cells
 /// (a list has none of them).
-fn position_index(open: &[u8], padded: &[u32], grid: bool) -> Vec<u32> {
+fn position_index(open: &[u8], padded: &[u32], grid: bool, lone: bool) -> Vec<u32> {
+    // A lone mover on the padded grid needs none (see `Mover::grid`).
+    if lone && grid {
+        return Vec::new();
+    }
     let mut index = vec![NONE; open.len()];
     for (k, &pc) in padded.iter().enumerate() {
         index[pc as usize] = k as u32;
@@ -800,20 +815,15 @@ fn lone_exits(
     deltas: &[isize],
     guarded: &[Option<Vec<u64>>],
     padded: &[u32],
-) -> Vec<u8> {
+) -> Vec<u16> {
     let mut e = exits(open, deltas);
-    // Only the positions a move is not made from, word by word.
+    // A move's bit cleared where it is not made, in one pass without a
+    // branch (a condition may hold on a few positions or on most).
     for (j, g) in guarded.iter().enumerate() {
         let Some(g) = g else { continue };
-        for (w, &word) in g.iter().enumerate() {
-            let mut not = !word;
-            while not != 0 {
-                let p = w * 64 + not.trailing_zeros() as usize;
-                not &= not - 1;
-                if let Some(&pc) = padded.get(p) {
-                    e[pc as usize] &= !(1 << j);
-                }
-            }
+        for (p, &pc) in padded.iter().enumerate() {
+            let not = !(g[p / 64] >> (p % 64)) & 1;
+            e[pc as usize] &= !((not as u16) << j);
         }
     }
     e

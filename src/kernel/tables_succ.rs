@@ -336,16 +336,30 @@ impl<'m, 't, W: Word> Tables<'m, 't, W> {
         let m = self.m;
         let mv = &m.movers[0];
         let cleared = s & !mv.field();
-        let pc = mv.padded[mv.pos(s) as usize] as usize;
+        let p = mv.pos(s);
+        // On the padded grid a position is its padded cell, and a move
+        // that lands on the board lands on a position: no table between.
+        let grid = mv.grid;
+        let pc = if grid {
+            p as usize
+        } else {
+            mv.padded[p as usize] as usize
+        };
         // Only the moves that land on the board, one bit each.
         let mut bits = mv.exits[pc];
         while bits != 0 {
             let d = mv.deltas[bits.trailing_zeros() as usize];
             bits &= bits - 1;
-            let to = mv.index[pc.wrapping_add_signed(d)];
+            let to = if grid {
+                pc.wrapping_add_signed(d) as u32
+            } else {
+                mv.index[pc.wrapping_add_signed(d)]
+            };
             debug_assert_ne!(to, NONE, "an exit lands in the domain");
             let q = to as usize;
-            if !mv.free && !m.holds(m.conds[mv.entry[q] as usize], s) {
+            // A stay enters no cell (and fires no rule: see
+            // `Task::fixed_moves`).
+            if to != p && !mv.free && !m.holds(m.conds[mv.entry[q] as usize], s) {
                 continue;
             }
             let mut t = cleared | mv.bits(to);
@@ -363,12 +377,14 @@ impl<'m, 't, W: Word> Tables<'m, 't, W> {
         for (i, mv) in m.movers.iter().enumerate() {
             let p = self.old_pos[i] as usize;
             let cleared = s & !mv.field();
-            // In turn, the move lists hold no `stay`.
             for st in mv.moves(p) {
-                if !mv.free && !m.holds(m.conds[mv.entry[st.pos as usize] as usize], s) {
+                // A stay (in turn only where no rule fires: see
+                // `Task::fixed_moves`) enters no cell.
+                let stays = st.pos as usize == p;
+                if !stays && !mv.free && !m.holds(m.conds[mv.entry[st.pos as usize] as usize], s) {
                     continue;
                 }
-                if self.taken(st.cell) {
+                if !stays && self.taken(st.cell) {
                     continue;
                 }
                 let mut t = cleared | mv.bits(st.pos);

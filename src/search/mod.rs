@@ -471,6 +471,7 @@ fn run_any<W: Word, M: Mark<W>>(
             Split::Slides(t) => expand_chunk::<W, M, _, true>(t, chunk, meter, next, test, store),
             Split::Bodies(t) => expand_chunk::<W, M, _, true>(t, chunk, meter, next, test, store),
             Split::Generic(g) => expand_chunk::<W, M, _, true>(g, chunk, meter, next, test, store),
+            Split::Phased(p) => expand_chunk::<W, M, _, true>(p, chunk, meter, next, test, store),
         };
     }
     match succ.split() {
@@ -483,6 +484,7 @@ fn run_any<W: Word, M: Mark<W>>(
         Split::Slides(t) => expand_chunk::<W, M, _, false>(t, chunk, meter, next, test, store),
         Split::Bodies(t) => expand_chunk::<W, M, _, false>(t, chunk, meter, next, test, store),
         Split::Generic(g) => expand_chunk::<W, M, _, false>(g, chunk, meter, next, test, store),
+        Split::Phased(p) => expand_chunk::<W, M, _, false>(p, chunk, meter, next, test, store),
     }
 }
 

@@ -19,6 +19,9 @@
 
 mod domain;
 mod ground;
+mod phases;
+
+pub use phases::MAX_PHASES;
 
 pub use domain::Domain;
 pub use ground::MAX_AT_ONCE;
@@ -1089,6 +1092,8 @@ pub struct Task {
     limit: Option<Limit>,
     /// The time, where a condition reads it (a [`VarKind::Clock`]).
     clock: Option<VarId>,
+    /// [`Task::phases`], made when first asked for.
+    phases: std::sync::OnceLock<Vec<Task>>,
 }
 
 impl Task {
@@ -1445,7 +1450,9 @@ impl Task {
                 && !m.far
                 && match m.way {
                     Way::By(_) => true,
-                    Way::Nowhere => self.mode == Mode::AtOnce,
+                    // In turn, a stay fires no rule of a cell: the tables
+                    // would fire those of the cell "entered".
+                    Way::Nowhere => self.mode == Mode::AtOnce || self.rules.is_empty(),
                     _ => false,
                 }
         };
@@ -1477,7 +1484,15 @@ impl Task {
                 .entry
                 .iter()
                 .enumerate()
-                .all(|(k, e)| !self.board.present[k] || matches!(e, Expr::Const(_)))
+                // A cell that is not solid but may never be entered (a
+                // condition false on this map, or at this time of a
+                // clock: see `phases`) is a condition the kernels that
+                // need none would not hold.
+                .all(|(k, e)| {
+                    !self.board.present[k]
+                        || *e == Expr::Const(true)
+                        || (*e == Expr::Const(false) && self.board.classes()[k].solid)
+                })
     }
 
     /// Some action is taken only on a condition (`if`).

@@ -117,6 +117,7 @@ impl Grounder<'_> {
             goal,
             limit,
             clock: self.clock_var,
+            phases: Default::default(),
         }
         .with_coords();
         (task, self.errors)
