@@ -1903,3 +1903,32 @@ fn bodies_that_follow_match_a_hand_written_search() {
         "{solved} solved, {unsolved} not"
     );
 }
+
+/// A lone agent of more than eight moves (a king's steps and leaps besides)
+/// is searched like any other: up to 16 by its bitmask of exits per cell,
+/// more by its table of moves (nine panicked in the kernel once).
+#[test]
+fn a_lone_agent_of_many_moves() {
+    let input = "1\n4 5\nA....\n.....\n.....\n....X\n";
+    for (moves, want) in [
+        (
+            "north south east west northeast northwest southeast southwest (2, 1)",
+            "4\n",
+        ),
+        (
+            "north south east west northeast northwest southeast southwest (2, 1) (1, 2) \
+             (-2, 1) (-1, 2) (2, -1) (1, -2) (-2, -1) (-1, -2) (3, 3)",
+            "2\n",
+        ),
+    ] {
+        let rules = format!(
+            "input {{ cases counted  header rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  exit 'X' }}\n\
+             agent a 'A' on floor\n\
+             move a: {moves}\n\
+             goal a on exit\n\
+             output {{ solved \"{{steps}}\" unsolved \"-1\" }}\n"
+        );
+        assert_eq!(answer(&rules, input), want, "{moves}");
+    }
+}

@@ -545,6 +545,9 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
                     }
                 })
                 .collect()
+        } else if task.rules().is_empty() && !dynamic_sight {
+            // No effect anywhere: the table is never read.
+            Vec::new()
         } else {
             vec![0; cells.len()]
         };
@@ -577,7 +580,7 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             adj,
             adj_start,
             exits: if lone {
-                lone_exits(b.open(), &deltas, &guarded, padded)
+                lone_exits(b.open(), &deltas, &guarded, padded, grid)
             } else {
                 Vec::new()
             },
@@ -639,6 +642,10 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
     fn enter_effects(&mut self, i: usize, cells: &[u32]) -> Vec<u32> {
         let task = self.task;
         let b = task.board();
+        if task.rules().is_empty() && !task.dynamic_sight() {
+            // No effect anywhere: the table is never read.
+            return Vec::new();
+        }
         let mut on_enter = vec![0; cells.len()];
         let nclasses = b.classes().len();
         let enters = b
@@ -815,15 +822,28 @@ fn lone_exits(
     deltas: &[isize],
     guarded: &[Option<Vec<u64>>],
     padded: &[u32],
+    grid: bool,
 ) -> Vec<u16> {
     let mut e = exits(open, deltas);
     // A move's bit cleared where it is not made, in one pass without a
     // branch (a condition may hold on a few positions or on most).
     for (j, g) in guarded.iter().enumerate() {
         let Some(g) = g else { continue };
-        for (p, &pc) in padded.iter().enumerate() {
-            let not = !(g[p / 64] >> (p % 64)) & 1;
-            e[pc as usize] &= !((not as u16) << j);
+        let bit = 1u16 << j;
+        for (w, &word) in g.iter().enumerate() {
+            let ps = w * 64..(w * 64 + 64).min(padded.len());
+            match word {
+                u64::MAX => {}
+                // A word of positions none of which makes the move: on
+                // the padded grid, 64 cells in a row.
+                0 if grid => e[ps].iter_mut().for_each(|x| *x &= !bit),
+                _ => {
+                    for p in ps {
+                        let not = !(word >> (p % 64)) & 1;
+                        e[padded[p] as usize] &= !((not as u16) << j);
+                    }
+                }
+            }
         }
     }
     e

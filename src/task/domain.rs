@@ -35,7 +35,7 @@ enum Repr {
         pad: u32,
         width: u32,
         len: u32,
-        tables: std::sync::OnceLock<(Vec<u32>, Vec<u32>)>,
+        tables: std::sync::OnceLock<std::sync::Arc<(Vec<u32>, Vec<u32>)>>,
     },
 }
 
@@ -239,7 +239,8 @@ impl Domain {
         tables.get_or_init(|| {
             let mut cells = vec![Domain::OFF; *len as usize];
             self.for_each(|p, c, _| cells[p as usize] = c);
-            (cells, (0..*len).collect())
+            // Shared by the copies of a task (its phases: `Task::phases`).
+            std::sync::Arc::new((cells, (0..*len).collect()))
         })
     }
 }

@@ -834,13 +834,14 @@ pub struct Board {
     /// one cell wide if the rules have one. Rows and columns of the map
     /// (`at (r, c)`, reports) count from the map's first cell, inside it.
     grid: Ringed,
-    /// Grid cell -> class.
-    class: Vec<ClassId>,
+    /// Grid cell -> class (shared by the copies of a task: its phases).
+    class: std::sync::Arc<[ClassId]>,
     classes: Vec<Class>,
     pad: usize,
     width: usize,
-    /// Padded cell -> 1 where a mover may stand (on the board, not solid).
-    open: Vec<u8>,
+    /// Padded cell -> 1 where a mover may stand (on the board, not solid);
+    /// shared by the copies of a task.
+    open: std::sync::Arc<[u8]>,
     /// Class -> whether some cell of the map has it.
     present: Vec<bool>,
     /// Class -> its cells, in grid order, for the classes some rule fires

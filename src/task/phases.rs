@@ -49,6 +49,10 @@ impl Task {
             if var.size() > MAX_PHASES {
                 return Vec::new();
             }
+            // The copies share the board's and the domains' tables.
+            for m in &self.movers {
+                m.domain().cells();
+            }
             (0..var.size() as i64)
                 .map(|v| self.at_time(c, v, var.tick(v)))
                 .collect()

@@ -419,7 +419,7 @@ impl Grounder<'_> {
             return Domain::from_lists(cells, padded);
         }
         // 2: in the domain. 1: open and not reached yet.
-        let mut mark = b.open.clone();
+        let mut mark = b.open.to_vec();
         let dirs = match follows {
             _ if object => pusher_dirs(self.rules),
             Some(leader) => agent_dirs(&self.rules.agents[leader.ix()]),
