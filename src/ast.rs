@@ -697,6 +697,8 @@ pub enum OutputKind {
     Separator,
     /// Printed for a case a limit stopped (`--max-states` and the like).
     Stopped,
+    /// Printed once, after the last case.
+    After,
 }
 
 /// `solved "Escape possible in {steps} steps."`.

@@ -299,6 +299,8 @@ pub enum Topic {
     Moving,
     /// A number, or an expression of the header and the map.
     Number,
+    /// An `output` line.
+    Output,
     /// A piece of several cells, and what it cannot go with.
     Piece,
     /// A place in a condition (`on TILE`, `its target`).
@@ -319,7 +321,7 @@ pub enum Topic {
 
 impl Topic {
     /// Every topic.
-    pub const ALL: [Topic; 28] = [
+    pub const ALL: [Topic; 29] = [
         Topic::Agent,
         Topic::Body,
         Topic::Border,
@@ -340,6 +342,7 @@ impl Topic {
         Topic::Moves,
         Topic::Moving,
         Topic::Number,
+        Topic::Output,
         Topic::Piece,
         Topic::Place,
         Topic::Pose,
@@ -373,6 +376,7 @@ impl Topic {
             Topic::Moves => "puzzle::resolve::moves",
             Topic::Moving => "puzzle::resolve::moving",
             Topic::Number => "puzzle::resolve::number",
+            Topic::Output => "puzzle::resolve::output",
             Topic::Piece => "puzzle::resolve::piece",
             Topic::Place => "puzzle::resolve::place",
             Topic::Pose => "puzzle::resolve::pose",

@@ -853,6 +853,7 @@ pub fn run_input<W: Write>(
     let io = &rules.io;
     let mut summary = Summary::default();
     let mut last = 0;
+    let mut last_header = Vec::new();
     solve_in_order(rules, input, opts, |case, answer, secs| {
         let Answer {
             solution: sol,
@@ -866,6 +867,7 @@ pub fn run_input<W: Write>(
             return Ok(());
         }
         last = case.number;
+        last_header.clone_from(&case.header);
         if let Some(st) = &sol.stopped {
             summary.stopped += 1;
             if let Some(report) = &sol.refused {
@@ -939,6 +941,20 @@ pub fn run_input<W: Write>(
         && crate::budget::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
     {
         summary.interrupted = Some(Interrupted::After(last));
+    }
+    // After the last case of a run that went to its end: text, not an
+    // answer (so not with `--moves` or JSON).
+    if let Some(after) = &io.after
+        && summary.interrupted.is_none()
+        && !opts.moves
+        && opts.format == Format::Text
+    {
+        writeln!(
+            out,
+            "{}",
+            after.render(last, Default::default(), &last_header)
+        )?;
+        out.flush()?;
     }
     Ok(summary)
 }

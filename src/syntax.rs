@@ -415,6 +415,7 @@ fn output_item(item: Pair<'_, Rule>) -> OutputItem {
         "solved" => OutputKind::Solved,
         "separator" => OutputKind::Separator,
         "stopped" => OutputKind::Stopped,
+        "after" => OutputKind::After,
         _ => OutputKind::Unsolved,
     };
     OutputItem {
@@ -1182,7 +1183,7 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::answer => "`steps` or `cost`",
         Rule::add_op | Rule::mul_op | Rule::minus => "an operator",
         Rule::output_item | Rule::output_kind => {
-            "`before`, `solved`, `unsolved`, `separator` or `stopped`"
+            "`before`, `solved`, `unsolved`, `separator`, `stopped` or `after`"
         }
         _ => return name.replace('_', " "),
     }
@@ -1243,9 +1244,14 @@ fn words_of(r: Rule) -> &'static [&'static str] {
         Rule::action | Rule::action_verb | Rule::flag_action | Rule::actions => {
             &["set", "clear", "toggle"]
         }
-        Rule::output_item | Rule::output_kind => {
-            &["before", "solved", "unsolved", "separator", "stopped"]
-        }
+        Rule::output_item | Rule::output_kind => &[
+            "before",
+            "solved",
+            "unsolved",
+            "separator",
+            "stopped",
+            "after",
+        ],
         Rule::agent_property => &["solid", "opaque", "optional"],
         Rule::property => &["solid", "opaque", "slippery", "stops"],
         Rule::until_eof | Rule::until_values => &["until"],

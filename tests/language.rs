@@ -1932,3 +1932,21 @@ fn a_lone_agent_of_many_moves() {
         assert_eq!(answer(&rules, input), want, "{moves}");
     }
 }
+
+/// Escapes in output lines (`\n`, `\t`, `\"`, `\\`, `\{`, `\}`) and the
+/// `after` line, printed once after the last case.
+#[test]
+fn output_lines_take_escapes_and_an_after_line() {
+    let rules = "input { cases counted  header rows cols  grid rows x cols }\n\
+                 tiles { floor '.'  exit 'X' }\n\
+                 agent a 'A' on floor\n\
+                 move a: north east south west\n\
+                 goal a on exit\n\
+                 output { before \"Case {case}:\\t\\\"maze\\\"\" solved \"{cost} \\{cost\\}\\n\" \
+                          unsolved \"none\\\\\" after \"end\" }\n";
+    let input = "2\n1 3\nA.X\n1 2\nA.\n";
+    assert_eq!(
+        answer(rules, input),
+        "Case 1:\t\"maze\"\n2 {cost}\n\nCase 2:\t\"maze\"\nnone\\\nend\n"
+    );
+}

@@ -674,6 +674,10 @@ fn write_rules(rng: &mut SmallRng) -> Written {
             atoms.push("have[red]".into());
             atoms.push("any have".into());
         }
+        // The time, through a period or a threshold.
+        let k = rng.gen_range(2..=4);
+        atoms.push(format!("steps % {k} == {}", rng.gen_range(0..k)));
+        atoms.push(format!("steps + 1 > {}", rng.gen_range(0..6)));
         let a = pick(rng, &atoms).clone();
         match rng.gen_range(0..4) {
             0 => format!("not {a}"),

@@ -61,7 +61,7 @@ impl Resolver {
             );
             return None;
         }
-        let mut slots: [Option<(Template, Span)>; 5] = Default::default();
+        let mut slots: [Option<(Template, Span)>; 6] = Default::default();
         for d in &file.decls {
             if let ast::Decl::Output(items) = d {
                 for it in items {
@@ -77,7 +77,7 @@ impl Resolver {
                 }
             }
         }
-        let [before, solved, unsolved, separator, stopped] = slots;
+        let [before, solved, unsolved, separator, stopped, after] = slots;
         // `{steps}` once printed the cost: where steps have costs it is now
         // another number, said so rather than changed without a word.
         if let Some((t, span)) = &solved
@@ -103,6 +103,7 @@ impl Resolver {
             unsolved: unsolved.map(|s| s.0).unwrap_or_else(|| lit("-1")),
             separator: separator.map(|s| s.0),
             stopped: stopped.map(|s| s.0),
+            after: after.map(|s| s.0),
         })
     }
 
@@ -180,6 +181,22 @@ impl Resolver {
                 continue;
             }
             let ch = s[i..].chars().next().unwrap();
+            if ch == '\\' {
+                let next = s[i + 1..].chars().next().unwrap_or(' ');
+                match escaped(next) {
+                    Some(c) => lit.push(c),
+                    None => self.invalid(
+                        Topic::Output,
+                        format!("`\\{next}` is no escape"),
+                        (text.span.offset() + i, 1 + next.len_utf8()).into(),
+                        "not an escape",
+                        "write `\\n` (a new line), `\\t` (a tab), `\\\\`, `\\\"`, `\\{` or `\\}`"
+                            .into(),
+                    ),
+                }
+                i += 1 + next.len_utf8();
+                continue;
+            }
             lit.push(ch);
             i += ch.len_utf8();
         }
@@ -240,4 +257,15 @@ pub(super) fn items_span(items: &[ast::InputItem]) -> Span {
             ast::InputItem::Fill(s) => s.span,
         })
         .unwrap_or((0, 0).into())
+}
+
+/// The character an escape in an output line stands for: `\n`, `\t`,
+/// `\\`, `\"`, `\{`, `\}`.
+fn escaped(c: char) -> Option<char> {
+    Some(match c {
+        'n' => '\n',
+        't' => '\t',
+        '\\' | '"' | '{' | '}' => c,
+        _ => return None,
+    })
 }

@@ -643,6 +643,8 @@ pub struct Io {
     pub separator: Option<Template>,
     /// The line of a case a limit stopped (else `?`).
     pub stopped: Option<Template>,
+    /// Printed once after the last case.
+    pub after: Option<Template>,
 }
 
 /// What a solved case gives its template: the least cost, and the steps of
