@@ -94,6 +94,7 @@ pub enum Decl {
     When(WhenDecl),
     Teleport(TeleportDecl),
     Carry(CarryDecl),
+    Beam(BeamDecl),
     Push(PushDecl),
     Goal(Pred),
     Limit(LimitDecl),
@@ -371,6 +372,18 @@ pub struct CarryDecl {
     pub span: Span,
 }
 
+/// `beam laser from turret(?d) ?d turning`.
+#[derive(Debug, Clone)]
+pub struct BeamDecl {
+    pub name: Ident,
+    pub pattern: Pattern,
+    /// The way it is cast: a direction, or the variable the pattern binds.
+    pub way: CarryWay,
+    /// A quarter turn clockwise after every step.
+    pub turning: bool,
+    pub span: Span,
+}
+
 /// Which way a `carry` rule carries.
 #[derive(Debug, Clone)]
 pub enum CarryWay {
@@ -635,6 +648,8 @@ pub enum Pred {
     Meets(Option<bool>, Ident, Ident, Span),
     /// `moving north`: the direction of the step being taken.
     Moving(Dir, Span),
+    /// `hero in laser`: the agent stands on a cell the beam lights.
+    InBeam(Ident, Ident, Span),
     /// `moving ?w`: the direction the value bound to `?w` names.
     MovingAs(Ident, Span),
     /// `cell ahead is wall`: a cell relative to the mover.
@@ -679,6 +694,7 @@ impl Pred {
             | Pred::Meets(_, _, _, s)
             | Pred::PoseIs(_, _, s)
             | Pred::Moving(_, s)
+            | Pred::InBeam(_, _, s)
             | Pred::MovingAs(_, s)
             | Pred::Cell(_, _, s)
             | Pred::Pos(_, _, _, s) => *s,

@@ -267,6 +267,8 @@ pub enum Topic {
     Border,
     /// Moves made by themselves (`by itself`).
     ByItself,
+    /// A beam (`beam laser from turret(?d) ?d`, `hero in laser`).
+    Beam,
     /// A cell test (`cell ahead is wall`).
     CellTest,
     /// A comparison of a counter.
@@ -321,9 +323,10 @@ pub enum Topic {
 
 impl Topic {
     /// Every topic.
-    pub const ALL: [Topic; 29] = [
+    pub const ALL: [Topic; 30] = [
         Topic::Agent,
         Topic::Body,
+        Topic::Beam,
         Topic::Border,
         Topic::ByItself,
         Topic::CellTest,
@@ -358,6 +361,7 @@ impl Topic {
         match self {
             Topic::Agent => "puzzle::resolve::agent",
             Topic::Body => "puzzle::resolve::body",
+            Topic::Beam => "puzzle::resolve::beam",
             Topic::Border => "puzzle::resolve::border",
             Topic::ByItself => "puzzle::resolve::by_itself",
             Topic::CellTest => "puzzle::resolve::cell_test",

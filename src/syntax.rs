@@ -348,7 +348,8 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
             Decl::Enter(EnterDecl { pattern, what })
         }
         Rule::on_decl => on_decl(it),
-        Rule::carry_decl => carry_decl(it, sp),
+        Rule::carry_decl => carry_decl(&mut it, sp),
+        Rule::beam_decl => beam_decl(it, sp),
         Rule::poses_decl => {
             let piece = ident(next(&mut it));
             let poses = it
@@ -518,9 +519,9 @@ fn when_decl<'i>(mut it: impl Iterator<Item = Pair<'i, Rule>>) -> Decl {
 }
 
 /// `carry PATTERN WAY`.
-fn carry_decl<'i>(mut it: impl Iterator<Item = Pair<'i, Rule>>, sp: Span) -> Decl {
-    let pattern = pattern(next(&mut it));
-    let w = next(&mut it);
+fn carry_decl<'i>(it: &mut impl Iterator<Item = Pair<'i, Rule>>, sp: Span) -> Decl {
+    let pattern = pattern(next(it));
+    let w = next(it);
     let way = if w.as_rule() == Rule::var {
         CarryWay::Var(ident(w))
     } else {
@@ -532,6 +533,21 @@ fn carry_decl<'i>(mut it: impl Iterator<Item = Pair<'i, Rule>>, sp: Span) -> Dec
     Decl::Carry(CarryDecl {
         pattern,
         way,
+        span: sp,
+    })
+}
+
+/// `beam NAME from PATTERN WAY [turning]`.
+fn beam_decl<'i>(mut it: impl Iterator<Item = Pair<'i, Rule>>, sp: Span) -> Decl {
+    let name = ident(next(&mut it));
+    let Decl::Carry(c) = carry_decl(&mut it, sp) else {
+        unreachable!("a carry declaration")
+    };
+    Decl::Beam(BeamDecl {
+        name,
+        pattern: c.pattern,
+        way: c.way,
+        turning: it.next().is_some(),
         span: sp,
     })
 }
@@ -976,6 +992,11 @@ fn pred(p: Pair<'_, Rule>) -> Pred {
             let op = cmp_op(next(&mut it).as_str());
             Pred::Compare(target, op, int_expr(next(&mut it)), sp)
         }
+        Rule::in_beam => {
+            let mut it = inner(p);
+            let who = ident(next(&mut it));
+            Pred::InBeam(who, ident(next(&mut it)), sp)
+        }
         Rule::num_compare => {
             let mut it = inner(p);
             let lhs = int_expr(next(&mut it));
@@ -1140,7 +1161,7 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::slide | Rule::slide_dir => "a direction to slide in (`north`, `east`, ...)",
         Rule::offset => "an offset `(rows, columns)`",
         Rule::move_set => "a set of moves declared with `moves`",
-        Rule::teleport_decl | Rule::carry_decl => {
+        Rule::teleport_decl | Rule::carry_decl | Rule::beam_decl => {
             "a declaration (`tiles`, `agent`, `move`, `goal`, ...)"
         }
         Rule::optional => "`optional`",
@@ -1210,6 +1231,7 @@ fn words_of(r: Rule) -> &'static [&'static str] {
         | Rule::when_decl
         | Rule::teleport_decl
         | Rule::carry_decl
+        | Rule::beam_decl
         | Rule::object_decl
         | Rule::piece_decl
         | Rule::push_decl

@@ -225,3 +225,137 @@ fn the_time_modulo_a_period_multiplies_the_states_by_the_period_at_most() {
         "the time made no difference: {plain:?} {timed:?}"
     );
 }
+
+/// Beams: fixed and turning, from tiles whose value gives the way or from
+/// a tile of one way, stopped by walls and opaque tiles but not by glass;
+/// read by `forbid` and by a move's condition, on random maps, under every
+/// strategy, against a search over (cell, minute modulo 4) that casts the
+/// beams itself.
+#[test]
+fn beams_match_a_hand_written_search() {
+    const WAYS: [(i64, i64); 4] = [(-1, 0), (0, 1), (1, 0), (0, -1)];
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0xbea3);
+    let (mut solved, mut unsolved) = (0, 0);
+    for round in 0..50 {
+        let turning = round % 3 != 0;
+        // A lamp shines east always; turrets per their drawing, turning or not.
+        let guard = rng.gen_bool(0.5);
+        let rules = format!(
+            "input {{ cases until eof  header rows cols  grid rows x cols }}\n\
+             domain way = north east south west\n\
+             tiles {{ floor '.'  wall '#' solid  smoke 's' opaque  turret '^' '>' 'v' '<' of way solid  \
+                      lamp 'L' solid  exit 'E' }}\n\
+             agent me '@' on floor\n\
+             beam laser from turret(?w) ?w{}\n\
+             beam light from lamp east\n\
+             move me: north, east, south{}, west, stay\n\
+             forbid me in laser\n\
+             goal me on exit\n\
+             output {{ solved \"{{steps}}\" unsolved \"-1\" }}\n",
+            if turning { " turning" } else { "" },
+            if guard { " if not me in light" } else { "" },
+        );
+        let (mut input, mut want) = (String::new(), String::new());
+        for _ in 0..10 {
+            let (h, w) = (rng.gen_range(1..=6), rng.gen_range(2..=7));
+            let tiles = b"......#s^>v<L";
+            let mut g = common::random_grid(&mut rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
+            let cells = common::all_cells(&g);
+            common::place(&mut rng, &mut g, cells, b"@E");
+            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
+            let (hh, ww) = (h as i64, w as i64);
+            let at = |r: i64, c: i64| {
+                (r >= 0 && c >= 0 && r < hh && c < ww).then(|| g[r as usize][c as usize])
+            };
+            let stops = |x: u8| b"#s^>v<L".contains(&x);
+            // Cells lit by `which` (the turrets or the lamps) at minute t.
+            let lit = |r: i64, c: i64, t: usize, turrets: bool| {
+                common::all_cells(&g).into_iter().any(|(sr, sc)| {
+                    let k = g[sr][sc];
+                    let way = match (turrets, k) {
+                        (true, b'^') => 0,
+                        (true, b'>') => 1,
+                        (true, b'v') => 2,
+                        (true, b'<') => 3,
+                        (false, b'L') => 1,
+                        _ => return false,
+                    };
+                    let turn = if turrets && turning { t % 4 } else { 0 };
+                    let (dr, dc) = WAYS[(way + turn) % 4];
+                    let (mut y, mut x) = (sr as i64 + dr, sc as i64 + dc);
+                    while let Some(k) = at(y, x) {
+                        if stops(k) {
+                            return false;
+                        }
+                        if (y, x) == (r, c) {
+                            return true;
+                        }
+                        (y, x) = (y + dr, x + dc);
+                    }
+                    false
+                })
+            };
+            let start = common::all_cells(&g)
+                .into_iter()
+                .find(|&(r, c)| g[r][c] == b'@')
+                .unwrap();
+            let start = (start.0 as i64, start.1 as i64, 0usize);
+            let answer = if lit(start.0, start.1, 0, true) {
+                None
+            } else {
+                common::bfs(
+                    start,
+                    |&(r, c, _)| at(r, c) == Some(b'E'),
+                    |&(r, c, t)| {
+                        let mut out = Vec::new();
+                        for (i, (dr, dc)) in [(-1, 0), (0, 1), (1, 0), (0, -1), (0, 0)]
+                            .into_iter()
+                            .enumerate()
+                        {
+                            if guard && i == 2 && lit(r, c, t, false) {
+                                continue;
+                            }
+                            let (y, x) = (r + dr, c + dc);
+                            match at(y, x) {
+                                // Smoke hides, but is walked through.
+                                Some(k) if (k == b's' || !stops(k)) && !lit(y, x, t + 1, true) => {
+                                    out.push((y, x, (t + 1) % 4))
+                                }
+                                _ => {}
+                            }
+                        }
+                        out
+                    },
+                )
+            };
+            match answer {
+                Some(n) => {
+                    want.push_str(&format!("{n}\n"));
+                    solved += 1;
+                }
+                None => {
+                    want.push_str("-1\n");
+                    unsolved += 1;
+                }
+            }
+        }
+        for config in common::configs() {
+            let opts = Options {
+                search: config,
+                ..Default::default()
+            };
+            let loaded = puzzle::load("beams.puz", &rules).expect("the rules load");
+            let mut out = Vec::new();
+            puzzle::run(&loaded.rules, "map", &input, &opts, &mut out).expect("the maps run");
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                want,
+                "{config:?}\n{rules}\n{input}"
+            );
+        }
+    }
+    assert!(
+        solved > 150 && unsolved > 50,
+        "{solved} solved, {unsolved} not"
+    );
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|stairs > FILE`. Also `gen.py robots5`:
+`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|stairs|lasers > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -153,6 +153,19 @@ def stairs(rng):
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
 
 
+def lasers(rng):
+    """Four vaults of 1000 x 1000: a tenth walls, one cell in 25 a turret
+    facing any way, the thief in one corner and the door in the other."""
+    maps = []
+    for _ in range(4):
+        n = 1000
+        g = grid(rng, n, n, lambda r: rng_tile(r, [("#", 0.1), ("^", 0.01), (">", 0.01), ("v", 0.01), ("<", 0.01)]))
+        g[0][0] = "T"
+        g[n - 1][n - 1] = "D"
+        maps.append(f"{n} {n}\n{show(g)}")
+    return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+
+
 def walkways(rng):
     """Four halls of 1000 x 1000: a tenth desks, walkways in runs of up to
     twenty cells (a fifth of the cells), a few doors, the traveller in one
@@ -293,4 +306,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs, "lasers": lasers}[kind](random.Random(2026)))

@@ -53,6 +53,9 @@ fn special(task: &Task) -> Result<Vec<Fit>, String> {
         return phased(task);
     }
     none_if(task)?;
+    if task.forbids() && (task.far_moves() || task.has_pieces()) {
+        return Err("no step may end where a condition holds (`forbid COND`)".into());
+    }
     // Movers that never share a cell (pieces, or `forbid same cell`) and
     // are alike: the bodies kernel keeps their positions in order, where
     // the table kernels would not.
@@ -107,6 +110,20 @@ fn special(task: &Task) -> Result<Vec<Fit>, String> {
     }
     if !task.plain_rules() {
         return Err("a rule has a condition or changes a counter".into());
+    }
+    if task.forbids() {
+        // Only the lone mover's exits leave out the forbidden cells.
+        return match tables(task)
+            .into_iter()
+            .find(|f| f.kind == KernelKind::Lone)
+        {
+            Some(mut f) => {
+                f.reason
+                    .push_str(", less the moves that end where `forbid` holds");
+                Ok(vec![f])
+            }
+            None => Err("a lone mover has more moves than its bitmask holds".into()),
+        };
     }
     Ok(tables(task))
 }
@@ -164,7 +181,7 @@ fn none_if(task: &Task) -> Result<(), String> {
         "a piece's cells depend on its pose (`poses`)"
     } else if task.has_bodies() {
         "bodies follow their leaders (`follows`)"
-    } else if task.forbids() {
+    } else if task.forbids() && task.lone_forbid().is_none() {
         "no step may end where a condition holds (`forbid COND`)"
     } else if task.reads_moving() {
         // The kernels' tables hold one entry condition a cell.

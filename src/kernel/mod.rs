@@ -122,7 +122,9 @@ impl<'t, W: Word> Kernel<'t, W> {
         let mut goal_cx = Conds::new();
         let goal = goal_cx.compile(task.goal(), task, layout);
         let starts = match &compiled {
-            Compiled::Tables(m) => {
+            // (A start where `forbid` holds is no start: the interpreter's
+            // starts leave it out.)
+            Compiled::Tables(m) if !task.forbids() => {
                 let mut v = Vec::new();
                 for s in task.starts() {
                     let w = m.settle(layout.encode::<W>(s));

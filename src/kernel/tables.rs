@@ -580,7 +580,7 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
             adj,
             adj_start,
             exits: if lone {
-                lone_exits(b.open(), &deltas, &guarded, padded, grid)
+                lone_exits(b.open(), &deltas, &guarded, padded, (grid, &index), task)
             } else {
                 Vec::new()
             },
@@ -822,9 +822,13 @@ fn lone_exits(
     deltas: &[isize],
     guarded: &[Option<Vec<u64>>],
     padded: &[u32],
-    grid: bool,
+    (grid, index): (bool, &[u32]),
+    task: &Task,
 ) -> Vec<u16> {
     let mut e = exits(open, deltas);
+    if let Some(forbid) = task.lone_forbid() {
+        leave_out(&mut e, deltas, padded, index, grid, &forbid);
+    }
     // A move's bit cleared where it is not made, in one pass without a
     // branch (a condition may hold on a few positions or on most).
     for (j, g) in guarded.iter().enumerate() {
@@ -847,6 +851,42 @@ fn lone_exits(
         }
     }
     e
+}
+
+/// A lone mover's exits less the moves that end on a position `forbid`
+/// holds on (bit `p % 64` of word `p / 64`), a stay included.
+fn leave_out(
+    exits: &mut [u16],
+    deltas: &[isize],
+    padded: &[u32],
+    index: &[u32],
+    grid: bool,
+    forbid: &[u64],
+) {
+    let at = |q: usize| (forbid[q / 64] >> (q % 64) & 1) as u16;
+    if grid {
+        // A position is its padded cell: per move, one pass without a
+        // branch over the cells whose move stays in the array.
+        let n = exits.len().min(forbid.len() * 64);
+        for (j, &d) in deltas.iter().enumerate() {
+            let lo = d.min(0).unsigned_abs();
+            let hi = n.saturating_sub(d.max(0) as usize);
+            for (pc, e) in exits.iter_mut().enumerate().take(hi).skip(lo) {
+                *e &= !(at(pc.wrapping_add_signed(d)) << j);
+            }
+        }
+        return;
+    }
+    for &pc in padded {
+        let pc = pc as usize;
+        let mut bits = exits[pc];
+        while bits != 0 {
+            let j = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let q = index[pc.wrapping_add_signed(deltas[j])] as usize;
+            exits[pc] &= !(at(q) << j);
+        }
+    }
 }
 
 #[cfg(test)]

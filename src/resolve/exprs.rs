@@ -549,6 +549,7 @@ impl Resolver {
             P::Pos(lhs, op, rhs, sp) => self.pos(lhs, *op, rhs, *sp)?,
             P::Compare(f, op, v, sp) => self.compare(f, *op, v, *sp, scope)?,
             P::Numbers(l, op, r, sp) => self.numbers(l, *op, r, *sp)?,
+            P::InBeam(who, beam, _) => self.in_beam(who, beam)?,
         })
     }
 
@@ -912,7 +913,8 @@ impl Expr {
             | Expr::Meets { .. }
             | Expr::PoseIs(..)
             | Expr::Pos { .. }
-            | Expr::Time(_) => {}
+            | Expr::Time(_)
+            | Expr::InBeam(..) => {}
         }
     }
 

@@ -70,6 +70,8 @@ pub struct Rules {
     pub(crate) limit: Option<Limit>,
     /// The comparisons of numbers in conditions ([`Expr::Time`]).
     pub(crate) times: Vec<TimeRead>,
+    /// The beams ([`Expr::InBeam`]).
+    pub(crate) beams: Vec<Beam>,
 }
 
 impl Rules {
@@ -128,6 +130,19 @@ pub struct Teleport {
     pub tile: TileId,
     /// The mover may stay on the end it stepped onto.
     pub optional: bool,
+    pub span: Span,
+}
+
+/// `beam laser from turret(?d) ?d turning`: cast from each cell of the
+/// tile (of the values selected).
+#[derive(Debug, Clone)]
+pub struct Beam {
+    pub name: String,
+    pub tile: TileId,
+    pub value: ValueSel,
+    pub way: CarryWay,
+    /// A quarter turn clockwise after every step.
+    pub turning: bool,
     pub span: Span,
 }
 
@@ -516,6 +531,9 @@ pub enum Expr {
     /// Numbers compared that may read the time: an index into
     /// [`Rules::times`].
     Time(usize),
+    /// A single agent stands on a cell the beam (an index into
+    /// [`Rules::beams`]) lights.
+    InBeam(AgentId, usize),
 }
 
 /// Two numbers compared in a condition, either of which may read the time
@@ -807,6 +825,8 @@ struct Resolver {
     has_costs: bool,
     /// The comparisons of numbers resolved so far ([`Expr::Time`]).
     times: Vec<TimeRead>,
+    /// The beams declared.
+    beams: Vec<Beam>,
     /// The condition being resolved is an `enter` rule's, where `moving
     /// DIR` has a meaning (the way the cell is entered).
     in_enter: bool,
@@ -1142,6 +1162,12 @@ impl Resolver {
         for d in &file.decls {
             if let D::Layout(l) = d {
                 self.layout_decl(l);
+            }
+        }
+        // Beams before the conditions that read them, wherever they are.
+        for d in &file.decls {
+            if let D::Beam(b) = d {
+                self.beam_decl(b);
             }
         }
         for d in &file.decls {
@@ -1520,6 +1546,7 @@ impl Resolver {
             goal,
             limit: limit.map(|l| l.0),
             times: std::mem::take(&mut self.times),
+            beams: std::mem::take(&mut self.beams),
         });
     }
 }

@@ -134,3 +134,70 @@ impl Resolver {
         }
     }
 }
+
+impl Resolver {
+    /// `beam NAME from PATTERN WAY [turning]`.
+    pub(super) fn beam_decl(&mut self, b: &ast::BeamDecl) {
+        self.bound_used = false;
+        let Some((tile, value, scope)) = self.pattern(&b.pattern) else {
+            return;
+        };
+        let way = match &b.way {
+            ast::CarryWay::Dir(d, _) => {
+                self.check_binding(&scope);
+                CarryWay::Dir(*d)
+            }
+            ast::CarryWay::Var(v) => {
+                // (Reported; the name is still known, for its readers.)
+                self.direction_var(v, &scope, "beam laser from turret(?w) ?w");
+                CarryWay::Bound
+            }
+        };
+        if let Some(first) = self.beams.iter().find(|x| x.name == b.name.name) {
+            let first = first.span;
+            self.err(RuleError::Repeated {
+                what: "a beam of this name",
+                span: b.name.span,
+                first,
+            });
+            return;
+        }
+        self.beams.push(Beam {
+            name: b.name.name.clone(),
+            tile,
+            value,
+            way,
+            turning: b.turning,
+            span: b.name.span,
+        });
+    }
+
+    /// `hero in laser`: a single agent on a cell the beam lights.
+    pub(super) fn in_beam(&mut self, who: &Ident, beam: &Ident) -> Option<Expr> {
+        let agent = self.agent_in_pred(who);
+        let b = self.beams.iter().position(|b| b.name == beam.name);
+        if b.is_none() {
+            let names = self.beams.iter().map(|b| b.name.as_str());
+            let help = did_you_mean(&beam.name, names, "beams");
+            self.invalid(
+                Topic::Beam,
+                format!("no beam is named `{}`", beam.name),
+                beam.span,
+                "not a beam",
+                format!("{help} (declare one: `beam {} from TILE east`)", beam.name),
+            );
+        }
+        let (agent, b) = (agent?, b?);
+        if self.agents[agent.ix()].several() {
+            self.invalid(
+                Topic::Beam,
+                format!("`{}` has several members: `in` reads one agent", who.name),
+                who.span,
+                "not one agent",
+                "name a single agent; a family's members are not tested in a beam".into(),
+            );
+            return None;
+        }
+        Some(Expr::InBeam(agent, b))
+    }
+}

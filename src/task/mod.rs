@@ -1521,7 +1521,29 @@ impl Task {
     /// condition is made of position tests, else position by position.
     pub fn guard_positions(&self, a: ActionId) -> Vec<u64> {
         let action = &self.actions[a.ix()];
-        let m = &self.movers[action.mover.ix()];
+        self.positions_where(action.mover, &action.guard)
+    }
+
+    /// Where a lone mover in turn may not end a step, when `forbid` reads
+    /// nothing but its position: its positions (bit `p % 64` of word `p /
+    /// 64`). A kernel then leaves out the moves that end there, a stay
+    /// included.
+    pub fn lone_forbid(&self) -> Option<Vec<u64>> {
+        let pos = self.movers.first()?.pos;
+        let only = self.movers.len() == 1
+            && self.mode == Mode::InTurn
+            && self.forbid.reads_only(&|e| match e {
+                Expr::At(m, _) => m.ix() == 0,
+                Expr::Cmp(v, _, _) => *v == pos,
+                _ => false,
+            });
+        only.then(|| self.positions_where(MoverId(0), &self.forbid))
+    }
+
+    /// The positions of mover `m` where `e`, which reads nothing but its
+    /// position, holds.
+    fn positions_where(&self, mover: MoverId, e: &Expr) -> Vec<u64> {
+        let m = &self.movers[mover.ix()];
         let n = m.domain.len().div_ceil(64);
         fn words(e: &Expr, n: usize) -> Option<Vec<u64>> {
             Some(match e {
@@ -1545,12 +1567,12 @@ impl Task {
                 _ => return None,
             })
         }
-        words(&action.guard, n).unwrap_or_else(|| {
+        words(e, n).unwrap_or_else(|| {
             let mut vals = vec![0; self.vars.len()];
             let mut out = vec![0u64; n];
             for p in 0..m.domain.len() {
                 vals[m.pos.ix()] = p as i64;
-                out[p / 64] |= u64::from(self.eval(&action.guard, &vals)) << (p % 64);
+                out[p / 64] |= u64::from(self.eval(e, &vals)) << (p % 64);
             }
             out
         })

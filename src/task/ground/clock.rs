@@ -208,10 +208,12 @@ impl Grounder<'_> {
             .iter()
             .filter(|t| t.reads_steps())
             .collect();
-        if reads.is_empty() {
+        // A turning beam turns a quarter a step: it repeats every 4.
+        let turning = self.rules.beams.iter().any(|b| b.turning);
+        if reads.is_empty() && !turning {
             return None;
         }
-        let mut settled = Some((0u64, 1u64));
+        let mut settled = Some((0u64, if turning { 4 } else { 1 }));
         for t in &reads {
             let d = self.with_env(None, |env| {
                 let (l, r) = (form(&t.lhs, env)?, form(&t.rhs, env)?);
@@ -295,6 +297,80 @@ impl Grounder<'_> {
         }
         self.times = out;
         self.clock_var = clock;
+    }
+}
+
+impl Grounder<'_> {
+    /// The cells (of the board) beam `b` lights after `turns` quarter turns
+    /// clockwise: from each cell of its tile, the cells along its way up
+    /// to the first solid or opaque one, or the board's edge.
+    fn lit(&self, b: &crate::resolve::Beam, turns: u32) -> Vec<bool> {
+        let board = &self.board;
+        let rules = self.rules;
+        let mut lit = vec![false; board.class.len()];
+        let source: Vec<bool> = (board.classes.iter())
+            .map(|k| self.class_matches(k, b.tile, b.value))
+            .collect();
+        for cell in 0..board.class.len() as u32 {
+            let k = &board.classes[board.class(cell) as usize];
+            if !source[board.class(cell) as usize] {
+                continue;
+            }
+            let way = match b.way {
+                resolve::CarryWay::Dir(d) => Some(Dir::of(d)),
+                resolve::CarryWay::Bound => (|| {
+                    let d = rules.tiles[k.tile.ix()].domain?;
+                    let word = &rules.domains[d.ix()].values[k.value? as usize];
+                    crate::ast::Dir::named(word).map(Dir::of)
+                })(),
+            };
+            let Some(mut d) = way else { continue };
+            for _ in 0..turns % 4 {
+                d = Dir {
+                    dr: d.dc,
+                    dc: -d.dr,
+                };
+            }
+            let mut at = cell;
+            while let Some(next) = board.shifted(at, (i32::from(d.dr), i32::from(d.dc))) {
+                let k = &board.classes[board.class(next) as usize];
+                if k.solid || k.opaque {
+                    break;
+                }
+                lit[next as usize] = true;
+                at = next;
+            }
+        }
+        lit
+    }
+
+    /// `hero in laser`: the agent's positions that a beam lights, per
+    /// value of the clock where it turns.
+    pub(super) fn in_beam(&mut self, agent: AgentId, beam: usize) -> Expr {
+        let Some(i) = (0..self.instances.len()).find(|&j| self.instances[j].agent == agent) else {
+            // An optional agent absent from this map is in no beam.
+            return Expr::Const(false);
+        };
+        let b = &self.rules.beams[beam];
+        let (Some(c), true) = (self.clock_var, b.turning) else {
+            let lit = self.lit(b, 0);
+            return self.at_cells(i, |cell| lit[cell as usize]);
+        };
+        let size = self.vars[c.ix()].size();
+        let parts = (0..4u32.min(size as u32))
+            .map(|r| {
+                let lit = self.lit(b, r);
+                let mut set = vec![0u64; size.div_ceil(64) as usize];
+                for v in (r as u64..size).step_by(4) {
+                    set[v as usize / 64] |= 1 << (v % 64);
+                }
+                Expr::and(vec![
+                    Expr::In(c, set),
+                    self.at_cells(i, |cell| lit[cell as usize]),
+                ])
+            })
+            .collect();
+        Expr::or(parts)
     }
 }
 

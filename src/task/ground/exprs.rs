@@ -108,6 +108,7 @@ impl Grounder<'_> {
         use resolve::Expr as E;
         match e {
             E::Time(i) => self.times[*i].clone(),
+            E::InBeam(agent, beam) => self.in_beam(*agent, *beam),
             E::Flag { state, index } => {
                 Expr::Cmp(self.state_var(*state, *index, class), Cmp::Eq, 1)
             }
