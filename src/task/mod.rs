@@ -1530,7 +1530,8 @@ impl Task {
     /// included.
     pub fn lone_forbid(&self) -> Option<Vec<u64>> {
         let pos = self.movers.first()?.pos;
-        let only = self.movers.len() == 1
+        let only = self.forbids()
+            && self.movers.len() == 1
             && self.mode == Mode::InTurn
             && self.forbid.reads_only(&|e| match e {
                 Expr::At(m, _) => m.ix() == 0,
