@@ -20,54 +20,6 @@ fn answer(rules: &str, input: &str) -> String {
     answer_with(rules, input, &Options::default())
 }
 
-/// Runs `rules` on `rounds` inputs of `maps` random maps each (`map` draws
-/// one, `None` to draw again) under every strategy, each answer against
-/// what `solve`, a hand-written solver, says (`-1` for none); how many
-/// maps it solved and how many not.
-fn rounds_against(
-    rules: &str,
-    rng: &mut rand::rngs::SmallRng,
-    (rounds, maps): (usize, usize),
-    mut map: impl FnMut(&mut rand::rngs::SmallRng) -> Vec<Vec<u8>>,
-    solve: impl Fn(&[Vec<u8>]) -> Option<u32>,
-) -> (usize, usize) {
-    let (mut solved, mut unsolved) = (0, 0);
-    for _ in 0..rounds {
-        let mut input = String::new();
-        let mut want = String::new();
-        for _ in 0..maps {
-            let g = map(rng);
-            input.push_str(&common::case_text(
-                &format!("{} {}", g.len(), g[0].len()),
-                &g,
-            ));
-            match solve(&g) {
-                Some(n) => {
-                    want.push_str(&format!("{n}\n"));
-                    solved += 1;
-                }
-                None => {
-                    want.push_str("-1\n");
-                    unsolved += 1;
-                }
-            }
-        }
-        for config in common::configs() {
-            let opts = Options {
-                search: config,
-                warn: false,
-                ..Default::default()
-            };
-            assert_eq!(
-                answer_with(rules, &input, &opts),
-                want,
-                "{config:?}\n{input}"
-            );
-        }
-    }
-    (solved, unsolved)
-}
-
 const SIGHT: &str = r#"
 tiles { floor '.'  lamp 'L' solid opaque }
 agent hero 'H' on floor
@@ -1055,7 +1007,7 @@ fn moves_on_conditions_match_a_hand_written_search() {
         common::place(rng, &mut g, cells, b"@ES");
         g
     };
-    let (solved, unsolved) = rounds_against(rules, &mut rng, (50, 10), map, solve);
+    let (solved, unsolved) = common::rounds_against(rules, &mut rng, (50, 10), map, solve);
     assert!(
         solved > 150 && unsolved > 100,
         "{solved} solved, {unsolved} not"
@@ -1172,7 +1124,7 @@ fn carrying_tiles_match_a_hand_written_search() {
         common::place(rng, &mut g, cells, b"@EC");
         g
     };
-    let (solved, unsolved) = rounds_against(rules, &mut rng, (50, 10), map, solve);
+    let (solved, unsolved) = common::rounds_against(rules, &mut rng, (50, 10), map, solve);
     assert!(
         solved > 150 && unsolved > 50,
         "{solved} solved, {unsolved} not"
@@ -1271,7 +1223,7 @@ fn agents_moving_together_match_a_hand_written_search() {
                 return g;
             }
         };
-        let (s, u) = rounds_against(&rules, &mut rng, (1, 10), map, |g| {
+        let (s, u) = common::rounds_against(&rules, &mut rng, (1, 10), map, |g| {
             solve(g, n, slide, apart)
         });
         solved += s;
@@ -1341,7 +1293,7 @@ fn optional_agents_match_a_hand_written_search() {
         common::place(rng, &mut g, cells, marks);
         g
     };
-    let (solved, unsolved) = rounds_against(rules, &mut rng, (50, 10), map, solve);
+    let (solved, unsolved) = common::rounds_against(rules, &mut rng, (50, 10), map, solve);
     assert!(
         solved > 150 && unsolved > 50 && absent > 150,
         "{solved} solved, {unsolved} not, {absent} without the guard"
@@ -1420,7 +1372,7 @@ fn the_edge_of_the_map_matches_a_hand_written_search() {
         common::place(rng, &mut g, cells, b"S");
         g
     };
-    let (solved, unsolved) = rounds_against(rules, &mut rng, (50, 10), map, solve);
+    let (solved, unsolved) = common::rounds_against(rules, &mut rng, (50, 10), map, solve);
     assert!(
         solved > 200 && unsolved > 50,
         "{solved} solved, {unsolved} not"
@@ -1497,7 +1449,7 @@ fn objects_pushed_over_the_edge_match_a_hand_written_search() {
         common::place(rng, &mut g, cells, &b"@$$"[..=n]);
         g
     };
-    let (solved, unsolved) = rounds_against(rules, &mut rng, (50, 10), map, solve);
+    let (solved, unsolved) = common::rounds_against(rules, &mut rng, (50, 10), map, solve);
     assert!(
         solved > 200 && unsolved > 30,
         "{solved} solved, {unsolved} not"
@@ -1671,7 +1623,7 @@ fn movers_by_themselves_match_a_hand_written_search() {
                 common::place(rng, &mut g, cells, marks);
                 g
             };
-        let (s, u) = rounds_against(&rules, &mut rng, (11, 10), map, |g| {
+        let (s, u) = common::rounds_against(&rules, &mut rng, (11, 10), map, |g| {
             solve(g, chasers, times, wait)
         });
         solved += s;
@@ -1783,7 +1735,7 @@ fn pieces_with_poses_match_a_hand_written_search() {
         common::place(rng, &mut g, free, b"O");
         return g;
     };
-    let (solved, unsolved) = rounds_against(rules, &mut rng, (50, 10), map, solve);
+    let (solved, unsolved) = common::rounds_against(rules, &mut rng, (50, 10), map, solve);
     assert!(
         solved > 150 && unsolved > 50,
         "{solved} solved, {unsolved} not"
@@ -1897,7 +1849,7 @@ fn bodies_that_follow_match_a_hand_written_search() {
         common::place(rng, &mut g, free, b"E");
         return g;
     };
-    let (solved, unsolved) = rounds_against(rules, &mut rng, (50, 10), map, solve);
+    let (solved, unsolved) = common::rounds_against(rules, &mut rng, (50, 10), map, solve);
     assert!(
         solved > 150 && unsolved > 50,
         "{solved} solved, {unsolved} not"

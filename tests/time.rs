@@ -123,40 +123,9 @@ fn the_time_in_conditions_matches_a_hand_written_search() {
     let (mut solved, mut unsolved) = (0, 0);
     for _ in 0..50 {
         let c = Clocked::draw(&mut rng);
-        let rules = c.rules();
-        let (mut input, mut want) = (String::new(), String::new());
-        for _ in 0..10 {
-            let (h, w) = (rng.gen_range(1..=6), rng.gen_range(2..=6));
-            let tiles = b"....#DDL";
-            let mut g = common::random_grid(&mut rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
-            let cells = common::all_cells(&g);
-            common::place(&mut rng, &mut g, cells, b"@E");
-            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
-            match c.solve(&g) {
-                Some(n) => {
-                    want.push_str(&format!("{n}\n"));
-                    solved += 1;
-                }
-                None => {
-                    want.push_str("-1\n");
-                    unsolved += 1;
-                }
-            }
-        }
-        for config in common::configs() {
-            let opts = Options {
-                search: config,
-                ..Default::default()
-            };
-            let loaded = puzzle::load("time.puz", &rules).expect("the rules load");
-            let mut out = Vec::new();
-            puzzle::run(&loaded.rules, "map", &input, &opts, &mut out).expect("the maps run");
-            assert_eq!(
-                String::from_utf8(out).unwrap(),
-                want,
-                "{config:?}\n{rules}\n{input}"
-            );
-        }
+        let map = tiles(b"....#DDL");
+        let (s, u) = common::rounds_against(&c.rules(), &mut rng, (1, 10), map, |g| c.solve(g));
+        (solved, unsolved) = (solved + s, unsolved + u);
     }
     eprintln!("{solved} solved, {unsolved} not");
     assert!(
@@ -233,7 +202,6 @@ fn the_time_modulo_a_period_multiplies_the_states_by_the_period_at_most() {
 /// beams itself.
 #[test]
 fn beams_match_a_hand_written_search() {
-    const WAYS: [(i64, i64); 4] = [(-1, 0), (0, 1), (1, 0), (0, -1)];
     let mut rng = rand::rngs::SmallRng::seed_from_u64(0xbea3);
     let (mut solved, mut unsolved) = (0, 0);
     for round in 0..50 {
@@ -255,107 +223,97 @@ fn beams_match_a_hand_written_search() {
             if turning { " turning" } else { "" },
             if guard { " if not me in light" } else { "" },
         );
-        let (mut input, mut want) = (String::new(), String::new());
-        for _ in 0..10 {
-            let (h, w) = (rng.gen_range(1..=6), rng.gen_range(2..=7));
-            let tiles = b"......#s^>v<L";
-            let mut g = common::random_grid(&mut rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
-            let cells = common::all_cells(&g);
-            common::place(&mut rng, &mut g, cells, b"@E");
-            input.push_str(&common::case_text(&format!("{h} {w}"), &g));
-            let (hh, ww) = (h as i64, w as i64);
-            let at = |r: i64, c: i64| {
-                (r >= 0 && c >= 0 && r < hh && c < ww).then(|| g[r as usize][c as usize])
-            };
-            let stops = |x: u8| b"#s^>v<L".contains(&x);
-            // Cells lit by `which` (the turrets or the lamps) at minute t.
-            let lit = |r: i64, c: i64, t: usize, turrets: bool| {
-                common::all_cells(&g).into_iter().any(|(sr, sc)| {
-                    let k = g[sr][sc];
-                    let way = match (turrets, k) {
-                        (true, b'^') => 0,
-                        (true, b'>') => 1,
-                        (true, b'v') => 2,
-                        (true, b'<') => 3,
-                        (false, b'L') => 1,
-                        _ => return false,
-                    };
-                    let turn = if turrets && turning { t % 4 } else { 0 };
-                    let (dr, dc) = WAYS[(way + turn) % 4];
-                    let (mut y, mut x) = (sr as i64 + dr, sc as i64 + dc);
-                    while let Some(k) = at(y, x) {
-                        if stops(k) {
-                            return false;
-                        }
-                        if (y, x) == (r, c) {
-                            return true;
-                        }
-                        (y, x) = (y + dr, x + dc);
-                    }
-                    false
-                })
-            };
-            let start = common::all_cells(&g)
-                .into_iter()
-                .find(|&(r, c)| g[r][c] == b'@')
-                .unwrap();
-            let start = (start.0 as i64, start.1 as i64, 0usize);
-            let answer = if lit(start.0, start.1, 0, true) {
-                None
-            } else {
-                common::bfs(
-                    start,
-                    |&(r, c, _)| at(r, c) == Some(b'E'),
-                    |&(r, c, t)| {
-                        let mut out = Vec::new();
-                        for (i, (dr, dc)) in [(-1, 0), (0, 1), (1, 0), (0, -1), (0, 0)]
-                            .into_iter()
-                            .enumerate()
-                        {
-                            if guard && i == 2 && lit(r, c, t, false) {
-                                continue;
-                            }
-                            let (y, x) = (r + dr, c + dc);
-                            match at(y, x) {
-                                // Smoke hides, but is walked through.
-                                Some(k) if (k == b's' || !stops(k)) && !lit(y, x, t + 1, true) => {
-                                    out.push((y, x, (t + 1) % 4))
-                                }
-                                _ => {}
-                            }
-                        }
-                        out
-                    },
-                )
-            };
-            match answer {
-                Some(n) => {
-                    want.push_str(&format!("{n}\n"));
-                    solved += 1;
-                }
-                None => {
-                    want.push_str("-1\n");
-                    unsolved += 1;
-                }
-            }
-        }
-        for config in common::configs() {
-            let opts = Options {
-                search: config,
-                ..Default::default()
-            };
-            let loaded = puzzle::load("beams.puz", &rules).expect("the rules load");
-            let mut out = Vec::new();
-            puzzle::run(&loaded.rules, "map", &input, &opts, &mut out).expect("the maps run");
-            assert_eq!(
-                String::from_utf8(out).unwrap(),
-                want,
-                "{config:?}\n{rules}\n{input}"
-            );
-        }
+        let map = tiles(b"......#s^>v<L");
+        let (s, u) = common::rounds_against(&rules, &mut rng, (1, 10), map, |g| {
+            beamed(g, turning, guard)
+        });
+        (solved, unsolved) = (solved + s, unsolved + u);
     }
     assert!(
         solved > 150 && unsolved > 50,
         "{solved} solved, {unsolved} not"
     );
+}
+
+/// A random map of the given tiles, 1-6 rows by 2-7 columns, with the
+/// agent `@` and the exit `E` on two of its cells.
+fn tiles(pool: &'static [u8]) -> impl FnMut(&mut rand::rngs::SmallRng) -> Vec<Vec<u8>> {
+    move |rng| {
+        let (h, w) = (rng.gen_range(1..=6), rng.gen_range(2..=7));
+        let mut g = common::random_grid(rng, h, w, |r| pool[r.gen_range(0..pool.len())]);
+        let cells = common::all_cells(&g);
+        common::place(rng, &mut g, cells, b"@E");
+        g
+    }
+}
+
+/// The fewest steps on a map of [`beams_match_a_hand_written_search`]: a
+/// breadth-first search over (cell, minute modulo 4) that casts the beams
+/// itself.
+fn beamed(g: &[Vec<u8>], turning: bool, guard: bool) -> Option<u32> {
+    const WAYS: [(i64, i64); 4] = [(-1, 0), (0, 1), (1, 0), (0, -1)];
+    let (hh, ww) = (g.len() as i64, g[0].len() as i64);
+    let at =
+        |r: i64, c: i64| (r >= 0 && c >= 0 && r < hh && c < ww).then(|| g[r as usize][c as usize]);
+    let stops = |x: u8| b"#s^>v<L".contains(&x);
+    // Cells lit by `which` (the turrets or the lamps) at minute t.
+    let lit = |r: i64, c: i64, t: usize, turrets: bool| {
+        common::all_cells(g).into_iter().any(|(sr, sc)| {
+            let k = g[sr][sc];
+            let way = match (turrets, k) {
+                (true, b'^') => 0,
+                (true, b'>') => 1,
+                (true, b'v') => 2,
+                (true, b'<') => 3,
+                (false, b'L') => 1,
+                _ => return false,
+            };
+            let turn = if turrets && turning { t % 4 } else { 0 };
+            let (dr, dc) = WAYS[(way + turn) % 4];
+            let (mut y, mut x) = (sr as i64 + dr, sc as i64 + dc);
+            while let Some(k) = at(y, x) {
+                if stops(k) {
+                    return false;
+                }
+                if (y, x) == (r, c) {
+                    return true;
+                }
+                (y, x) = (y + dr, x + dc);
+            }
+            false
+        })
+    };
+    let start = common::all_cells(g)
+        .into_iter()
+        .find(|&(r, c)| g[r][c] == b'@')
+        .unwrap();
+    let start = (start.0 as i64, start.1 as i64, 0usize);
+    if lit(start.0, start.1, 0, true) {
+        None
+    } else {
+        common::bfs(
+            start,
+            |&(r, c, _)| at(r, c) == Some(b'E'),
+            |&(r, c, t)| {
+                let mut out = Vec::new();
+                for (i, (dr, dc)) in [(-1, 0), (0, 1), (1, 0), (0, -1), (0, 0)]
+                    .into_iter()
+                    .enumerate()
+                {
+                    if guard && i == 2 && lit(r, c, t, false) {
+                        continue;
+                    }
+                    let (y, x) = (r + dr, c + dc);
+                    match at(y, x) {
+                        // Smoke hides, but is walked through.
+                        Some(k) if (k == b's' || !stops(k)) && !lit(y, x, t + 1, true) => {
+                            out.push((y, x, (t + 1) % 4))
+                        }
+                        _ => {}
+                    }
+                }
+                out
+            },
+        )
+    }
 }

@@ -435,3 +435,51 @@ pub fn bfs<S: Clone + Eq + std::hash::Hash>(
     }
     None
 }
+
+/// Runs `rules` on `rounds` inputs of `maps` random maps each (`map` draws
+/// one, `None` to draw again) under every strategy, each answer against
+/// what `solve`, a hand-written solver, says (`-1` for none); how many
+/// maps it solved and how many not.
+pub fn rounds_against(
+    rules: &str,
+    rng: &mut rand::rngs::SmallRng,
+    (rounds, maps): (usize, usize),
+    mut map: impl FnMut(&mut rand::rngs::SmallRng) -> Vec<Vec<u8>>,
+    solve: impl Fn(&[Vec<u8>]) -> Option<u32>,
+) -> (usize, usize) {
+    let (mut solved, mut unsolved) = (0, 0);
+    for _ in 0..rounds {
+        let mut input = String::new();
+        let mut want = String::new();
+        for _ in 0..maps {
+            let g = map(rng);
+            input.push_str(&case_text(&format!("{} {}", g.len(), g[0].len()), &g));
+            match solve(&g) {
+                Some(n) => {
+                    want.push_str(&format!("{n}\n"));
+                    solved += 1;
+                }
+                None => {
+                    want.push_str("-1\n");
+                    unsolved += 1;
+                }
+            }
+        }
+        for config in configs() {
+            let opts = puzzle::run::Options {
+                search: config,
+                warn: false,
+                ..Default::default()
+            };
+            let loaded = puzzle::load("test.puz", rules).unwrap_or_else(|e| panic!("{e:?}"));
+            let mut out = Vec::new();
+            puzzle::run(&loaded.rules, "map", &input, &opts, &mut out).expect("the maps run");
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                want,
+                "{config:?}\n{rules}\n{input}"
+            );
+        }
+    }
+    (solved, unsolved)
+}
