@@ -31,7 +31,7 @@ pub enum IntExpr {
     Lit(Spanned<i64>),
     /// A header field, or (in output templates) `case`, `steps`, `cost`.
     Name(Ident),
-    /// `count(coin)`: how many cells of the map have the tile.
+    /// `count(TILE)`: how many cells of the map have the tile.
     Count(Ident, Span),
     Neg(Box<IntExpr>, Span),
     Bin(Box<IntExpr>, BinOp, Box<IntExpr>, Span),
@@ -372,7 +372,7 @@ pub struct CarryDecl {
     pub span: Span,
 }
 
-/// `beam laser from turret(?d) ?d turning`.
+/// `beam NAME from TILE(?d) ?d turning`.
 #[derive(Debug, Clone)]
 pub struct BeamDecl {
     pub name: Ident,
@@ -648,7 +648,7 @@ pub enum Pred {
     Meets(Option<bool>, Ident, Ident, Span),
     /// `moving north`: the direction of the step being taken.
     Moving(Dir, Span),
-    /// `hero in laser`: the agent stands on a cell the beam lights.
+    /// `AGENT in BEAM`: the agent stands on a cell the beam lights.
     InBeam(Ident, Ident, Span),
     /// `moving ?w`: the direction the value bound to `?w` names.
     MovingAs(Ident, Span),

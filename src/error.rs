@@ -267,7 +267,7 @@ pub enum Topic {
     Border,
     /// Moves made by themselves (`by itself`).
     ByItself,
-    /// A beam (`beam laser from turret(?d) ?d`, `hero in laser`).
+    /// A beam (`beam NAME from TILE(?d) ?d`, `AGENT in BEAM`).
     Beam,
     /// A cell test (`cell ahead is wall`).
     CellTest,

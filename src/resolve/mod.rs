@@ -133,7 +133,7 @@ pub struct Teleport {
     pub span: Span,
 }
 
-/// `beam laser from turret(?d) ?d turning`: cast from each cell of the
+/// `beam NAME from TILE(?d) ?d turning`: cast from each cell of the
 /// tile (of the values selected).
 #[derive(Debug, Clone)]
 pub struct Beam {
@@ -143,6 +143,8 @@ pub struct Beam {
     pub way: CarryWay,
     /// A quarter turn clockwise after every step.
     pub turning: bool,
+    /// Some condition reads it (else it needs no clock).
+    pub read: bool,
     pub span: Span,
 }
 
@@ -537,7 +539,7 @@ pub enum Expr {
 }
 
 /// Two numbers compared in a condition, either of which may read the time
-/// (`steps % 2 == 0`, `steps < count(coin)`).
+/// (`steps % 2 == 0`, `steps < count(TILE)`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimeRead {
     pub lhs: Num,

@@ -88,7 +88,7 @@ impl Resolver {
         }
     }
 
-    /// `steps % 2 == 0`, `count(coin) > 2`: two numbers compared.
+    /// `steps % 2 == 0`, `count(TILE) > 2`: two numbers compared.
     pub(super) fn numbers(
         &mut self,
         lhs: &IntExpr,
@@ -128,7 +128,7 @@ impl Resolver {
                 span,
                 "the state would have to hold every time",
                 "read the time through `% N` (`steps % 4 == 0`), compare it in a sum \
-                 (`steps + 2 > count(coin)`), or bound it: `limit steps <= N`"
+                 (`steps + 2 > count(TILE)`), or bound it: `limit steps <= N`"
                     .into(),
             );
         }
@@ -149,7 +149,7 @@ impl Resolver {
             }
             ast::CarryWay::Var(v) => {
                 // (Reported; the name is still known, for its readers.)
-                self.direction_var(v, &scope, "beam laser from turret(?w) ?w");
+                self.direction_var(v, &scope, "beam NAME from TILE(?w) ?w");
                 CarryWay::Bound
             }
         };
@@ -168,11 +168,12 @@ impl Resolver {
             value,
             way,
             turning: b.turning,
+            read: false,
             span: b.name.span,
         });
     }
 
-    /// `hero in laser`: a single agent on a cell the beam lights.
+    /// `AGENT in BEAM`: a single agent on a cell the beam lights.
     pub(super) fn in_beam(&mut self, who: &Ident, beam: &Ident) -> Option<Expr> {
         let agent = self.agent_in_pred(who);
         let b = self.beams.iter().position(|b| b.name == beam.name);
@@ -188,6 +189,7 @@ impl Resolver {
             );
         }
         let (agent, b) = (agent?, b?);
+        self.beams[b].read = true;
         if self.agents[agent.ix()].several() {
             self.invalid(
                 Topic::Beam,

@@ -209,7 +209,7 @@ impl Grounder<'_> {
             .filter(|t| t.reads_steps())
             .collect();
         // A turning beam turns a quarter a step: it repeats every 4.
-        let turning = self.rules.beams.iter().any(|b| b.turning);
+        let turning = self.rules.beams.iter().any(|b| b.turning && b.read);
         if reads.is_empty() && !turning {
             return None;
         }
@@ -306,7 +306,6 @@ impl Grounder<'_> {
     /// to the first solid or opaque one, or the board's edge.
     fn lit(&self, b: &crate::resolve::Beam, turns: u32) -> Vec<bool> {
         let board = &self.board;
-        let rules = self.rules;
         let mut lit = vec![false; board.class.len()];
         let source: Vec<bool> = (board.classes.iter())
             .map(|k| self.class_matches(k, b.tile, b.value))
@@ -316,15 +315,9 @@ impl Grounder<'_> {
             if !source[board.class(cell) as usize] {
                 continue;
             }
-            let way = match b.way {
-                resolve::CarryWay::Dir(d) => Some(Dir::of(d)),
-                resolve::CarryWay::Bound => (|| {
-                    let d = rules.tiles[k.tile.ix()].domain?;
-                    let word = &rules.domains[d.ix()].values[k.value? as usize];
-                    crate::ast::Dir::named(word).map(Dir::of)
-                })(),
+            let Some(mut d) = self.way_of(b.way, k) else {
+                continue;
             };
-            let Some(mut d) = way else { continue };
             for _ in 0..turns % 4 {
                 d = Dir {
                     dr: d.dc,
@@ -344,7 +337,7 @@ impl Grounder<'_> {
         lit
     }
 
-    /// `hero in laser`: the agent's positions that a beam lights, per
+    /// `AGENT in BEAM`: the agent's positions that a beam lights, per
     /// value of the clock where it turns.
     pub(super) fn in_beam(&mut self, agent: AgentId, beam: usize) -> Expr {
         let Some(i) = (0..self.instances.len()).find(|&j| self.instances[j].agent == agent) else {

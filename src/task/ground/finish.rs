@@ -123,6 +123,20 @@ impl Grounder<'_> {
         (task, self.errors)
     }
 
+    /// The way a `carry` or `beam` rule goes from a cell of class `k`: its
+    /// own, or the direction the class's value names.
+    pub(super) fn way_of(&self, way: resolve::CarryWay, k: &Class) -> Option<Dir> {
+        match way {
+            resolve::CarryWay::Dir(d) => Some(Dir::of(d)),
+            resolve::CarryWay::Bound => {
+                let rules = self.rules;
+                let d = rules.tiles[k.tile.ix()].domain?;
+                let word = &rules.domains[d.ix()].values[k.value? as usize];
+                crate::ast::Dir::named(word).map(Dir::of)
+            }
+        }
+    }
+
     /// What `carry` rules carry a mover on a cell of each class, if any
     /// (empty without them), and how many cells carry.
     fn carry(&self) -> (Vec<Option<Dir>>, u64) {
@@ -136,14 +150,7 @@ impl Grounder<'_> {
                         .carries
                         .iter()
                         .find(|c| self.class_matches(k, c.tile, c.value))?;
-                    match c.way {
-                        resolve::CarryWay::Dir(d) => Some(Dir::of(d)),
-                        resolve::CarryWay::Bound => {
-                            let d = rules.tiles[k.tile.ix()].domain?;
-                            let word = &rules.domains[d.ix()].values[k.value? as usize];
-                            crate::ast::Dir::named(word).map(Dir::of)
-                        }
-                    }
+                    self.way_of(c.way, k)
                 })
                 .collect()
         };
