@@ -427,6 +427,16 @@ pub struct MoveItem {
     /// `if COND`: made only when this holds.
     pub guard: Option<Pred>,
     pub cost: Option<IntExpr>,
+    /// `'n' pushing 'N'`: how the move is written in a way.
+    pub letter: Option<Letter>,
+}
+
+/// How a move is written in `{path}` and `--moves`: `'n'`, and `'N'` for
+/// a step of it that pushes an object (`'n' pushing 'N'`).
+#[derive(Debug, Clone)]
+pub struct Letter {
+    pub walk: Symbol,
+    pub push: Option<Symbol>,
 }
 
 /// `up -> long (-2, 0)`: from pose `from`, the piece takes pose `to` with
@@ -715,6 +725,8 @@ pub enum OutputKind {
     Stopped,
     /// Printed once, after the last case.
     After,
+    /// Put between two letters of `{path}`.
+    Joiner,
 }
 
 /// `solved "Escape possible in {steps} steps."`.

@@ -289,6 +289,8 @@ pub enum Topic {
     Input,
     /// A layout (`layout NAME { ... }`).
     Layout,
+    /// How a move is written (`north 'n' pushing 'N'`, `{path}`).
+    Letter,
     /// The `limit`.
     Limit,
     /// Agents meeting (`A at B`).
@@ -323,7 +325,7 @@ pub enum Topic {
 
 impl Topic {
     /// Every topic.
-    pub const ALL: [Topic; 30] = [
+    pub const ALL: [Topic; 31] = [
         Topic::Agent,
         Topic::Body,
         Topic::Beam,
@@ -339,6 +341,7 @@ impl Topic {
         Topic::Heading,
         Topic::Input,
         Topic::Layout,
+        Topic::Letter,
         Topic::Limit,
         Topic::Meets,
         Topic::Mode,
@@ -374,6 +377,7 @@ impl Topic {
             Topic::Heading => "puzzle::resolve::heading",
             Topic::Input => "puzzle::resolve::input",
             Topic::Layout => "puzzle::resolve::layout",
+            Topic::Letter => "puzzle::resolve::letter",
             Topic::Limit => "puzzle::resolve::limit",
             Topic::Meets => "puzzle::resolve::meets",
             Topic::Mode => "puzzle::resolve::mode",

@@ -238,10 +238,14 @@ pub fn solve(
     // budget, to show it, or to count its steps where steps have costs
     // (`{steps}` is then not the cost).
     let count = sol.steps.is_none() && rules.io.solved.uses_steps();
-    if (show.moves || count) && sol.cost.is_some() && sol.stopped.is_none() {
+    let write = rules.io.solved.uses_path();
+    if (show.moves || count || write) && sol.cost.is_some() && sol.stopped.is_none() {
         match trace::trace(&task, &plan, budget) {
             Some(t) if Some(t.cost()) == sol.cost => {
                 sol.steps = Some(t.steps().len() as u64);
+                if write {
+                    sol.written = t.written(&task, &rules.io.joiner);
+                }
                 sol.path = show.moves.then_some(t);
             }
             Some(_) => unreachable!("the search and the trace agree on the least cost"),

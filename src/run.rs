@@ -970,6 +970,7 @@ fn answer_line(io: &crate::resolve::Io, case: &RawCase, sol: &Solution) -> Strin
             let answer = crate::resolve::Answer {
                 cost: Some(n),
                 steps: sol.steps,
+                path: sol.written.as_deref(),
             };
             io.solved.render(case.number, answer, &case.header)
         }

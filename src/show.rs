@@ -197,11 +197,7 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
         ground,
         solid,
         movers,
-        steps: trace
-            .steps()
-            .iter()
-            .map(|s| crate::trace::token(task, s))
-            .collect(),
+        steps: trace.tokens(task),
         frames,
     }
 }

@@ -40,6 +40,9 @@ pub struct Solution {
     /// A least-cost way, its steps and states (when asked for, and there
     /// is one), found again after the search ([`crate::trace`]).
     pub(crate) path: Option<crate::trace::Trace>,
+    /// That way written with the moves' letters (`{path}`), when a
+    /// template prints it.
+    pub(crate) written: Option<String>,
 }
 
 impl Solution {
@@ -47,6 +50,12 @@ impl Solution {
     /// limit (and no limit stopped the search).
     pub fn cost(&self) -> Option<u64> {
         self.cost
+    }
+
+    /// The way written with the moves' letters, when `{path}` asked for
+    /// it.
+    pub fn written(&self) -> Option<&str> {
+        self.written.as_deref()
     }
 
     /// States expanded.

@@ -417,6 +417,7 @@ fn output_item(item: Pair<'_, Rule>) -> OutputItem {
         "separator" => OutputKind::Separator,
         "stopped" => OutputKind::Stopped,
         "after" => OutputKind::After,
+        "joiner" => OutputKind::Joiner,
         _ => OutputKind::Unsolved,
     };
     OutputItem {
@@ -747,9 +748,18 @@ fn move_item(p: Pair<'_, Rule>) -> MoveItem {
     };
     let mut guard = None;
     let mut cost = None;
+    let mut letter = None;
     for c in mi {
         match c.as_rule() {
             Rule::move_if => guard = Some(pred(first(c))),
+            Rule::letter => {
+                let mut it = inner(c).filter(|x| x.as_rule() != Rule::kw_pushing);
+                let walk = symbol(next(&mut it));
+                letter = Some(Letter {
+                    walk,
+                    push: it.next().map(symbol),
+                });
+            }
             _ => cost = Some(int_expr(c)),
         }
     }
@@ -758,6 +768,7 @@ fn move_item(p: Pair<'_, Rule>) -> MoveItem {
         table,
         guard,
         cost,
+        letter,
     }
 }
 

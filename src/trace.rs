@@ -53,10 +53,44 @@ impl Trace {
         &self.costs
     }
 
-    /// The steps as tokens, separated by spaces (`puzzle run --moves`).
-    pub fn line(&self, task: &Task) -> String {
-        let tokens: Vec<String> = self.steps.iter().map(|s| token(task, s)).collect();
-        tokens.join(" ")
+    /// Whether step `i` pushed an object.
+    pub fn pushed(&self, task: &Task, i: usize) -> bool {
+        pushed(task, &self.states[i], &self.states[i + 1])
+    }
+
+    /// The steps as tokens (`puzzle run --moves`, `--trace`): by their
+    /// letters where the moves have them.
+    pub fn tokens(&self, task: &Task) -> Vec<String> {
+        (0..self.steps.len())
+            .map(|i| token(task, &self.steps[i], self.pushed(task, i)))
+            .collect()
+    }
+
+    /// The way written with the moves' letters, joined by `joiner`
+    /// (`{path}`); `None` when the moves have none.
+    pub fn written(&self, task: &Task, joiner: &str) -> Option<String> {
+        let letters: Option<Vec<String>> = (0..self.steps.len())
+            .map(|i| written(task, &self.steps[i], self.pushed(task, i)))
+            .collect();
+        letters.map(|l| l.join(joiner))
+    }
+}
+
+/// Whether a step from `before` to `after` moved an object (a push).
+fn pushed(task: &Task, before: &[i64], after: &[i64]) -> bool {
+    task.movers()
+        .iter()
+        .filter(|m| m.object().is_some())
+        .any(|m| before[m.pos().ix()] != after[m.pos().ix()])
+}
+
+/// A step written with its moves' letters (every mover's, in order, at
+/// once; the one move all make, together); `None` when a move has none.
+fn written(task: &Task, step: &[(usize, ActionId)], pushed: bool) -> Option<String> {
+    let letter = |&(_, a): &(usize, ActionId)| task.action(a).letter().map(|l| l.of(pushed));
+    match task.mode() {
+        Mode::Together => step.first().and_then(letter).map(str::to_string),
+        _ => step.iter().map(letter).collect(),
     }
 }
 
@@ -65,16 +99,34 @@ fn word(task: &Task, a: ActionId) -> String {
     task.action(a).name().replace(' ', "-")
 }
 
-/// A step as one token: the action's name for a lone mover; `MOVER:ACTION`
-/// for several in turn; every mover's action, in order, joined by `,` at
-/// once; the one action all make, together. A space in a name is `-`.
-pub fn token(task: &Task, step: &Step) -> String {
-    let action = |&(_, a): &(usize, ActionId)| word(task, a);
-    match (task.movers().len(), task.mode()) {
+/// How many movers a token tells apart: the movers, or where moves have
+/// letters, those that choose moves (objects, bodies and movers by
+/// themselves choose none), so that a lone agent's way is its letters.
+fn told_apart(task: &Task) -> usize {
+    if task.lettered() {
+        task.movers()
+            .iter()
+            .filter(|m| !m.actions().is_empty())
+            .count()
+    } else {
+        task.movers().len()
+    }
+}
+
+/// A step as one token: the action's name (or its letter, where moves
+/// have letters) for a lone mover; `MOVER:ACTION` for several in turn;
+/// every mover's action, in order, joined by `,` at once; the one action
+/// all make, together. A space in a name is `-`.
+pub fn token(task: &Task, step: &Step, pushed: bool) -> String {
+    let action = |&(_, a): &(usize, ActionId)| match task.action(a).letter() {
+        Some(l) => l.of(pushed).to_string(),
+        None => word(task, a),
+    };
+    match (told_apart(task), task.mode()) {
         (1, _) => step.iter().map(action).collect(),
         (_, Mode::InTurn) => step
             .iter()
-            .map(|&(m, a)| format!("{}:{}", task.movers()[m].name(), word(task, a)))
+            .map(|s| format!("{}:{}", task.movers()[s.0].name(), action(s)))
             .collect(),
         (_, Mode::AtOnce) => step.iter().map(action).collect::<Vec<_>>().join(","),
         // One move, which every mover makes.
@@ -91,7 +143,13 @@ pub fn parse(task: &Task, token: &str) -> Result<Step, String> {
             .actions()
             .iter()
             .copied()
-            .find(|&a| word(task, a) == name)
+            .find(|&a| {
+                word(task, a) == name
+                    || task
+                        .action(a)
+                        .letter()
+                        .is_some_and(|l| l.walk == name || l.push.as_deref() == Some(name))
+            })
             .map(|a| (m, a))
             .ok_or_else(|| {
                 let names: Vec<String> =
@@ -104,9 +162,12 @@ pub fn parse(task: &Task, token: &str) -> Result<Step, String> {
                 )
             })
     };
-    match (movers.len(), task.mode()) {
+    match (told_apart(task), task.mode()) {
         (0, _) => Err("the task has no mover".into()),
-        (1, _) => Ok(vec![find(0, token)?]),
+        (1, _) => {
+            let m = movers.iter().position(|m| !m.actions().is_empty());
+            Ok(vec![find(m.unwrap_or(0), token)?])
+        }
         (_, Mode::Together) => {
             let (_, a) = find(0, token)?;
             let k = movers[0]
@@ -162,18 +223,62 @@ pub fn trace(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
     }
 }
 
+/// The least (cost, steps) of each state found, and the state it was
+/// reached from (a start is its own).
+type Best<W> = HashMap<W, ((u64, u64), W)>;
+
 /// Dijkstra's algorithm on (cost, steps), so that of the least-cost ways
-/// the one with the fewest steps is found (breadth-first order when steps
-/// cost 1; other ties go in the order found), with each state's parent;
+/// the one with the fewest steps is found, with each state's parent; then,
+/// where moves have letters, of those ways the least written (step by
+/// step, each step's letters compared as text), else the one found first
+/// (breadth-first order when steps cost 1, ties in the kernel's order);
 /// then the steps named.
 fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
     let k = Kernel::<W>::new(task, plan.layout(), plan.kernel());
     if k.goal_never() {
         return None;
     }
+    let lettered = task.lettered();
+    let (best, settled, goals) = settle(&k, task, budget, lettered)?;
+    let mut generic = Generic::<W>::new(task, k.layout());
+    let (way, steps) = if lettered {
+        least_written(&k, &mut generic, &best, &settled, &goals)
+    } else {
+        let way = parents(&best, goals[0]);
+        let steps = name_steps(&mut generic, &best, &way);
+        (way, steps)
+    };
+    let layout = k.layout();
+    let states = way
+        .iter()
+        .map(|&s| {
+            let mut vals = vec![0; task.vars().len()];
+            layout.decode(s, &mut vals);
+            vals
+        })
+        .collect();
+    let goal = *way.last().expect("a way has a state");
+    Some(Trace {
+        steps,
+        states,
+        costs: way.iter().map(|s| best[s].0.0).collect(),
+        cost: best[&goal].0.0,
+    })
+}
+
+/// Dijkstra on (cost, steps) up to the first goal: each state's best and
+/// parent, the states settled in order (when `all_goals`: every goal at
+/// the least (cost, steps) too), and the goals settled at it (the first
+/// found first).
+#[allow(clippy::type_complexity)]
+fn settle<W: Word>(
+    k: &Kernel<'_, W>,
+    task: &Task,
+    budget: &Budget,
+    all_goals: bool,
+) -> Option<(Best<W>, Vec<W>, Vec<W>)> {
     let limit = task.limit().map_or(u64::MAX, |l| l.max);
-    // State -> (least (cost, steps), parent); a start is its own parent.
-    let mut best: HashMap<W, ((u64, u64), W)> = HashMap::new();
+    let mut best: Best<W> = HashMap::new();
     let mut queue = BinaryHeap::new();
     let mut order: Vec<W> = Vec::new();
     for &s in k.starts() {
@@ -184,18 +289,33 @@ fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace>
         }
     }
     let mut succ = k.successors();
-    let mut popped = 0u64;
-    let goal = loop {
-        let Reverse((g, i)) = queue.pop()?;
+    let mut settled = Vec::new();
+    let mut goals: Vec<W> = Vec::new();
+    while let Some(Reverse((g, i))) = queue.pop() {
         let s = order[i];
         if best[&s].0 < g {
             continue;
         }
-        if k.is_goal(s) {
-            break s;
+        if let Some(&first) = goals.first() {
+            // Only the goals at the first goal's (cost, steps) are left.
+            if g > best[&first].0 {
+                break;
+            }
+            if k.is_goal(s) {
+                goals.push(s);
+            }
+            continue;
         }
-        popped += 1;
-        if popped.is_multiple_of(crate::budget::CHECK_EVERY) && budget.check(best.len() as u64, g.0)
+        if k.is_goal(s) {
+            goals.push(s);
+            if !all_goals {
+                break;
+            }
+            continue;
+        }
+        settled.push(s);
+        if (settled.len() as u64).is_multiple_of(crate::budget::CHECK_EVERY)
+            && budget.check(best.len() as u64, g.0)
         {
             return None;
         }
@@ -208,8 +328,12 @@ fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace>
             }
             true
         });
-    };
-    // The states of the way, start first.
+    }
+    (!goals.is_empty()).then_some((best, settled, goals))
+}
+
+/// The states of the way to `goal` by the parents, start first.
+fn parents<W: Word>(best: &Best<W>, goal: W) -> Vec<W> {
     let mut way = vec![goal];
     while let Some(&(_, p)) = best.get(way.last().expect("a state")) {
         if p == *way.last().expect("a state") {
@@ -218,7 +342,11 @@ fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace>
         way.push(p);
     }
     way.reverse();
-    let mut generic = Generic::<W>::new(task, k.layout());
+    way
+}
+
+/// The actions of each step of a way, as the interpreter takes them.
+fn name_steps<W: Word>(generic: &mut Generic<'_, W>, best: &Best<W>, way: &[W]) -> Vec<Step> {
     let mut steps = Vec::with_capacity(way.len().saturating_sub(1));
     for pair in way.windows(2) {
         let (p, t) = (pair[0], pair[1]);
@@ -233,21 +361,95 @@ fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace>
         });
         steps.push(step.expect("the interpreter takes every step a kernel gives"));
     }
-    let layout = k.layout();
-    let states = way
-        .iter()
-        .map(|&s| {
-            let mut vals = vec![0; task.vars().len()];
-            layout.decode(s, &mut vals);
-            vals
-        })
-        .collect();
-    Some(Trace {
-        steps,
-        states,
-        costs: way.iter().map(|s| best[s].0.0).collect(),
-        cost: best[&goal].0.0,
-    })
+    steps
+}
+
+/// Of the ways at the goals' (cost, steps), the least written: first the
+/// states some such way goes through (from the last settled back), then
+/// from the starts, step by step, the least letters any of them has, kept
+/// for every state they lead to.
+fn least_written<W: Word>(
+    k: &Kernel<'_, W>,
+    generic: &mut Generic<'_, W>,
+    best: &Best<W>,
+    settled: &[W],
+    goals: &[W],
+) -> (Vec<W>, Vec<Step>) {
+    let task = k.task();
+    let next = |s: W, t: W, c: u32| {
+        let (g, h) = (best[&s].0, best.get(&t).map(|b| b.0));
+        h == Some((g.0 + u64::from(c), g.1 + 1))
+    };
+    let mut useful: hashbrown::HashSet<W> = goals.iter().copied().collect();
+    let mut succ = k.successors();
+    for &s in settled.iter().rev() {
+        let mut on = false;
+        succ.each_cost(s, |t, c| {
+            on = useful.contains(&t) && next(s, t, c);
+            !on
+        });
+        if on {
+            useful.insert(s);
+        }
+    }
+    // Each layer: its states, each with the index of the one before it
+    // and the step; the first holds the starts.
+    let mut layers: Vec<Vec<(W, usize, Step)>> = vec![Vec::new()];
+    let mut index: HashMap<W, usize> = HashMap::new();
+    for &s in k.starts() {
+        if useful.contains(&s) && !index.contains_key(&s) {
+            index.insert(s, layers[0].len());
+            layers[0].push((s, 0, Vec::new()));
+        }
+    }
+    let (mut before, mut after) = (vec![0; task.vars().len()], vec![0; task.vars().len()]);
+    let done = |layer: &[(W, usize, Step)]| layer.iter().position(|x| goals.contains(&x.0));
+    let mut at = done(&layers[0]);
+    while at.is_none() {
+        let mut least: Option<String> = None;
+        let mut layer: Vec<(W, usize, Step)> = Vec::new();
+        index.clear();
+        let now = layers.last().expect("a layer");
+        for (i, &(s, ..)) in now.iter().enumerate() {
+            k.layout().decode(s, &mut before);
+            generic.each_acted(s, |t, c, acted| {
+                if !useful.contains(&t) || !next(s, t, c) {
+                    return true;
+                }
+                k.layout().decode(t, &mut after);
+                let w = written(task, acted, pushed(task, &before, &after)).unwrap_or_default();
+                if least.as_ref().is_none_or(|l| w < *l) {
+                    least = Some(w);
+                    layer.clear();
+                    index.clear();
+                } else if least.as_ref() != Some(&w) {
+                    return true;
+                }
+                if !index.contains_key(&t) {
+                    index.insert(t, layer.len());
+                    layer.push((t, i, acted.to_vec()));
+                }
+                true
+            });
+        }
+        at = done(&layer);
+        layers.push(layer);
+    }
+    // Back from the first goal reached.
+    let mut at = at.expect("a goal");
+    let mut way = Vec::with_capacity(layers.len());
+    let mut steps = Vec::with_capacity(layers.len());
+    for (j, layer) in layers.iter().enumerate().rev() {
+        let (s, from, step) = &layer[at];
+        way.push(*s);
+        if j > 0 {
+            steps.push(step.clone());
+        }
+        at = *from;
+    }
+    way.reverse();
+    steps.reverse();
+    (way, steps)
 }
 
 /// How a replay of moves ended.
@@ -278,33 +480,58 @@ fn replay_in<W: Word>(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
     // in the order found (so that what is said of them is the same on
     // every run).
     let mut now: Vec<(W, u64)> = k.starts().iter().map(|&s| (s, 0)).collect();
-    for (i, token) in tokens.iter().enumerate() {
-        let step = match parse(task, token) {
+    let lettered = task.lettered();
+    for (i, &token_str) in tokens.iter().enumerate() {
+        let step = match parse(task, token_str) {
             Ok(s) => s,
             Err(why) => return Replay::Illegal { step: i, why },
         };
         let mut next: Vec<(W, u64)> = Vec::new();
         let mut index: HashMap<W, usize> = HashMap::new();
+        // The step taken, written otherwise than the token (`e` for `E`).
+        let mut other: Option<String> = None;
         for &(s, g) in &now {
             generic.each_acted(s, |t, c, acted| {
-                if acted == step.as_slice() {
-                    let gt = g + u64::from(c);
-                    match index.get(&t) {
-                        Some(&j) => next[j].1 = next[j].1.min(gt),
-                        None => {
-                            index.insert(t, next.len());
-                            next.push((t, gt));
-                        }
+                if acted != step.as_slice() {
+                    return true;
+                }
+                // A letter says whether the step pushes (`n` walks, `N`
+                // pushes): the step taken must be written so.
+                if lettered {
+                    let mut before = vec![0; task.vars().len()];
+                    let mut after = vec![0; task.vars().len()];
+                    plan.layout().decode(s, &mut before);
+                    plan.layout().decode(t, &mut after);
+                    let w = token(task, &step, pushed(task, &before, &after));
+                    if w != token_str {
+                        other.get_or_insert(w);
+                        return true;
+                    }
+                }
+                let gt = g + u64::from(c);
+                match index.get(&t) {
+                    Some(&j) => next[j].1 = next[j].1.min(gt),
+                    None => {
+                        index.insert(t, next.len());
+                        next.push((t, gt));
                     }
                 }
                 true
             });
         }
         if next.is_empty() {
+            let raw = crate::error::raw(token_str);
             // Why, from the first state the moves may be in.
-            let why = generic
-                .refusal(now[0].0, &step)
-                .unwrap_or_else(|| format!("`{}` cannot be taken here", crate::error::raw(token)));
+            let why = match other {
+                Some(w) => format!(
+                    "`{raw}` is not how this step is written: it is `{}` (a push has a \
+                     letter of its own)",
+                    crate::error::raw(&w)
+                ),
+                None => generic
+                    .refusal(now[0].0, &step)
+                    .unwrap_or_else(|| format!("`{raw}` cannot be taken here")),
+            };
             return Replay::Illegal { step: i, why };
         }
         now = next;

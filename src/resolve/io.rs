@@ -61,7 +61,7 @@ impl Resolver {
             );
             return None;
         }
-        let mut slots: [Option<(Template, Span)>; 6] = Default::default();
+        let mut slots: [Option<(Template, Span)>; 7] = Default::default();
         for d in &file.decls {
             if let ast::Decl::Output(items) = d {
                 for it in items {
@@ -77,7 +77,9 @@ impl Resolver {
                 }
             }
         }
-        let [before, solved, unsolved, separator, stopped, after] = slots;
+        let [before, solved, unsolved, separator, stopped, after, joiner] = slots;
+        let joiner = joiner.map_or(String::new(), |(t, span)| self.joiner(t, span));
+        self.all_or_no_letters();
         // `{steps}` once printed the cost: where steps have costs it is now
         // another number, said so rather than changed without a word.
         if let Some((t, span)) = &solved
@@ -104,7 +106,51 @@ impl Resolver {
             separator: separator.map(|s| s.0),
             stopped: stopped.map(|s| s.0),
             after: after.map(|s| s.0),
+            joiner,
         })
+    }
+
+    /// The joiner's text: no placeholder in it.
+    fn joiner(&mut self, t: Template, span: Span) -> String {
+        let mut text = String::new();
+        for s in t.0 {
+            match s {
+                Seg::Lit(l) => text.push_str(&l),
+                _ => {
+                    self.invalid(
+                        Topic::Output,
+                        "a placeholder in the joiner".into(),
+                        span,
+                        "the joiner is text",
+                        "`joiner` is the text put between two letters of `{path}`, as it is \
+                         (escape a brace: `\\{`)"
+                            .into(),
+                    );
+                    break;
+                }
+            }
+        }
+        text
+    }
+
+    /// Where some chosen moves have letters, all do: a way could not be
+    /// written otherwise.
+    fn all_or_no_letters(&mut self) {
+        let with = self.lettered.iter().find(|l| l.0).map(|l| l.1);
+        let without = self.lettered.iter().find(|l| !l.0).map(|l| l.1);
+        if let (Some(with), Some(without)) = (with, without) {
+            self.invalid(
+                Topic::Letter,
+                "this move has no letter, and others have".into(),
+                without,
+                "no letter",
+                format!(
+                    "a way is written with every move's letter (the first given is at {}): \
+                     give this move one (`north 'n'`)",
+                    with.offset()
+                ),
+            );
+        }
     }
 
     /// A `cases until` line's end marker: values that fit, one per field
@@ -154,22 +200,10 @@ impl Resolver {
                 let allow = Allow::Template {
                     cost: kind == OutputKind::Solved,
                 };
-                let seg = match crate::syntax::template_expr(inner, at) {
-                    Ok(e) => self.num(&e, allow, "a placeholder").map(Seg::Num),
-                    Err(_) => {
-                        let mut cands = vec!["case", "steps", "cost"];
-                        cands.extend(self.header.iter().map(String::as_str));
-                        let help = did_you_mean(inner, cands, "placeholders");
-                        self.err(RuleError::UnknownPlaceholder {
-                            name: inner.to_string(),
-                            span: (text.span.offset() + i, end + 1).into(),
-                            help: format!(
-                                "{help} (a placeholder is a header field, `case`, `steps`, \
-                                 `cost`, or arithmetic on them)"
-                            ),
-                        });
-                        None
-                    }
+                let seg = if inner.trim() == "path" && !self.header.iter().any(|h| h == "path") {
+                    self.path_placeholder(kind, (text.span.offset() + i, end + 1).into())
+                } else {
+                    self.template_num(inner, at, allow, (text.span.offset() + i, end + 1).into())
                 };
                 if let Some(seg) = seg {
                     if !lit.is_empty() {
@@ -204,6 +238,55 @@ impl Resolver {
             segs.push(Seg::Lit(lit));
         }
         Template(segs)
+    }
+
+    /// A placeholder's number: `{cost}`, `{t - 1}`.
+    fn template_num(&mut self, inner: &str, at: usize, allow: Allow, span: Span) -> Option<Seg> {
+        match crate::syntax::template_expr(inner, at) {
+            Ok(e) => self.num(&e, allow, "a placeholder").map(Seg::Num),
+            Err(_) => {
+                let mut cands = vec!["case", "steps", "cost", "path"];
+                cands.extend(self.header.iter().map(String::as_str));
+                let help = did_you_mean(inner, cands, "placeholders");
+                self.err(RuleError::UnknownPlaceholder {
+                    name: inner.to_string(),
+                    span,
+                    help: format!(
+                        "{help} (a placeholder is a header field, `case`, `steps`, `cost`, \
+                         arithmetic on them, or `path`)"
+                    ),
+                });
+                None
+            }
+        }
+    }
+
+    /// `{path}`: the letters of the way, in a `solved` line of a rule file
+    /// whose moves have letters.
+    fn path_placeholder(&mut self, kind: OutputKind, span: Span) -> Option<Seg> {
+        if kind != OutputKind::Solved {
+            self.invalid(
+                Topic::Output,
+                "`{path}` outside a `solved` line".into(),
+                span,
+                "no way here",
+                "the way is known for a solved case: print it in `solved`".into(),
+            );
+            return None;
+        }
+        if !self.lettered.iter().any(|l| l.0) {
+            self.invalid(
+                Topic::Letter,
+                "`{path}`, but no move has a letter".into(),
+                span,
+                "nothing to write the way with",
+                "give each move its letter: `move hero: north 'n', east 'e', south 's', west 'w'` \
+                 (and `'n' pushing 'N'` for a step that pushes)"
+                    .into(),
+            );
+            return None;
+        }
+        Some(Seg::Path)
     }
 
     /// Layout rows of one width, and the size of a grid known now.

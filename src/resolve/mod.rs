@@ -217,6 +217,28 @@ pub struct Move {
     /// For a piece with poses: from each pose (in the order of its
     /// `poses`), the pose it takes and its anchor's shift.
     pub table: Vec<(u32, (i32, i32))>,
+    /// How it is written in `{path}` and `--moves`, when the rule file
+    /// says.
+    pub letter: Option<Letter>,
+}
+
+/// How a move is written in a way: `walk`, or `push` for a step of it
+/// that pushes an object (when given). Invariant: neither is empty nor
+/// holds a space.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Letter {
+    pub walk: String,
+    pub push: Option<String>,
+}
+
+impl Letter {
+    /// The letter of a step of the move, pushing or not.
+    pub fn of(&self, pushed: bool) -> &str {
+        match (&self.push, pushed) {
+            (Some(p), true) => p,
+            _ => &self.walk,
+        }
+    }
 }
 
 /// An agent, or a family of agents.
@@ -337,6 +359,7 @@ type Expanded = (
     Option<IntExpr>,
     Vec<ast::Pred>,
     Vec<ast::TableRow>,
+    Option<ast::Letter>,
 );
 
 /// The words a move list reads as moves besides the compass words, never
@@ -665,14 +688,17 @@ pub struct Io {
     pub stopped: Option<Template>,
     /// Printed once after the last case.
     pub after: Option<Template>,
+    /// Put between two letters of `{path}` (`joiner " "`; none by default).
+    pub joiner: String,
 }
 
-/// What a solved case gives its template: the least cost, and the steps of
-/// a least-cost way (the fewest among them).
+/// What a solved case gives its template: the least cost, the steps of
+/// a least-cost way (the fewest among them), and that way written.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Answer {
+pub struct Answer<'a> {
     pub cost: Option<u64>,
     pub steps: Option<u64>,
+    pub path: Option<&'a str>,
 }
 
 /// An output line with placeholders.
@@ -684,6 +710,8 @@ pub struct Template(pub Vec<Seg>);
 pub enum Seg {
     Lit(String),
     Num(Num),
+    /// `{path}`: the letters of the way, joined by the joiner.
+    Path,
 }
 
 impl Template {
@@ -691,6 +719,11 @@ impl Template {
     /// its way found, to count them.
     pub fn uses_steps(&self) -> bool {
         self.mentions(&Num::Steps)
+    }
+
+    /// Whether it prints `{path}`: then every solved case needs its way.
+    pub fn uses_path(&self) -> bool {
+        self.0.contains(&Seg::Path)
     }
 
     /// Whether `leaf` (`{steps}`, `{cost}`) appears in it, alone or in
@@ -726,6 +759,7 @@ impl Template {
                     Some(v) => out.push_str(&v.to_string()),
                     None => out.push('?'),
                 },
+                Seg::Path => out.push_str(answer.path.unwrap_or("?")),
             }
         }
         out
@@ -809,6 +843,8 @@ enum Allow {
 #[derive(Default)]
 struct Resolver {
     errors: Vec<RuleError>,
+    /// Every chosen move: whether it has a letter, and where it is.
+    lettered: Vec<(bool, Span)>,
     /// Tiles, agents, states and layouts share this namespace.
     names: HashMap<String, (Def, Span)>,
     /// Domains have their own: `domain lamp` and `tile lamp` can coexist.

@@ -55,10 +55,27 @@ impl Resolver {
             let mut guards = outer.1.to_vec();
             guards.extend(item.guard.iter().cloned());
             match &item.what {
-                ast::MoveWhat::Kind(k) => {
-                    out.push((k.clone(), cost.cloned(), guards, item.table.clone()))
-                }
+                ast::MoveWhat::Kind(k) => out.push((
+                    k.clone(),
+                    cost.cloned(),
+                    guards,
+                    item.table.clone(),
+                    item.letter.clone(),
+                )),
                 ast::MoveWhat::Set(id) => {
+                    if let Some(l) = &item.letter
+                        && stack.len() == report
+                    {
+                        self.invalid(
+                            Topic::Letter,
+                            format!("a letter after the set of moves `{}`", id.name),
+                            l.walk.span,
+                            "a letter for several moves",
+                            "a letter writes one move: give each move of the set its own \
+                             (`moves walk = north 'n', east 'e', ...`)"
+                                .into(),
+                        );
+                    }
                     let Some((inner, _)) = self.move_sets.get(&id.name).cloned() else {
                         if stack.len() != report {
                             continue;
@@ -233,6 +250,80 @@ impl Resolver {
             return false;
         }
         true
+    }
+
+    /// Letters are for chosen moves (one made by itself is no one's
+    /// step), each written once in a list, so that `--moves` reads them
+    /// back; which chosen moves have one is kept for the check that all
+    /// or none do.
+    fn letter_checks(&mut self, items: &[Expanded], by_itself: bool) {
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for (kind, .., letter) in items {
+            if by_itself {
+                if let Some(l) = letter {
+                    self.invalid(
+                        Topic::Letter,
+                        "a move made by itself has no letter".into(),
+                        l.walk.span,
+                        "never written",
+                        "a way writes the moves chosen in it; drop the letter".into(),
+                    );
+                }
+                continue;
+            }
+            self.lettered.push((letter.is_some(), kind.span));
+            for s in letter
+                .iter()
+                .flat_map(|l| std::iter::once(&l.walk).chain(&l.push))
+            {
+                if let Some(&first) = seen.get(s.text.as_str()) {
+                    self.err(RuleError::Repeated {
+                        what: "a letter in one move list",
+                        span: s.span,
+                        first,
+                    });
+                } else {
+                    seen.insert(&s.text, s.span);
+                }
+            }
+        }
+    }
+
+    /// A move's letter: not empty, no space in it (`--moves` separates
+    /// steps by spaces), its two forms told apart.
+    fn letter(&mut self, l: &ast::Letter) -> Option<Letter> {
+        let mut ok = true;
+        for s in std::iter::once(&l.walk).chain(&l.push) {
+            if s.text.is_empty() || s.text.chars().any(char::is_whitespace) {
+                self.invalid(
+                    Topic::Letter,
+                    format!("`{}` cannot write a move", s.text.escape_debug()),
+                    s.span,
+                    "empty, or with a space",
+                    "a move's letter is one or more characters, none a space (`--moves` \
+                     separates steps by spaces): `'n'`, `\"up\"`"
+                        .into(),
+                );
+                ok = false;
+            }
+        }
+        if let Some(p) = &l.push
+            && p.text == l.walk.text
+        {
+            self.invalid(
+                Topic::Letter,
+                format!("a push is written `{}` as the walk is", p.text),
+                p.span,
+                "the same letter",
+                "give a push a letter of its own (`'n' pushing 'N'`), or leave out `pushing`"
+                    .into(),
+            );
+            ok = false;
+        }
+        ok.then(|| Letter {
+            walk: l.walk.text.clone(),
+            push: l.push.as_ref().map(|p| p.text.clone()),
+        })
     }
 
     /// A cost: positive where it is known now.
@@ -637,7 +728,7 @@ impl Resolver {
         // move's: a cost of theirs (written, or from a set) would count for
         // nothing.
         if script.is_some()
-            && let Some((kind, ..)) = items.iter().find(|(_, cost, _, _)| cost.is_some())
+            && let Some((kind, ..)) = items.iter().find(|(_, cost, ..)| cost.is_some())
         {
             self.invalid(
                 Topic::Moves,
@@ -650,6 +741,7 @@ impl Resolver {
             );
             return;
         }
+        self.letter_checks(&items, script.is_some());
         let moves = self.moves_of(&items, &targets);
         for a in targets {
             if self.agents[a.ix()].follows.is_some() {
@@ -672,7 +764,7 @@ impl Resolver {
             }
             let agent = &self.agents[a.ix()];
             if agent.facing.is_none()
-                && let Some((kind, _, _, _)) = items.iter().find(|(k, _, _, _)| {
+                && let Some((kind, ..)) = items.iter().find(|(k, ..)| {
                     matches!(
                         k.value,
                         MoveKind::Forward
@@ -760,7 +852,7 @@ impl Resolver {
     fn moves_of(&mut self, items: &[Expanded], targets: &[AgentId]) -> Vec<Move> {
         let mut moves: Vec<Move> = Vec::new();
         let mut spans: Vec<Span> = Vec::new();
-        for (kind, cost, guards, rows) in items {
+        for (kind, cost, guards, rows, letter) in items {
             let Some(table) = self.move_table(kind, rows, targets) else {
                 continue;
             };
@@ -804,11 +896,13 @@ impl Resolver {
                 });
                 continue;
             }
+            let letter = letter.as_ref().and_then(|l| self.letter(l));
             moves.push(Move {
                 kind: kind.value,
                 cost,
                 guard,
                 table,
+                letter,
             });
             spans.push(kind.span);
         }

@@ -549,6 +549,8 @@ pub struct Action {
     /// For [`Way::Table`]: per pose of its mover, the pose it takes and
     /// its anchor's shift; empty otherwise.
     table: Vec<(u32, (i32, i32))>,
+    /// How it is written in a way, when the rule file says.
+    letter: Option<crate::resolve::Letter>,
 }
 
 impl Action {
@@ -577,6 +579,12 @@ impl Action {
     /// See [`Action::table`]'s field.
     pub fn table(&self) -> &[(u32, (i32, i32))] {
         &self.table
+    }
+
+    /// How it is written in a way (`{path}`, `--moves`), when the rule
+    /// file says.
+    pub fn letter(&self) -> Option<&crate::resolve::Letter> {
+        self.letter.as_ref()
     }
 
     pub fn guard(&self) -> &Expr {
@@ -1115,6 +1123,15 @@ impl Task {
 
     pub fn var(&self, v: VarId) -> &Var {
         &self.vars[v.ix()]
+    }
+
+    /// Whether the moves have letters (the rule file gives every chosen
+    /// move one, or none).
+    pub fn lettered(&self) -> bool {
+        self.movers
+            .iter()
+            .flat_map(|m| m.actions())
+            .any(|&a| self.action(a).letter().is_some())
     }
 
     pub fn movers(&self) -> &[Mover] {

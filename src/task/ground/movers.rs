@@ -103,7 +103,7 @@ impl Grounder<'_> {
         let along = |d: crate::ast::Dir| lengthwise(agent, &shape, d.dr, d.dc);
         // A mover with no moves stands still: its only move is `stay`.
         // In turn, standing still is no step at all.
-        let mut moves: Vec<(MoveKind, u32, &[PoseRow])> = Vec::new();
+        let mut moves: Vec<(MoveKind, u32, &[PoseRow], Option<&resolve::Letter>)> = Vec::new();
         for mv in &agent.moves {
             if let MoveKind::Dir(d) | MoveKind::Slide(d) = mv.kind
                 && !along(d)
@@ -112,17 +112,22 @@ impl Grounder<'_> {
             }
             let what = format!("`{}`", mv.kind.name());
             let cost = self.cost(&mv.cost, &what);
-            moves.push((mv.kind, cost, &mv.table));
+            moves.push((mv.kind, cost, &mv.table, mv.letter.as_ref()));
         }
         // A `stay` the rule file lists is a move in every mode: a step
         // that changes nothing but what its rules change (a counter, a
         // flag, a `when` rule's toggle), at its cost. Only the implicit
         // stay of a mover with no moves is no step in turn.
         if moves.is_empty() && rules.mode != crate::ast::Mode::InTurn {
-            moves.push((MoveKind::Dir(crate::ast::Dir { dr: 0, dc: 0 }), 1, &[]));
+            moves.push((
+                MoveKind::Dir(crate::ast::Dir { dr: 0, dc: 0 }),
+                1,
+                &[],
+                None,
+            ));
         }
         let mut actions = Vec::new();
-        for (kind, cost, table) in moves {
+        for (kind, cost, table, letter) in moves {
             // Each move of the language, as the core composes it.
             let motion = match kind {
                 MoveKind::Dir(d) if !table.is_empty() => Motion::table(Dir::of(d)),
@@ -144,6 +149,7 @@ impl Grounder<'_> {
                 guard: Expr::Const(true),
                 rules: Vec::new(),
                 table: table.to_vec(),
+                letter: letter.cloned(),
             });
         }
         actions
