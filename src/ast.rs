@@ -99,6 +99,16 @@ pub enum Decl {
     Goal(Pred),
     Limit(LimitDecl),
     Output(Vec<OutputItem>),
+    /// `minimise pushes then walks`: the parts of a cost, in order.
+    Minimise(Vec<Ident>),
+}
+
+/// A cost: amounts, each of a part (`1 pushes + 2 walks`) or, without a
+/// part, of the first (a plain number: `3`).
+#[derive(Debug, Clone)]
+pub struct Price {
+    pub terms: Vec<(IntExpr, Option<Ident>)>,
+    pub span: Span,
 }
 
 /// An item of the `input { ... }` block.
@@ -359,7 +369,7 @@ impl MoveKind {
 #[derive(Debug, Clone)]
 pub struct PushDecl {
     pub object: Ident,
-    pub cost: IntExpr,
+    pub cost: Price,
     pub span: Span,
 }
 
@@ -426,7 +436,7 @@ pub struct MoveItem {
     pub table: Vec<TableRow>,
     /// `if COND`: made only when this holds.
     pub guard: Option<Pred>,
-    pub cost: Option<IntExpr>,
+    pub cost: Option<Price>,
     /// `'n' pushing 'N'`: how the move is written in a way.
     pub letter: Option<Letter>,
 }
@@ -520,7 +530,7 @@ pub enum EnterWhat {
     /// `only if COND`.
     If(Pred),
     /// `costs N`.
-    Costs(IntExpr),
+    Costs(Price),
 }
 
 /// `enter gate(?c) only if have[?c]`, `enter swamp costs 3`.

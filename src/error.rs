@@ -1016,8 +1016,8 @@ pub enum VerifyError {
         case: usize,
         #[label("a way of cost {cost}")]
         span: SourceSpan,
-        cost: u64,
-        least: u64,
+        cost: Cost,
+        least: Cost,
     },
 
     #[error("case {case}: `-` says there is no way, but one costs {least}")]
@@ -1029,7 +1029,7 @@ pub enum VerifyError {
         case: usize,
         #[label("no way, it says")]
         span: SourceSpan,
-        least: u64,
+        least: Cost,
     },
 
     #[error("case {case} has no line of moves")]
@@ -1091,5 +1091,39 @@ mod topic_tests {
         codes.sort_unstable();
         codes.dedup();
         assert_eq!(codes.len(), Topic::ALL.len());
+    }
+}
+
+/// A way's cost as `verify` speaks of it: one number, or amounts of the
+/// parts of a cost (`2 pushes, 5 walks`), compared in order.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Cost {
+    amounts: Vec<u64>,
+    /// The parts' names (empty: one number).
+    names: Vec<String>,
+}
+
+impl Cost {
+    /// The cost `amounts`, of the parts `names` (none: one number).
+    pub fn of(names: &[String], amounts: Vec<u64>) -> Cost {
+        Cost {
+            amounts,
+            names: names.to_vec(),
+        }
+    }
+}
+
+impl std::fmt::Display for Cost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.names.is_empty() {
+            return write!(f, "{}", self.amounts.first().copied().unwrap_or(0));
+        }
+        let shown: Vec<String> = self
+            .amounts
+            .iter()
+            .zip(&self.names)
+            .map(|(a, n)| format!("{a} {n}"))
+            .collect();
+        write!(f, "{}", shown.join(", "))
     }
 }

@@ -443,6 +443,7 @@ impl<'a> Reader<'a> {
         }
         let known: Option<Vec<i64>> = header.iter().copied().collect();
         let env = NumEnv {
+            parts: &[],
             header: &known?,
             count: &|_| 0,
             case: 0,

@@ -43,6 +43,7 @@ pub mod render;
 pub mod resolve;
 pub mod run;
 pub mod search;
+pub mod settle;
 pub mod show;
 pub mod solution;
 pub mod syntax;
@@ -98,11 +99,15 @@ pub fn load(name: &str, text: &str) -> Result<Loaded, Diagnostics<RuleError>> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     /// Legal, reaching a goal, at the least cost.
-    Optimal { steps: usize, cost: u64 },
+    Optimal { steps: usize, cost: solution::Cost },
     /// `-`, and indeed no way exists.
     NoWay,
-    /// Legal and reaching a goal, at more than the least cost.
-    NotOptimal { cost: u64, least: u64 },
+    /// Legal and reaching a goal, at more than the least cost (part by
+    /// part, in order, where costs have parts).
+    NotOptimal {
+        cost: solution::Cost,
+        least: solution::Cost,
+    },
     /// Legal, but no goal at the end.
     NoGoal { steps: usize },
     /// Step `step` (from 0), `token`, cannot be taken: why.
@@ -112,7 +117,7 @@ pub enum Verdict {
         why: String,
     },
     /// `-`, but a way exists.
-    WayExists { least: u64 },
+    WayExists { least: solution::Cost },
     /// The search for the least cost was stopped by a limit.
     Stopped,
 }
@@ -143,14 +148,20 @@ pub fn verify(
                     steps: tokens.len(),
                 });
             }
-            trace::Replay::Done { cost, goal: true } => Some(cost),
+            trace::Replay::Done { cost, goal: true } => {
+                Some(solution::Cost::of(&part_names(&task), cost))
+            }
         }
     };
     let least = search::run(&task, &plan, budget);
     if least.stopped.is_some() {
         return Ok(Verdict::Stopped);
     }
-    Ok(match (replayed, least.cost) {
+    let least = least.cost.map(|c| {
+        let amounts = least.parts.unwrap_or_else(|| vec![c]);
+        solution::Cost::of(&part_names(&task), amounts)
+    });
+    Ok(match (replayed, least) {
         (None, None) => Verdict::NoWay,
         (None, Some(least)) => Verdict::WayExists { least },
         (Some(cost), Some(l)) if l < cost => Verdict::NotOptimal { cost, least: l },
@@ -258,4 +269,9 @@ pub fn solve(
         solution: sol,
         walk,
     })
+}
+
+/// The names of the task's cost parts (none: its cost is one number).
+fn part_names(task: &task::Task) -> Vec<String> {
+    task.parts().map_or(Vec::new(), |p| p.names().to_vec())
 }

@@ -531,15 +531,18 @@ pub fn verify_input<W: Write>(
                 format!("ok: {steps} steps reach a goal at cost {cost}, the least"),
             ),
             NoWay => (None, "ok: no way to a goal, as `-` says".to_string()),
-            NotOptimal { cost, least } => (
-                Some(E::NotOptimal {
+            NotOptimal { cost, least } => {
+                let said = format!(
+                    "not optimal: the moves reach a goal at cost {cost}, the least is {least}"
+                );
+                let e = E::NotOptimal {
                     case: n,
                     span: whole,
                     cost,
                     least,
-                }),
-                format!("not optimal: the moves reach a goal at cost {cost}, the least is {least}"),
-            ),
+                };
+                (Some(e), said)
+            }
             NoGoal { steps } => (
                 Some(E::NoGoal {
                     case: n,
@@ -561,14 +564,15 @@ pub fn verify_input<W: Write>(
                     crate::error::raw(&token)
                 ),
             ),
-            WayExists { least } => (
-                Some(E::WayExists {
+            WayExists { least } => {
+                let said = format!("wrong: `-` says no way, but one costs {least}");
+                let e = E::WayExists {
                     case: n,
                     span: whole,
                     least,
-                }),
-                format!("wrong: `-` says no way, but one costs {least}"),
-            ),
+                };
+                (Some(e), said)
+            }
             Stopped => {
                 v.stopped += 1;
                 let said = "? (a limit stopped the search for the least cost)";
@@ -752,8 +756,11 @@ pub struct CaseJson<'a> {
     pub case: usize,
     /// `solved`, `unsolved` (no way to a goal) or `stopped` (by a limit).
     pub status: &'static str,
-    /// The least cost, when solved.
+    /// The least cost, when solved (its first part, where it has parts).
     pub cost: Option<u64>,
+    /// Where costs have parts (`minimise`): the least cost, part by part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parts: Option<&'a [u64]>,
     /// The line the rule file's output block gives for the case.
     pub answer: String,
     /// With `--moves` or `--trace`: the tokens of a least-cost way (null
@@ -807,6 +814,7 @@ impl<'a> CaseJson<'a> {
             case: case.number,
             status,
             cost: sol.cost,
+            parts: sol.parts.as_deref(),
             answer,
             moves: shown.then(|| walk.map(|w| &w.steps[..])),
             trace: if opts.trace { walk } else { None },
@@ -971,6 +979,7 @@ fn answer_line(io: &crate::resolve::Io, case: &RawCase, sol: &Solution) -> Strin
                 cost: Some(n),
                 steps: sol.steps,
                 path: sol.written.as_deref(),
+                parts: sol.parts.as_deref().unwrap_or_default(),
             };
             io.solved.render(case.number, answer, &case.header)
         }

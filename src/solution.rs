@@ -43,6 +43,9 @@ pub struct Solution {
     /// That way written with the moves' letters (`{path}`), when a
     /// template prints it.
     pub(crate) written: Option<String>,
+    /// Where costs have parts: the least cost, part by part (`cost` is
+    /// the first).
+    pub(crate) parts: Option<Vec<u64>>,
 }
 
 impl Solution {
@@ -50,6 +53,11 @@ impl Solution {
     /// limit (and no limit stopped the search).
     pub fn cost(&self) -> Option<u64> {
         self.cost
+    }
+
+    /// Where costs have parts: the least cost, part by part.
+    pub fn parts(&self) -> Option<&[u64]> {
+        self.parts.as_deref()
     }
 
     /// The way written with the moves' letters, when `{path}` asked for
@@ -91,3 +99,5 @@ impl Solution {
         }
     }
 }
+
+pub use crate::error::Cost;

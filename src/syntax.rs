@@ -131,6 +131,28 @@ fn int(p: Pair<'_, Rule>) -> Spanned<i64> {
     }
 }
 
+/// `3`, `1 pushes + 2 walks`.
+fn price(p: Pair<'_, Rule>) -> Price {
+    let sp = span(&p);
+    let terms = inner(p)
+        .map(|t| match t.as_rule() {
+            Rule::part_amount => {
+                let mut it = inner(t);
+                // A number, a header field, or an expression in parentheses.
+                let e = int_expr(first(next(&mut it)));
+                let name = next(&mut it);
+                let part = Ident {
+                    name: name.as_str().to_string(),
+                    span: span(&name),
+                };
+                (e, Some(part))
+            }
+            _ => (int_expr(t), None),
+        })
+        .collect();
+    Price { terms, span: sp }
+}
+
 fn int_expr(p: Pair<'_, Rule>) -> IntExpr {
     let sp = span(&p);
     match p.as_rule() {
@@ -302,7 +324,7 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
             let object = ident(next(&mut it));
             Decl::Push(PushDecl {
                 object,
-                cost: int_expr(next(&mut it)),
+                cost: price(next(&mut it)),
                 span: sp,
             })
         }
@@ -343,7 +365,7 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
             let w = next(&mut it);
             let what = match w.as_rule() {
                 Rule::enter_if => EnterWhat::If(pred(first(w))),
-                _ => EnterWhat::Costs(int_expr(first(w))),
+                _ => EnterWhat::Costs(price(first(w))),
             };
             Decl::Enter(EnterDecl { pattern, what })
         }
@@ -372,6 +394,11 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
         Rule::when_decl => when_decl(it),
         Rule::goal_decl => Decl::Goal(pred(next(&mut it))),
         Rule::limit_decl => limit_decl(it, sp),
+        Rule::minimise_decl => Decl::Minimise(
+            it.filter(|p| p.as_rule() == Rule::ident)
+                .map(ident)
+                .collect(),
+        ),
         Rule::output_decl => Decl::Output(it.map(output_item).collect()),
         r => unreachable!("the grammar has no declaration {r:?}"),
     }
@@ -760,7 +787,7 @@ fn move_item(p: Pair<'_, Rule>) -> MoveItem {
                     push: it.next().map(symbol),
                 });
             }
-            _ => cost = Some(int_expr(c)),
+            _ => cost = Some(price(c)),
         }
     }
     MoveItem {

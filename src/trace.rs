@@ -13,10 +13,9 @@ use crate::budget::Budget;
 use crate::kernel::{Generic, Kernel};
 use crate::pack::{Wide, Word};
 use crate::plan::{Plan, WordSize};
+use crate::settle::{Best, InParts, Settled, Weight, settle};
 use crate::task::{ActionId, Mode, Task};
 use hashbrown::HashMap;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// One step: the actions taken, as `(mover, action)`: one mover's in turn,
 /// every mover's (in order) at once.
@@ -29,9 +28,12 @@ pub struct Trace {
     /// The states of the way, start first (one more than the steps), each
     /// as one value per variable of the task.
     states: Vec<Vec<i64>>,
-    /// The cost of the way up to each state (0 for the start).
+    /// The cost of the way up to each state (0 for the start); its first
+    /// part, where costs have parts.
     costs: Vec<u64>,
     cost: u64,
+    /// The way's cost part by part (the cost alone, where it has none).
+    parts: Vec<u64>,
 }
 
 impl Trace {
@@ -41,6 +43,11 @@ impl Trace {
 
     pub fn cost(&self) -> u64 {
         self.cost
+    }
+
+    /// The way's cost part by part (the cost alone, where it has none).
+    pub fn parts(&self) -> &[u64] {
+        &self.parts
     }
 
     /// The states of the way, start first, as values per variable.
@@ -223,10 +230,6 @@ pub fn trace(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
     }
 }
 
-/// The least (cost, steps) of each state found, and the state it was
-/// reached from (a start is its own).
-type Best<W> = HashMap<W, ((u64, u64), W)>;
-
 /// Dijkstra's algorithm on (cost, steps), so that of the least-cost ways
 /// the one with the fewest steps is found, with each state's parent; then,
 /// where moves have letters, of those ways the least written (step by
@@ -234,18 +237,29 @@ type Best<W> = HashMap<W, ((u64, u64), W)>;
 /// (breadth-first order when steps cost 1, ties in the kernel's order);
 /// then the steps named.
 fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
+    match task.parts() {
+        Some(_) => trace_with::<W, InParts>(task, plan, budget),
+        None => trace_with::<W, u64>(task, plan, budget),
+    }
+}
+
+fn trace_with<W: Word, C: Weight>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
     let k = Kernel::<W>::new(task, plan.layout(), plan.kernel());
     if k.goal_never() {
         return None;
     }
     let lettered = task.lettered();
-    let (best, settled, goals) = settle(&k, task, budget, lettered)?;
+    let Settled {
+        best,
+        settled,
+        goals,
+    } = settle::<W, C>(&k, budget, lettered)?;
     let mut generic = Generic::<W>::new(task, k.layout());
     let (way, steps) = if lettered {
         least_written(&k, &mut generic, &best, &settled, &goals)
     } else {
         let way = parents(&best, goals[0]);
-        let steps = name_steps(&mut generic, &best, &way);
+        let steps = name_steps(task, &mut generic, &best, &way);
         (way, steps)
     };
     let layout = k.layout();
@@ -258,82 +272,19 @@ fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace>
         })
         .collect();
     let goal = *way.last().expect("a way has a state");
+    let total = best[&goal].0.0;
+    let n = task.parts().map_or(1, |p| p.names().len());
     Some(Trace {
         steps,
         states,
-        costs: way.iter().map(|s| best[s].0.0).collect(),
-        cost: best[&goal].0.0,
+        costs: way.iter().map(|s| best[s].0.0.first()).collect(),
+        cost: total.first(),
+        parts: total.parts()[..n].to_vec(),
     })
 }
 
-/// Dijkstra on (cost, steps) up to the first goal: each state's best and
-/// parent, the states settled in order (when `all_goals`: every goal at
-/// the least (cost, steps) too), and the goals settled at it (the first
-/// found first).
-#[allow(clippy::type_complexity)]
-fn settle<W: Word>(
-    k: &Kernel<'_, W>,
-    task: &Task,
-    budget: &Budget,
-    all_goals: bool,
-) -> Option<(Best<W>, Vec<W>, Vec<W>)> {
-    let limit = task.limit().map_or(u64::MAX, |l| l.max);
-    let mut best: Best<W> = HashMap::new();
-    let mut queue = BinaryHeap::new();
-    let mut order: Vec<W> = Vec::new();
-    for &s in k.starts() {
-        if !best.contains_key(&s) {
-            best.insert(s, ((0, 0), s));
-            queue.push(Reverse(((0u64, 0u64), order.len())));
-            order.push(s);
-        }
-    }
-    let mut succ = k.successors();
-    let mut settled = Vec::new();
-    let mut goals: Vec<W> = Vec::new();
-    while let Some(Reverse((g, i))) = queue.pop() {
-        let s = order[i];
-        if best[&s].0 < g {
-            continue;
-        }
-        if let Some(&first) = goals.first() {
-            // Only the goals at the first goal's (cost, steps) are left.
-            if g > best[&first].0 {
-                break;
-            }
-            if k.is_goal(s) {
-                goals.push(s);
-            }
-            continue;
-        }
-        if k.is_goal(s) {
-            goals.push(s);
-            if !all_goals {
-                break;
-            }
-            continue;
-        }
-        settled.push(s);
-        if (settled.len() as u64).is_multiple_of(crate::budget::CHECK_EVERY)
-            && budget.check(best.len() as u64, g.0)
-        {
-            return None;
-        }
-        succ.each_cost(s, |t, c| {
-            let gt = (g.0 + u64::from(c), g.1 + 1);
-            if gt.0 <= limit && best.get(&t).is_none_or(|&(b, _)| gt < b) {
-                best.insert(t, (gt, s));
-                queue.push(Reverse((gt, order.len())));
-                order.push(t);
-            }
-            true
-        });
-    }
-    (!goals.is_empty()).then_some((best, settled, goals))
-}
-
 /// The states of the way to `goal` by the parents, start first.
-fn parents<W: Word>(best: &Best<W>, goal: W) -> Vec<W> {
+fn parents<W: Word, C: Weight>(best: &Best<W, C>, goal: W) -> Vec<W> {
     let mut way = vec![goal];
     while let Some(&(_, p)) = best.get(way.last().expect("a state")) {
         if p == *way.last().expect("a state") {
@@ -346,14 +297,19 @@ fn parents<W: Word>(best: &Best<W>, goal: W) -> Vec<W> {
 }
 
 /// The actions of each step of a way, as the interpreter takes them.
-fn name_steps<W: Word>(generic: &mut Generic<'_, W>, best: &Best<W>, way: &[W]) -> Vec<Step> {
+fn name_steps<W: Word, C: Weight>(
+    task: &Task,
+    generic: &mut Generic<'_, W>,
+    best: &Best<W, C>,
+    way: &[W],
+) -> Vec<Step> {
     let mut steps = Vec::with_capacity(way.len().saturating_sub(1));
     for pair in way.windows(2) {
         let (p, t) = (pair[0], pair[1]);
-        let cost = best[&t].0.0 - best[&p].0.0;
+        let (from, to) = (best[&p].0.0, best[&t].0.0);
         let mut step = None;
         generic.each_acted(p, |u, c, acted| {
-            if u == t && u64::from(c) == cost {
+            if u == t && from.add(c, task) == to {
                 step = Some(acted.to_vec());
                 return false;
             }
@@ -368,17 +324,17 @@ fn name_steps<W: Word>(generic: &mut Generic<'_, W>, best: &Best<W>, way: &[W]) 
 /// states some such way goes through (from the last settled back), then
 /// from the starts, step by step, the least letters any of them has, kept
 /// for every state they lead to.
-fn least_written<W: Word>(
+fn least_written<W: Word, C: Weight>(
     k: &Kernel<'_, W>,
     generic: &mut Generic<'_, W>,
-    best: &Best<W>,
+    best: &Best<W, C>,
     settled: &[W],
     goals: &[W],
 ) -> (Vec<W>, Vec<Step>) {
     let task = k.task();
     let next = |s: W, t: W, c: u32| {
         let (g, h) = (best[&s].0, best.get(&t).map(|b| b.0));
-        h == Some((g.0 + u64::from(c), g.1 + 1))
+        h == Some((g.0.add(c, task), g.1 + 1))
     };
     let mut useful: hashbrown::HashSet<W> = goals.iter().copied().collect();
     let mut succ = k.successors();
@@ -455,8 +411,9 @@ fn least_written<W: Word>(
 /// How a replay of moves ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Replay {
-    /// Every step was legal; the cost, and whether a goal was reached.
-    Done { cost: u64, goal: bool },
+    /// Every step was legal; the cost (part by part, where it has parts),
+    /// and whether a goal was reached.
+    Done { cost: Vec<u64>, goal: bool },
     /// Step `step` (from 0) cannot be taken: why.
     Illegal { step: usize, why: String },
 }
@@ -474,19 +431,31 @@ pub fn replay(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
 }
 
 fn replay_in<W: Word>(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
+    match task.parts() {
+        Some(p) => replay_with::<W, InParts>(task, plan, tokens, p.names().len()),
+        None => replay_with::<W, u64>(task, plan, tokens, 1),
+    }
+}
+
+fn replay_with<W: Word, C: Weight>(
+    task: &Task,
+    plan: &Plan,
+    tokens: &[&str],
+    parts: usize,
+) -> Replay {
     let k = Kernel::<W>::new(task, plan.layout(), crate::kernel::KernelKind::Generic);
     let mut generic = Generic::<W>::new(task, plan.layout());
     // The states the moves so far may have led to, with their least cost,
     // in the order found (so that what is said of them is the same on
     // every run).
-    let mut now: Vec<(W, u64)> = k.starts().iter().map(|&s| (s, 0)).collect();
+    let mut now: Vec<(W, C)> = k.starts().iter().map(|&s| (s, C::default())).collect();
     let lettered = task.lettered();
     for (i, &token_str) in tokens.iter().enumerate() {
         let step = match parse(task, token_str) {
             Ok(s) => s,
             Err(why) => return Replay::Illegal { step: i, why },
         };
-        let mut next: Vec<(W, u64)> = Vec::new();
+        let mut next: Vec<(W, C)> = Vec::new();
         let mut index: HashMap<W, usize> = HashMap::new();
         // The step taken, written otherwise than the token (`e` for `E`).
         let mut other: Option<String> = None;
@@ -508,7 +477,7 @@ fn replay_in<W: Word>(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
                         return true;
                     }
                 }
-                let gt = g + u64::from(c);
+                let gt = g.add(c, task);
                 match index.get(&t) {
                     Some(&j) => next[j].1 = next[j].1.min(gt),
                     None => {
@@ -538,9 +507,18 @@ fn replay_in<W: Word>(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
     }
     let goals = now.iter().filter(|&&(s, _)| k.is_goal(s)).map(|&(_, g)| g);
     match goals.min() {
-        Some(cost) => Replay::Done { cost, goal: true },
+        Some(cost) => Replay::Done {
+            cost: cost.parts()[..parts].to_vec(),
+            goal: true,
+        },
         None => Replay::Done {
-            cost: now.iter().map(|&(_, g)| g).min().unwrap_or(0),
+            cost: now
+                .iter()
+                .map(|&(_, g)| g)
+                .min()
+                .unwrap_or_default()
+                .parts()[..parts]
+                .to_vec(),
             goal: false,
         },
     }

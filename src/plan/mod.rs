@@ -110,6 +110,9 @@ pub enum Engine {
     Buckets,
     /// Dijkstra's algorithm with a binary heap.
     Dijkstra,
+    /// Dijkstra's algorithm on costs in parts, compared in order, each
+    /// state's best in a map.
+    Ordered,
 }
 
 /// Where the states seen are kept.
@@ -581,6 +584,22 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
             "no state of this map is a goal: nothing to search".into(),
         );
     }
+    let asked_for = match asked {
+        Strategy::Auto => "",
+        Strategy::Bfs => "breadth-first search was asked for, but ",
+        Strategy::Bidir => "bidirectional search was asked for, but ",
+        Strategy::Astar => "A* was asked for, but ",
+    };
+    if let Some(p) = task.parts() {
+        return (
+            Engine::Ordered,
+            format!(
+                "{asked_for}costs are in parts ({}): Dijkstra's algorithm on the parts, compared \
+                 in order, each state's least cost kept in a hash map",
+                p.names().join(" then ")
+            ),
+        );
+    }
     if !task.unit_costs() {
         let (min, max) = (task.min_cost(), task.max_cost());
         let asked = match asked {
@@ -766,6 +785,13 @@ fn store(engine: Engine, layout: &Layout) -> (Store, String) {
     let bits = layout.bits();
     match engine {
         Engine::Nothing => (Store::None, "none".into()),
+        Engine::Ordered => (
+            Store::CostMap,
+            "least cost (part by part) and steps per state, and the state it was reached \
+             from, in a hash map: a cost in parts does not fit the 4 bytes a state of the \
+             other stores"
+                .into(),
+        ),
         Engine::Bfs | Engine::Bidir if bits <= DENSE_AT_ONCE_BITS => {
             let kib = (1u64 << bits).div_ceil(8 * 1024);
             (

@@ -78,12 +78,14 @@ impl Resolver {
             }
         }
         let [before, solved, unsolved, separator, stopped, after, joiner] = slots;
+        self.parts_apart_from_fields();
         let joiner = joiner.map_or(String::new(), |(t, span)| self.joiner(t, span));
         self.all_or_no_letters();
         // `{steps}` once printed the cost: where steps have costs it is now
         // another number, said so rather than changed without a word.
         if let Some((t, span)) = &solved
             && self.has_costs
+            && self.parts.is_empty()
             && t.uses_steps()
             && !t.mentions(&Num::Cost)
         {
@@ -99,15 +101,47 @@ impl Resolver {
             form,
             fill,
             before: before.map(|b| b.0),
-            solved: solved
-                .map(|s| s.0)
-                .unwrap_or(Template(vec![Seg::Num(Num::Cost)])),
+            solved: solved.map(|s| s.0).unwrap_or_else(|| self.default_solved()),
             unsolved: unsolved.map(|s| s.0).unwrap_or_else(|| lit("-1")),
             separator: separator.map(|s| s.0),
             stopped: stopped.map(|s| s.0),
             after: after.map(|s| s.0),
             joiner,
         })
+    }
+
+    /// A part of a cost named like a header field: `{NAME}` would be read
+    /// two ways.
+    fn parts_apart_from_fields(&mut self) {
+        let (Some(span), Some(p)) = (
+            self.parts_span,
+            self.parts.iter().find(|p| self.header.contains(p)),
+        ) else {
+            return;
+        };
+        self.invalid(
+            Topic::Cost,
+            format!("the part `{p}` is named like a header field"),
+            span,
+            "two things of one name",
+            format!("`{{{p}}}` in an output line could be either: rename the part"),
+        );
+    }
+
+    /// `{cost}`, or where costs have parts, each of them: `{pushes}
+    /// {walks}`.
+    fn default_solved(&self) -> Template {
+        if self.parts.is_empty() {
+            return Template(vec![Seg::Num(Num::Cost)]);
+        }
+        let mut segs = Vec::new();
+        for i in 0..self.parts.len() {
+            if i > 0 {
+                segs.push(Seg::Lit(" ".into()));
+            }
+            segs.push(Seg::Num(Num::Part(i)));
+        }
+        Template(segs)
     }
 
     /// The joiner's text: no placeholder in it.

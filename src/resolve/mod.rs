@@ -72,6 +72,9 @@ pub struct Rules {
     pub(crate) times: Vec<TimeRead>,
     /// The beams ([`Expr::InBeam`]).
     pub(crate) beams: Vec<Beam>,
+    /// `minimise A then B`: the parts of a cost, the first minimised
+    /// first (empty: a cost is one number).
+    pub(crate) parts: Vec<String>,
 }
 
 impl Rules {
@@ -211,7 +214,7 @@ pub enum Targets {
 #[derive(Debug, Clone)]
 pub struct Move {
     pub kind: MoveKind,
-    pub cost: Num,
+    pub cost: Price,
     /// `if COND`: the move is made only where this holds before it.
     pub guard: Option<Expr>,
     /// For a piece with poses: from each pose (in the order of its
@@ -265,7 +268,7 @@ pub struct Agent {
     pub object: bool,
     /// For an object, what a step that pushes it costs (else the step's
     /// own cost).
-    pub push_cost: Option<Num>,
+    pub push_cost: Option<Price>,
     /// Declared with `piece`: `Some(lengthwise)`.
     pub piece: Option<bool>,
     /// `optional`: its marker (a member's) may be absent from a map, and
@@ -337,6 +340,9 @@ pub struct LayoutDef {
 /// Dijkstra's search, which stops a case whose costs add up past that.
 pub const MAX_COST: u32 = 1 << 20;
 
+/// The most parts a cost has (`minimise A then B then C then D`).
+pub const MAX_PARTS: usize = 4;
+
 /// The most values a counter's range holds (its values are packed in the
 /// state: at most 32 bits).
 pub const MAX_COUNTER: i64 = 1 << 32;
@@ -356,7 +362,7 @@ pub const MAX_SCRIPT_TIMES: i64 = 64;
 /// conditions.
 type Expanded = (
     ast::Spanned<MoveKind>,
-    Option<IntExpr>,
+    Option<ast::Price>,
     Vec<ast::Pred>,
     Vec<ast::TableRow>,
     Option<ast::Letter>,
@@ -387,6 +393,9 @@ pub enum Num {
     Case,
     Cost,
     Steps,
+    /// In output templates: the answer's amount of a part of the cost
+    /// (`minimise A then B`), by its place.
+    Part(usize),
     Neg(Box<Num>),
     Bin(Box<Num>, BinOp, Box<Num>),
 }
@@ -398,6 +407,9 @@ pub struct NumEnv<'a> {
     pub case: i64,
     pub cost: Option<i64>,
     pub steps: Option<i64>,
+    /// The answer's cost part by part, where costs have parts (else
+    /// empty).
+    pub parts: &'a [u64],
 }
 
 impl Num {
@@ -411,6 +423,7 @@ impl Num {
             Num::Case => env.case,
             Num::Cost => env.cost?,
             Num::Steps => env.steps?,
+            Num::Part(i) => i64::try_from(*env.parts.get(*i)?).ok()?,
             Num::Neg(e) => e.eval(env)?.checked_neg()?,
             Num::Bin(a, op, b) => {
                 let (a, b) = (a.eval(env)?, b.eval(env)?);
@@ -428,6 +441,7 @@ impl Num {
     /// Its value when it depends on nothing of a map.
     pub fn constant(&self) -> Option<i64> {
         let env = NumEnv {
+            parts: &[],
             header: &[],
             count: &|_| 0,
             case: 0,
@@ -605,8 +619,15 @@ pub struct EnterRule {
 pub struct CostRule {
     pub tile: TileId,
     pub value: ValueSel,
-    pub cost: Num,
+    pub cost: Price,
 }
+
+/// A cost: its amount of each part of `minimise`, in order (one amount
+/// when costs have no parts). Invariant: never empty; every amount known
+/// now is at least 0 and at most [`MAX_COST`], and without parts at
+/// least 1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Price(pub Vec<Num>);
 
 /// What an action does to its state.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -699,6 +720,8 @@ pub struct Answer<'a> {
     pub cost: Option<u64>,
     pub steps: Option<u64>,
     pub path: Option<&'a str>,
+    /// Where costs have parts: the cost, part by part.
+    pub parts: &'a [u64],
 }
 
 /// An output line with placeholders.
@@ -745,6 +768,7 @@ impl Template {
     /// its way, when solved (a value not known prints `?`).
     pub fn render(&self, case: usize, answer: Answer, header: &[i64]) -> String {
         let env = NumEnv {
+            parts: answer.parts,
             header,
             count: &|_| 0,
             case: case as i64,
@@ -843,6 +867,9 @@ enum Allow {
 #[derive(Default)]
 struct Resolver {
     errors: Vec<RuleError>,
+    /// `minimise A then B`: the parts of a cost, and where declared.
+    parts: Vec<String>,
+    parts_span: Option<Span>,
     /// Every chosen move: whether it has a letter, and where it is.
     lettered: Vec<(bool, Span)>,
     /// Tiles, agents, states and layouts share this namespace.
@@ -1082,8 +1109,28 @@ impl Resolver {
                     }
                 }
                 if let Allow::Template { cost } = allow {
+                    if let Some(i) = self.parts.iter().position(|p| *p == f.name) {
+                        return self.part_placeholder(i, cost, f);
+                    }
                     match f.name.as_str() {
                         "case" => return Some(Num::Case),
+                        "cost" if cost && !self.parts.is_empty() => {
+                            self.invalid(
+                                Topic::Cost,
+                                "`{cost}` of a cost in parts".into(),
+                                f.span,
+                                "which part?",
+                                format!(
+                                    "costs are in parts: print each, {}",
+                                    self.parts
+                                        .iter()
+                                        .map(|p| format!("`{{{p}}}`"))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                ),
+                            );
+                            return None;
+                        }
                         "cost" if cost => return Some(Num::Cost),
                         "steps" if cost => return Some(Num::Steps),
                         "steps" | "cost" => {
@@ -1121,6 +1168,21 @@ impl Resolver {
                 return None;
             }
         })
+    }
+
+    /// `{pushes}`: a part of the answer's cost, in the `solved` line.
+    fn part_placeholder(&mut self, i: usize, solved: bool, f: &ast::Ident) -> Option<Num> {
+        if !solved {
+            self.invalid(
+                Topic::Number,
+                format!("`{{{}}}` is only known when the case is solved", f.name),
+                f.span,
+                "no cost here",
+                format!("use `{{{}}}` in the `solved` line", f.name),
+            );
+            return None;
+        }
+        Some(Num::Part(i))
     }
 
     fn claim(&mut self, sym: &ast::Symbol, glyph: Glyph, what: String) {
@@ -1169,6 +1231,7 @@ impl Resolver {
                         });
                     }
                 }
+                D::Minimise(names) => self.minimise(names),
                 D::Input(items) => {
                     let sp = io::items_span(items);
                     if let Some((_, first)) = input.replace((items, sp)) {
@@ -1445,6 +1508,18 @@ impl Resolver {
                 first,
             });
         }
+        if !self.parts.is_empty() {
+            self.invalid(
+                Topic::Limit,
+                "a limit with costs in parts".into(),
+                l.span,
+                "on which part?",
+                "a cost in parts (`minimise`) has no one number to bound: drop the limit, or \
+                 the parts"
+                    .into(),
+            );
+            return;
+        }
         if let Some(bound) = self.num(&l.bound, Allow::Map, "a limit") {
             if bound.constant().is_some_and(|v| v < 0) {
                 self.invalid(
@@ -1585,6 +1660,7 @@ impl Resolver {
             limit: limit.map(|l| l.0),
             times: std::mem::take(&mut self.times),
             beams: std::mem::take(&mut self.beams),
+            parts: self.parts.clone(),
         });
     }
 }

@@ -45,7 +45,7 @@ impl Resolver {
     pub(super) fn expand_moves(
         &mut self,
         items: &[ast::MoveItem],
-        outer: (Option<&IntExpr>, &[ast::Pred]),
+        outer: (Option<&ast::Price>, &[ast::Pred]),
         stack: &mut Vec<String>,
         out: &mut Vec<Expanded>,
         report: usize,
@@ -326,16 +326,124 @@ impl Resolver {
         })
     }
 
-    /// A cost: positive where it is known now.
-    pub(super) fn cost(&mut self, c: &IntExpr) -> Option<Num> {
+    /// What a move with no cost costs: 1 (of the first part).
+    pub(super) fn unit_price(&self) -> Price {
+        let mut v = vec![Num::Lit(0); self.parts.len().max(1)];
+        v[0] = Num::Lit(1);
+        Price(v)
+    }
+
+    /// `minimise A then B`: two to [`MAX_PARTS`] parts, each named once,
+    /// declared once.
+    pub(super) fn minimise(&mut self, names: &[ast::Ident]) {
+        let span = names[0].span;
+        if let Some(first) = self.parts_span.replace(span) {
+            self.err(RuleError::Repeated {
+                what: "`minimise`",
+                span,
+                first,
+            });
+            return;
+        }
+        for (i, n) in names.iter().enumerate() {
+            if let Some(first) = names[..i].iter().find(|m| m.name == n.name) {
+                self.err(RuleError::Repeated {
+                    what: "a part of `minimise`",
+                    span: n.span,
+                    first: first.span,
+                });
+                return;
+            }
+        }
+        if names.len() > MAX_PARTS {
+            self.invalid(
+                Topic::Cost,
+                format!("{} parts of a cost", names.len()),
+                names[MAX_PARTS].span,
+                "one too many",
+                format!("a cost has at most {MAX_PARTS} parts"),
+            );
+            return;
+        }
+        self.parts = names.iter().map(|n| n.name.clone()).collect();
+    }
+
+    /// A cost: its amounts by part. A plain number is at least 1 (of the
+    /// first part, where costs have parts); amounts of parts at least 0
+    /// and not all 0; at most [`MAX_COST`] each, where known now.
+    pub(super) fn cost(&mut self, c: &ast::Price) -> Option<Price> {
+        let nparts = self.parts.len().max(1);
+        let mut amounts = vec![Num::Lit(0); nparts];
+        let mut given = vec![false; nparts];
+        let plain = c.terms.len() == 1 && c.terms[0].1.is_none();
+        let mut ok = true;
+        for (e, part) in &c.terms {
+            let i = match part {
+                None => 0,
+                Some(p) => match self.parts.iter().position(|x| *x == p.name) {
+                    Some(i) => i,
+                    None => {
+                        self.unknown_part(p);
+                        ok = false;
+                        continue;
+                    }
+                },
+            };
+            if given[i] {
+                self.invalid(
+                    Topic::Cost,
+                    format!("`{}` twice in one cost", self.parts[i]),
+                    part.as_ref().map_or(e.span(), |p| p.span),
+                    "again",
+                    "give each part of a cost once".into(),
+                );
+                ok = false;
+            }
+            given[i] = true;
+            let Some(n) = self.amount(e, plain) else {
+                ok = false;
+                continue;
+            };
+            amounts[i] = n;
+        }
+        if ok && amounts.iter().all(|n| n.constant() == Some(0)) {
+            self.invalid(
+                Topic::Cost,
+                "a cost of nothing".into(),
+                c.span,
+                "every part 0",
+                "every step costs something: give some part an amount of 1 or more".into(),
+            );
+            ok = false;
+        }
+        ok.then_some(Price(amounts))
+    }
+
+    /// An amount: a plain cost at least 1, a part's at least 0; at most
+    /// [`MAX_COST`].
+    fn amount(&mut self, c: &IntExpr, plain: bool) -> Option<Num> {
         let n = self.num(c, Allow::Map, "a cost")?;
-        if n.constant().is_some_and(|v| v <= 0) {
+        let least = i64::from(plain);
+        if n.constant().is_some_and(|v| v < least) {
+            let (message, label, help) = if plain {
+                (
+                    "a cost must be at least 1",
+                    "0 or less",
+                    "every step takes time: give a cost of 1 or more (the default is 1)",
+                )
+            } else {
+                (
+                    "an amount of a part is at least 0",
+                    "less than 0",
+                    "a step cannot give back what another cost: give 0 or more",
+                )
+            };
             self.err(RuleError::from(Invalid {
                 topic: Topic::Cost,
-                message: "a cost must be at least 1".into(),
+                message: message.into(),
                 span: c.span(),
-                label: "0 or less".into(),
-                help: "every step takes time: give a cost of 1 or more (the default is 1)".into(),
+                label: label.into(),
+                help: help.into(),
             }));
             return None;
         }
@@ -350,6 +458,34 @@ impl Resolver {
             return None;
         }
         Some(n)
+    }
+
+    /// A part that `minimise` does not declare (or no `minimise` at all: a
+    /// name after a cost may be a move that lost its comma).
+    fn unknown_part(&mut self, p: &ast::Ident) {
+        let help = if self.parts.is_empty() {
+            format!(
+                "no `minimise` declares parts of costs: if `{0}` is the next move, put a comma \
+                 before it (`costs 2, {0}`); for costs in parts, declare them \
+                 (`minimise {0} then ...`)",
+                p.name
+            )
+        } else {
+            let parts: Vec<&str> = self.parts.iter().map(String::as_str).collect();
+            format!(
+                "{} (the parts are {}; if `{}` is the next move, put a comma before it)",
+                did_you_mean(&p.name, parts.iter().copied(), "parts"),
+                crate::error::quote_list(&parts),
+                p.name
+            )
+        };
+        self.invalid(
+            Topic::Cost,
+            format!("`{}` is no part of a cost", p.name),
+            p.span,
+            "not a part",
+            help,
+        );
     }
 
     pub(super) fn agent_decl(&mut self, a: &ast::AgentDecl) {
@@ -877,7 +1013,7 @@ impl Resolver {
                     self.has_costs = true;
                     self.cost(c)
                 }
-                None => Some(Num::Lit(1)),
+                None => Some(self.unit_price()),
             };
             let Some(cost) = cost else { continue };
             if !self.check_offset(kind) {

@@ -11,6 +11,7 @@
 
 mod astar;
 mod dijkstra;
+pub mod ordered;
 mod store;
 
 use crate::budget::{self, Budget};
@@ -141,6 +142,7 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
         (Engine::Buckets | Engine::Dijkstra, _) => {
             dijkstra(&k, how, plan.engine() == Engine::Buckets, budget)
         }
+        (Engine::Ordered, _) => ordered::ordered(&k, budget),
         (Engine::Nothing, _) => unreachable!("handled above"),
     }
 }

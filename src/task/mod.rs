@@ -1103,6 +1103,38 @@ pub struct Task {
     clock: Option<VarId>,
     /// [`Task::phases`], made when first asked for.
     phases: std::sync::OnceLock<Vec<Task>>,
+    /// Where costs have parts (`minimise A then B`): what each cost code
+    /// stands for.
+    parts: Option<Parts>,
+}
+
+/// Costs in parts (`minimise pushes then walks`): every cost of a task is
+/// a code, 1 + its place among the costs of the rules on the map, least
+/// first, so that the largest code of several is the largest cost, as a
+/// step of several moves takes. Codes are not added up: a way's cost is
+/// the sum of what they stand for, compared part by part in order.
+/// Invariant: `table` is sorted and has no repeats; each entry has one
+/// amount per name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parts {
+    names: Vec<String>,
+    table: Vec<Vec<u64>>,
+}
+
+impl Parts {
+    pub fn new(names: Vec<String>, table: Vec<Vec<u64>>) -> Parts {
+        Parts { names, table }
+    }
+
+    /// The parts' names, in order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// What a cost code stands for, part by part.
+    pub fn amounts(&self, code: u32) -> &[u64] {
+        &self.table[code as usize - 1]
+    }
 }
 
 impl Task {
@@ -1123,6 +1155,11 @@ impl Task {
 
     pub fn var(&self, v: VarId) -> &Var {
         &self.vars[v.ix()]
+    }
+
+    /// Where costs have parts: what each cost code stands for.
+    pub fn parts(&self) -> Option<&Parts> {
+        self.parts.as_ref()
     }
 
     /// Whether the moves have letters (the rule file gives every chosen
@@ -1367,7 +1404,8 @@ impl Task {
 
     /// Every step costs 1: no action, cell or push has a cost of its own.
     pub fn unit_costs(&self) -> bool {
-        self.actions.iter().all(|a| a.cost == 1)
+        self.parts.is_none()
+            && self.actions.iter().all(|a| a.cost == 1)
             && self.enter_cost.iter().all(|c| c.is_none())
             && self.push_costs().next().is_none()
     }

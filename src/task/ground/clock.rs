@@ -180,6 +180,7 @@ impl Grounder<'_> {
     fn with_env<R>(&self, steps: Option<i64>, f: impl FnOnce(&NumEnv<'_>) -> R) -> R {
         let counts = &self.tile_count;
         f(&NumEnv {
+            parts: &[],
             header: &self.case.header,
             count: &|t| counts[t.ix()],
             case: self.case.number as i64,
@@ -393,6 +394,7 @@ mod tests {
     #[test]
     fn the_clock_keeps_every_comparison_exact() {
         let env = NumEnv {
+            parts: &[],
             header: &[],
             count: &|_| 0,
             case: 1,

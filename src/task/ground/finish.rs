@@ -56,27 +56,7 @@ impl Grounder<'_> {
         }
         self.move_rules();
         self.derived_facts(&present);
-        // The cells of each class a rule fires on, found in one pass.
-        let mut ruled = vec![false; nclasses];
-        for lists in std::iter::once(&on_enter).chain(on_enter_moving.iter().map(|(_, l)| l)) {
-            for (i, slot) in lists.iter().enumerate() {
-                ruled[i % nclasses] |= !slot.is_empty();
-            }
-        }
-        for w in self.movers.iter().flat_map(|m| &m.when) {
-            for (k, r) in w.by_class.iter().enumerate() {
-                ruled[k] |= r.is_some();
-            }
-        }
-        let mut cells_of = vec![Vec::new(); nclasses];
-        if ruled.iter().any(|&r| r) {
-            for (c, &k) in self.board.class.iter().enumerate() {
-                if ruled[k as usize] {
-                    cells_of[k as usize].push(c as u32);
-                }
-            }
-        }
-        self.board.cells_of = cells_of;
+        self.board.cells_of = self.ruled_cells(&on_enter, &on_enter_moving);
         let (goal, limit) = self.goal_and_limit();
         // Carried, an object needs no pushes to get somewhere: no bound.
         if rules.carries.is_empty() {
@@ -85,7 +65,10 @@ impl Grounder<'_> {
         let forbid = rules.forbid.iter().map(|e| self.expr(e, None)).collect();
         let forbid = Expr::or(forbid);
         let starts = self.starts();
+        let parts = (!rules.parts.is_empty())
+            .then(|| Parts::new(rules.parts.clone(), std::mem::take(&mut self.prices)));
         let task = Task {
+            parts,
             board: self.board,
             vars: self.vars,
             movers: self.movers,
@@ -121,6 +104,36 @@ impl Grounder<'_> {
         }
         .with_coords();
         (task, self.errors)
+    }
+
+    /// The cells of each class a rule fires on (on entering, or a
+    /// mover's `when`), found in one pass; none where no rule fires.
+    fn ruled_cells(
+        &self,
+        on_enter: &[Vec<RuleId>],
+        on_enter_moving: &[(Dir, Vec<Vec<RuleId>>)],
+    ) -> Vec<Vec<u32>> {
+        let nclasses = self.board.classes.len();
+        let mut ruled = vec![false; nclasses];
+        for lists in std::iter::once(on_enter).chain(on_enter_moving.iter().map(|(_, l)| &l[..])) {
+            for (i, slot) in lists.iter().enumerate() {
+                ruled[i % nclasses] |= !slot.is_empty();
+            }
+        }
+        for w in self.movers.iter().flat_map(|m| &m.when) {
+            for (k, r) in w.by_class.iter().enumerate() {
+                ruled[k] |= r.is_some();
+            }
+        }
+        let mut cells_of = vec![Vec::new(); nclasses];
+        if ruled.iter().any(|&r| r) {
+            for (c, &k) in self.board.class.iter().enumerate() {
+                if ruled[k as usize] {
+                    cells_of[k as usize].push(c as u32);
+                }
+            }
+        }
+        cells_of
     }
 
     /// The way a `carry` or `beam` rule goes from a cell of class `k`: its

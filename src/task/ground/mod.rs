@@ -135,8 +135,10 @@ pub fn ground(rules: &Rules, case: &RawCase) -> Result<Task, Vec<InputError>> {
         cell_tests: hashbrown::HashMap::new(),
         times: Vec::new(),
         clock_var: None,
+        prices: Vec::new(),
         errors: Vec::new(),
     };
+    g.prices();
     g.clock();
     g.movers_and_vars();
     let (task, errors) = g.finish();
@@ -149,6 +151,11 @@ pub fn ground(rules: &Rules, case: &RawCase) -> Result<Task, Vec<InputError>> {
 
 struct Grounder<'a> {
     rules: &'a Rules,
+    /// Where costs have parts: every cost of the rules on this map, each
+    /// once, least first (in the order of the parts); a step's cost is
+    /// then its code, 1 + its place here, so that the least and the
+    /// largest of codes are those of the costs.
+    prices: Vec<Vec<u64>>,
     case: &'a RawCase,
     board: Board,
     instances: Vec<Instance>,
@@ -192,6 +199,7 @@ impl Grounder<'_> {
     fn num(&mut self, n: &Num, what: &str) -> i64 {
         let counts = &self.tile_count;
         let env = NumEnv {
+            parts: &[],
             header: &self.case.header,
             count: &|t| counts[t.ix()],
             case: self.case.number as i64,
@@ -213,19 +221,83 @@ impl Grounder<'_> {
     }
 
     /// A cost, from 1 to [`MAX_COST`]; one out of that range is reported
-    /// (and 1 is used, for the rest of the grounding to go on).
-    fn cost(&mut self, n: &Num, what: &str) -> u32 {
-        let c = self.num(n, "a cost");
-        if !(1..=i64::from(MAX_COST)).contains(&c) {
-            let e = case_error(
-                self.case,
-                format!("{what} costs {c} in case {}", self.case.number),
-                format!("a cost is at least 1 and at most {MAX_COST}"),
-            );
-            self.errors.push(e);
+    /// (and 1 is used, for the rest of the grounding to go on). Where
+    /// costs have parts, its code (see [`Grounder::prices`]).
+    fn cost(&mut self, price: &resolve::Price, what: &str) -> u32 {
+        let Some(v) = self.amounts(price, what) else {
             return 1;
+        };
+        if self.rules.parts.is_empty() {
+            return v[0] as u32;
         }
-        c as u32
+        match self.prices.binary_search(&v) {
+            Ok(i) => i as u32 + 1,
+            Err(_) => unreachable!("every cost of the rules is among the prices"),
+        }
+    }
+
+    /// A cost's amounts, checked: each 0 to [`MAX_COST`], the whole at
+    /// least 1; `None` (reported) when not.
+    fn amounts(&mut self, price: &resolve::Price, what: &str) -> Option<Vec<u64>> {
+        let v: Vec<i64> = price.0.iter().map(|n| self.num(n, "a cost")).collect();
+        let range = 0..=i64::from(MAX_COST);
+        if v.iter().all(|c| range.contains(c)) && v.iter().any(|&c| c > 0) {
+            return Some(v.iter().map(|&c| c as u64).collect());
+        }
+        let shown: Vec<String> = v.iter().map(i64::to_string).collect();
+        let e = case_error(
+            self.case,
+            format!(
+                "{what} costs {} in case {}",
+                shown.join(" then "),
+                self.case.number
+            ),
+            format!("a cost is at least 1 and at most {MAX_COST}"),
+        );
+        self.errors.push(e);
+        None
+    }
+
+    /// What a step costs that no rule prices: 1 (of the first part).
+    fn unit_cost(&mut self) -> u32 {
+        let unit = self
+            .rules
+            .parts
+            .is_empty()
+            .then(|| resolve::Price(vec![Num::Lit(1)]));
+        match unit {
+            Some(p) => self.cost(&p, "a step"),
+            None => {
+                let mut v = vec![0; self.rules.parts.len()];
+                v[0] = 1;
+                self.prices.binary_search(&v).map_or(1, |i| i as u32 + 1)
+            }
+        }
+    }
+
+    /// Where costs have parts, every cost of the rules on this map, least
+    /// first ([`Grounder::prices`]).
+    fn prices(&mut self) {
+        if self.rules.parts.is_empty() {
+            return;
+        }
+        let rules = self.rules;
+        let mut unit = vec![0; rules.parts.len()];
+        unit[0] = 1;
+        let mut all = vec![unit];
+        let moves = rules.agents.iter().flat_map(|a| &a.moves).map(|m| &m.cost);
+        let pushes = rules.agents.iter().filter_map(|a| a.push_cost.as_ref());
+        let cells = rules.enter_costs.iter().map(|r| &r.cost);
+        // One out of range is reported where it is used.
+        for p in moves.chain(pushes).chain(cells) {
+            let v: Vec<i64> = p.0.iter().map(|n| self.num(n, "a cost")).collect();
+            if v.iter().all(|&c| (0..=i64::from(MAX_COST)).contains(&c)) {
+                all.push(v.iter().map(|&c| c as u64).collect());
+            }
+        }
+        all.sort();
+        all.dedup();
+        self.prices = all;
     }
 
     fn instance_name(&self, i: usize) -> String {

@@ -119,9 +119,10 @@ impl Grounder<'_> {
         // flag, a `when` rule's toggle), at its cost. Only the implicit
         // stay of a mover with no moves is no step in turn.
         if moves.is_empty() && rules.mode != crate::ast::Mode::InTurn {
+            let unit = self.unit_cost();
             moves.push((
                 MoveKind::Dir(crate::ast::Dir { dr: 0, dc: 0 }),
-                1,
+                unit,
                 &[],
                 None,
             ));
