@@ -213,6 +213,21 @@ pub enum RuleError {
         first: SourceSpan,
     },
 
+    #[error("this move has no letter, and others have")]
+    #[diagnostic(
+        code(puzzle::resolve::letter),
+        help(
+            "a way is written with every chosen move's letter: give this move one (`north 'n'`), \
+             or drop them all"
+        )
+    )]
+    Unlettered {
+        #[label("no letter")]
+        span: SourceSpan,
+        #[label("a move with a letter")]
+        first: SourceSpan,
+    },
+
     /// A rule that says something the language cannot mean, coded by what
     /// it is about (see [`Topic`]).
     #[error(transparent)]

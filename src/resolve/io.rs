@@ -79,7 +79,7 @@ impl Resolver {
         }
         let [before, solved, unsolved, separator, stopped, after, joiner] = slots;
         self.parts_apart_from_fields();
-        let joiner = joiner.map_or(String::new(), |(t, span)| self.joiner(t, span));
+        let joiner = joiner.map_or(String::new(), |(t, _)| Self::joiner(t));
         self.all_or_no_letters();
         // `{steps}` once printed the cost: where steps have costs it is now
         // another number, said so rather than changed without a word.
@@ -144,27 +144,14 @@ impl Resolver {
         Template(segs)
     }
 
-    /// The joiner's text: no placeholder in it.
-    fn joiner(&mut self, t: Template, span: Span) -> String {
-        let mut text = String::new();
-        for s in t.0 {
-            match s {
-                Seg::Lit(l) => text.push_str(&l),
-                _ => {
-                    self.invalid(
-                        Topic::Output,
-                        "a placeholder in the joiner".into(),
-                        span,
-                        "the joiner is text",
-                        "`joiner` is the text put between two letters of `{path}`, as it is \
-                         (escape a brace: `\\{`)"
-                            .into(),
-                    );
-                    break;
-                }
-            }
-        }
-        text
+    /// The joiner's text (`template` made it of text alone).
+    fn joiner(t: Template) -> String {
+        t.0.into_iter()
+            .filter_map(|s| match s {
+                Seg::Lit(l) => Some(l),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Where some chosen moves have letters, all do: a way could not be
@@ -172,18 +159,8 @@ impl Resolver {
     fn all_or_no_letters(&mut self) {
         let with = self.lettered.iter().find(|l| l.0).map(|l| l.1);
         let without = self.lettered.iter().find(|l| !l.0).map(|l| l.1);
-        if let (Some(with), Some(without)) = (with, without) {
-            self.invalid(
-                Topic::Letter,
-                "this move has no letter, and others have".into(),
-                without,
-                "no letter",
-                format!(
-                    "a way is written with every move's letter (the first given is at {}): \
-                     give this move one (`north 'n'`)",
-                    with.offset()
-                ),
-            );
+        if let (Some(first), Some(span)) = (with, without) {
+            self.err(RuleError::Unlettered { span, first });
         }
     }
 
@@ -234,10 +211,22 @@ impl Resolver {
                 let allow = Allow::Template {
                     cost: kind == OutputKind::Solved,
                 };
-                let seg = if inner.trim() == "path" && !self.header.iter().any(|h| h == "path") {
-                    self.path_placeholder(kind, (text.span.offset() + i, end + 1).into())
+                let span = (text.span.offset() + i, end + 1).into();
+                let seg = if kind == OutputKind::Joiner {
+                    self.invalid(
+                        Topic::Output,
+                        "a placeholder in the joiner".into(),
+                        span,
+                        "the joiner is text",
+                        "`joiner` is the text put between two letters of `{path}`, as it is \
+                         (escape a brace: `\\{`)"
+                            .into(),
+                    );
+                    None
+                } else if inner.trim() == "path" && !self.header.iter().any(|h| h == "path") {
+                    self.path_placeholder(kind, span)
                 } else {
-                    self.template_num(inner, at, allow, (text.span.offset() + i, end + 1).into())
+                    self.template_num(inner, at, allow, span)
                 };
                 if let Some(seg) = seg {
                     if !lit.is_empty() {

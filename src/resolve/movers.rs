@@ -272,10 +272,11 @@ impl Resolver {
                 continue;
             }
             self.lettered.push((letter.is_some(), kind.span));
-            for s in letter
-                .iter()
-                .flat_map(|l| std::iter::once(&l.walk).chain(&l.push))
-            {
+            // A push written as its walk is said so by `letter`, not twice.
+            for s in letter.iter().flat_map(|l| {
+                let own = l.push.as_ref().filter(|p| p.text != l.walk.text);
+                std::iter::once(&l.walk).chain(own)
+            }) {
                 if let Some(&first) = seen.get(s.text.as_str()) {
                     self.err(RuleError::Repeated {
                         what: "a letter in one move list",
@@ -299,7 +300,7 @@ impl Resolver {
                     Topic::Letter,
                     format!("`{}` cannot write a move", s.text.escape_debug()),
                     s.span,
-                    "empty, or with a space",
+                    if s.text.is_empty() { "empty" } else { "a space in it" },
                     "a move's letter is one or more characters, none a space (`--moves` \
                      separates steps by spaces): `'n'`, `\"up\"`"
                         .into(),
