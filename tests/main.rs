@@ -24,6 +24,7 @@ mod monocycle;
 mod mutation;
 mod pieces;
 mod portals;
+mod pushing;
 mod render;
 mod rescue;
 mod robots;

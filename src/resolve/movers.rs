@@ -300,7 +300,11 @@ impl Resolver {
                     Topic::Letter,
                     format!("`{}` cannot write a move", s.text.escape_debug()),
                     s.span,
-                    if s.text.is_empty() { "empty" } else { "a space in it" },
+                    if s.text.is_empty() {
+                        "empty"
+                    } else {
+                        "a space in it"
+                    },
                     "a move's letter is one or more characters, none a space (`--moves` \
                      separates steps by spaces): `'n'`, `\"up\"`"
                         .into(),

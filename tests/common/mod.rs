@@ -438,14 +438,14 @@ pub fn bfs<S: Clone + Eq + std::hash::Hash>(
 
 /// Runs `rules` on `rounds` inputs of `maps` random maps each (`map` draws
 /// one, `None` to draw again) under every strategy, each answer against
-/// what `solve`, a hand-written solver, says (`-1` for none); how many
-/// maps it solved and how many not.
-pub fn rounds_against(
+/// what `solve`, a hand-written solver, says (its answer's line, `-1` for
+/// none); how many maps it solved and how many not.
+pub fn rounds_against<T: std::fmt::Display>(
     rules: &str,
     rng: &mut rand::rngs::SmallRng,
     (rounds, maps): (usize, usize),
     mut map: impl FnMut(&mut rand::rngs::SmallRng) -> Vec<Vec<u8>>,
-    solve: impl Fn(&[Vec<u8>]) -> Option<u32>,
+    solve: impl Fn(&[Vec<u8>]) -> Option<T>,
 ) -> (usize, usize) {
     let (mut solved, mut unsolved) = (0, 0);
     for _ in 0..rounds {
