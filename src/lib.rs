@@ -240,18 +240,21 @@ pub fn solve(
     if budget.poll() {
         return Ok(solution::Solution::stopped(budget).into());
     }
-    let mut sol = search::run(&task, &plan, budget);
+    // The way is wanted to show it or to print it; the count of its steps,
+    // where steps have costs and a template prints them.
+    let write = rules.io.solved.uses_path();
+    let want_way = show.moves || write;
+    let mut sol = search::run_finding_way(&task, &plan, budget, want_way);
     sol.goal_never = *task.goal() == task::Expr::Const(false);
     if task.unit_costs() {
         sol.steps = sol.cost;
     }
-    // The way is found again, with parents kept and within the same
-    // budget, to show it, or to count its steps where steps have costs
-    // (`{steps}` is then not the cost).
+    // Unless the search found it (the plan says when), the way is found
+    // again, with parents kept and within the same budget.
     let count = sol.steps.is_none() && rules.io.solved.uses_steps();
-    let write = rules.io.solved.uses_path();
-    if (show.moves || count || write) && sol.cost.is_some() && sol.stopped.is_none() {
-        match trace::trace(&task, &plan, budget) {
+    if (want_way || count) && sol.cost.is_some() && sol.stopped.is_none() {
+        let found = sol.path.take();
+        match found.or_else(|| trace::trace(&task, &plan, budget)) {
             Some(t) if Some(t.cost()) == sol.cost => {
                 sol.steps = Some(t.steps().len() as u64);
                 if write {

@@ -13,7 +13,7 @@ use crate::budget::Budget;
 use crate::kernel::{Generic, Kernel};
 use crate::pack::{Wide, Word};
 use crate::plan::{Plan, WordSize};
-use crate::settle::{Best, InParts, Settled, Weight, settle};
+use crate::settle::{InParts, Label, Labels, Settled, settle};
 use crate::task::{ActionId, Mode, Task};
 use hashbrown::HashMap;
 
@@ -231,35 +231,53 @@ pub fn trace(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
 }
 
 /// Dijkstra's algorithm on (cost, steps), so that of the least-cost ways
-/// the one with the fewest steps is found, with each state's parent; then,
-/// where moves have letters, of those ways the least written (step by
-/// step, each step's letters compared as text), else the one found first
-/// (breadth-first order when steps cost 1, ties in the kernel's order);
-/// then the steps named.
+/// the one with the fewest steps is found, with each state's parent; then
+/// the way ([`of_settled`]).
 fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
-    match task.parts() {
-        Some(_) => trace_with::<W, InParts>(task, plan, budget),
-        None => trace_with::<W, u64>(task, plan, budget),
-    }
-}
-
-fn trace_with<W: Word, C: Weight>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
     let k = Kernel::<W>::new(task, plan.layout(), plan.kernel());
     if k.goal_never() {
         return None;
     }
-    let lettered = task.lettered();
+    match task.parts() {
+        Some(p) => trace_with::<W, (InParts, u64)>(&k, budget, p),
+        None => trace_with::<W, (u64, u64)>(&k, budget, &()),
+    }
+}
+
+fn trace_with<W: Word, L: Label>(
+    k: &Kernel<'_, W>,
+    budget: &Budget,
+    scale: &L::Scale,
+) -> Option<Trace> {
+    let lettered = k.task().lettered();
+    let found = settle::<W, L>(k, budget, lettered, scale, Labels::new(None, true))?;
+    Some(of_settled(k, &found, scale))
+}
+
+/// The way of what [`settle`] found (every goal at the least label where
+/// moves have letters, parents kept where they have none): where moves have
+/// letters, of the ways at the least label the least written (step by
+/// step, each step's letters compared as text), else the one settled
+/// first (breadth-first order when steps cost 1, ties in the kernel's
+/// order); then the steps named.
+pub fn of_settled<W: Word, L: Label>(
+    k: &Kernel<'_, W>,
+    found: &Settled<W, L>,
+    scale: &L::Scale,
+) -> Trace {
+    let task = k.task();
     let Settled {
         best,
         settled,
         goals,
-    } = settle::<W, C>(&k, budget, lettered)?;
+        ..
+    } = found;
     let mut generic = Generic::<W>::new(task, k.layout());
-    let (way, steps) = if lettered {
-        least_written(&k, &mut generic, &best, &settled, &goals)
+    let (way, steps) = if task.lettered() {
+        least_written(k, &mut generic, best, settled, goals, scale)
     } else {
-        let way = parents(&best, goals[0]);
-        let steps = name_steps(task, &mut generic, &best, &way);
+        let way = parents(best, goals[0]);
+        let steps = name_steps(&mut generic, best, &way, scale);
         (way, steps)
     };
     let layout = k.layout();
@@ -272,21 +290,21 @@ fn trace_with<W: Word, C: Weight>(task: &Task, plan: &Plan, budget: &Budget) -> 
         })
         .collect();
     let goal = *way.last().expect("a way has a state");
-    let total = best[&goal].0.0;
-    let n = task.parts().map_or(1, |p| p.names().len());
-    Some(Trace {
+    let label = |s: W| best.get(s).expect("a way's states have labels");
+    let total = label(goal);
+    Trace {
         steps,
         states,
-        costs: way.iter().map(|s| best[s].0.0.first()).collect(),
-        cost: total.first(),
-        parts: total.parts()[..n].to_vec(),
-    })
+        costs: way.iter().map(|&s| label(s).first(scale)).collect(),
+        cost: total.first(scale),
+        parts: total.parts(scale),
+    }
 }
 
 /// The states of the way to `goal` by the parents, start first.
-fn parents<W: Word, C: Weight>(best: &Best<W, C>, goal: W) -> Vec<W> {
+fn parents<W: Word, L: Label>(best: &Labels<W, L>, goal: W) -> Vec<W> {
     let mut way = vec![goal];
-    while let Some(&(_, p)) = best.get(way.last().expect("a state")) {
+    while let Some(p) = best.parent(*way.last().expect("a state")) {
         if p == *way.last().expect("a state") {
             break;
         }
@@ -297,19 +315,19 @@ fn parents<W: Word, C: Weight>(best: &Best<W, C>, goal: W) -> Vec<W> {
 }
 
 /// The actions of each step of a way, as the interpreter takes them.
-fn name_steps<W: Word, C: Weight>(
-    task: &Task,
+fn name_steps<W: Word, L: Label>(
     generic: &mut Generic<'_, W>,
-    best: &Best<W, C>,
+    best: &Labels<W, L>,
     way: &[W],
+    scale: &L::Scale,
 ) -> Vec<Step> {
     let mut steps = Vec::with_capacity(way.len().saturating_sub(1));
     for pair in way.windows(2) {
         let (p, t) = (pair[0], pair[1]);
-        let (from, to) = (best[&p].0.0, best[&t].0.0);
+        let (from, to) = (best.get(p), best.get(t));
         let mut step = None;
         generic.each_acted(p, |u, c, acted| {
-            if u == t && from.add(c, task) == to {
+            if u == t && from.map(|f| f.after(c, scale)) == to {
                 step = Some(acted.to_vec());
                 return false;
             }
@@ -324,17 +342,18 @@ fn name_steps<W: Word, C: Weight>(
 /// states some such way goes through (from the last settled back), then
 /// from the starts, step by step, the least letters any of them has, kept
 /// for every state they lead to.
-fn least_written<W: Word, C: Weight>(
+fn least_written<W: Word, L: Label>(
     k: &Kernel<'_, W>,
     generic: &mut Generic<'_, W>,
-    best: &Best<W, C>,
+    best: &Labels<W, L>,
     settled: &[W],
     goals: &[W],
+    scale: &L::Scale,
 ) -> (Vec<W>, Vec<Step>) {
     let task = k.task();
     let next = |s: W, t: W, c: u32| {
-        let (g, h) = (best[&s].0, best.get(&t).map(|b| b.0));
-        h == Some((g.0.add(c, task), g.1 + 1))
+        let (g, h) = (best.get(s), best.get(t));
+        h.is_some() && h == g.map(|g| g.after(c, scale))
     };
     let mut useful: hashbrown::HashSet<W> = goals.iter().copied().collect();
     let mut succ = k.successors();
@@ -432,30 +451,30 @@ pub fn replay(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
 
 fn replay_in<W: Word>(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
     match task.parts() {
-        Some(p) => replay_with::<W, InParts>(task, plan, tokens, p.names().len()),
-        None => replay_with::<W, u64>(task, plan, tokens, 1),
+        Some(p) => replay_with::<W, (InParts, u64)>(task, plan, tokens, p),
+        None => replay_with::<W, (u64, u64)>(task, plan, tokens, &()),
     }
 }
 
-fn replay_with<W: Word, C: Weight>(
+fn replay_with<W: Word, L: Label>(
     task: &Task,
     plan: &Plan,
     tokens: &[&str],
-    parts: usize,
+    scale: &L::Scale,
 ) -> Replay {
     let k = Kernel::<W>::new(task, plan.layout(), crate::kernel::KernelKind::Generic);
     let mut generic = Generic::<W>::new(task, plan.layout());
     // The states the moves so far may have led to, with their least cost,
     // in the order found (so that what is said of them is the same on
     // every run).
-    let mut now: Vec<(W, C)> = k.starts().iter().map(|&s| (s, C::default())).collect();
+    let mut now: Vec<(W, L)> = k.starts().iter().map(|&s| (s, L::START)).collect();
     let lettered = task.lettered();
     for (i, &token_str) in tokens.iter().enumerate() {
         let step = match parse(task, token_str) {
             Ok(s) => s,
             Err(why) => return Replay::Illegal { step: i, why },
         };
-        let mut next: Vec<(W, C)> = Vec::new();
+        let mut next: Vec<(W, L)> = Vec::new();
         let mut index: HashMap<W, usize> = HashMap::new();
         // The step taken, written otherwise than the token (`e` for `E`).
         let mut other: Option<String> = None;
@@ -477,7 +496,7 @@ fn replay_with<W: Word, C: Weight>(
                         return true;
                     }
                 }
-                let gt = g.add(c, task);
+                let gt = g.after(c, scale);
                 match index.get(&t) {
                     Some(&j) => next[j].1 = next[j].1.min(gt),
                     None => {
@@ -508,7 +527,7 @@ fn replay_with<W: Word, C: Weight>(
     let goals = now.iter().filter(|&&(s, _)| k.is_goal(s)).map(|&(_, g)| g);
     match goals.min() {
         Some(cost) => Replay::Done {
-            cost: cost.parts()[..parts].to_vec(),
+            cost: cost.parts(scale),
             goal: true,
         },
         None => Replay::Done {
@@ -516,9 +535,8 @@ fn replay_with<W: Word, C: Weight>(
                 .iter()
                 .map(|&(_, g)| g)
                 .min()
-                .unwrap_or_default()
-                .parts()[..parts]
-                .to_vec(),
+                .unwrap_or(L::START)
+                .parts(scale),
             goal: false,
         },
     }

@@ -167,6 +167,19 @@ const TOKENS: &[&str] = &[
     "/ 0",
     "\"1\"..",
     "limit cost < 3",
+    "minimise a then b",
+    "minimize time then coins then c",
+    "then",
+    "costs 1 a + 2 b",
+    "costs 0 a",
+    "push x costs 1 b",
+    "'n'",
+    "'n' pushing 'N'",
+    "pushing",
+    "{path}",
+    "{a}",
+    "joiner \" \"",
+    "joiner \"{case}\"",
 ];
 
 /// Numbers at the edges of what the engine holds, for numeric slots.

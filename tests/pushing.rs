@@ -149,3 +149,87 @@ fn pushing_matches_a_hand_written_search() {
         "{solved} solved, {unsolved} not; {costs} told apart by costs, {letters} by letters"
     );
 }
+
+/// The ordered engine's packed labels in an array (the plan's choice on
+/// these small mazes) against labels unpacked in a hash map: on random
+/// mazes and random costs in parts (steps that spend different totals, so
+/// that the packing keeps the steps too, and steps that spend the same),
+/// with and without letters, the same solution: cost, parts, steps, way,
+/// statistics.
+#[test]
+fn packed_labels_in_an_array_match_wide_labels_in_a_map() {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0x9ac4);
+    let (mut with_steps, mut without, mut solved) = (0, 0, 0);
+    for _ in 0..300 {
+        let cost = |rng: &mut rand::rngs::SmallRng| {
+            let (p, w) = (rng.gen_range(0..3), rng.gen_range(1..3));
+            format!("{p} pushes + {w} walks")
+        };
+        let lettered = rng.gen_bool(0.5);
+        let letter = |l: &str| {
+            if lettered {
+                format!(" '{l}' pushing '{}'", l.to_uppercase())
+            } else {
+                String::new()
+            }
+        };
+        let uniform = rng.gen_bool(0.3);
+        let moves: Vec<String> = ["north", "east", "south", "west"]
+            .iter()
+            .map(|d| {
+                let c = if uniform {
+                    "1 walks".to_string()
+                } else {
+                    cost(&mut rng)
+                };
+                format!("{d}{} costs {c}", letter(&d[..1]))
+            })
+            .collect();
+        let push = if uniform {
+            "1 pushes".to_string()
+        } else {
+            cost(&mut rng)
+        };
+        let rules = format!(
+            "input {{ cases until eof  header rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  rock '#' solid  spot 'T' }}\n\
+             agent keeper 'S' on floor\n\
+             object box 'B' on floor\n\
+             minimise pushes then walks\n\
+             move keeper: {}\n\
+             push box costs {push}\n\
+             goal every box on spot\n",
+            moves.join(", ")
+        );
+        let g = maze(&mut rng);
+        let input = common::case_text(&format!("{} {}", g.len(), g[0].len()), &g);
+        let loaded = puzzle::load("pushing.puz", &rules).unwrap_or_else(|e| panic!("{e:?}"));
+        let case = puzzle::input::Reader::new(loaded.rules.io(), &input, false, None)
+            .next_case()
+            .expect("a case")
+            .expect("the case reads");
+        let task = puzzle::task::ground(&loaded.rules, &case).expect("the case grounds");
+        let plan = puzzle::plan::plan(&task, puzzle::plan::Config::default()).unwrap();
+        let Some(labels) = plan.labels() else {
+            continue; // No goal on this map: nothing is searched.
+        };
+        assert!(labels.packing.is_some() && labels.array_bits.is_some());
+        let explained = plan.describe(&task);
+        if explained.contains("no steps (every step spends") {
+            without += 1;
+        } else {
+            assert!(explained.contains(", steps ("), "{explained}");
+            with_steps += 1;
+        }
+        let budget = puzzle::budget::Budget::unlimited();
+        let packed = puzzle::search::run_finding_way(&task, &plan, &budget, true);
+        let wide = plan.clone().with_wide_labels_in_a_map();
+        let wide = puzzle::search::run_finding_way(&task, &wide, &budget, true);
+        assert_eq!(packed, wide, "{rules}\n{input}");
+        solved += usize::from(packed.cost().is_some());
+    }
+    assert!(
+        with_steps > 100 && without > 50 && solved > 80,
+        "{with_steps} with steps, {without} without, {solved} solved"
+    );
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|stairs|lasers > FILE`. Also `gen.py robots5`:
+`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|stairs|lasers|pushing > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -290,6 +290,19 @@ def klotski(rng):
     return f"{len(boards)}\n" + "\n".join(boards) + "\n"
 
 
+def pushing(rng):
+    """Twenty-four mazes of 40 x 40 for one box (POJ 1475 at twice its size), a
+    sixth of the cells rock, the keeper, the box and the target at random;
+    most solvable, some not (those exhaust their states)."""
+    maps = []
+    for _ in range(24):
+        h = w = 40
+        g = grid(rng, h, w, lambda r: "#" if r.random() < 0.16 else ".")
+        place(rng, g, "SBT")
+        maps.append(f"{h} {w}\n{show(g)}")
+    return "\n".join(maps) + "\n0 0\n"
+
+
 def live_cells(g, spots):
     """Cells from which pushes can bring a box to a spot, walls aside."""
     live, todo = set(spots), list(spots)
@@ -306,4 +319,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs, "lasers": lasers}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs, "lasers": lasers, "pushing": pushing}[kind](random.Random(2026)))

@@ -15,6 +15,7 @@
 use crate::budget::{CHECK_EVERY, CHECK_SUCCESSORS};
 use crate::kernel::KernelKind;
 use crate::pack::Layout;
+use crate::resolve::MAX_PARTS;
 use crate::task::{Cmp, Expr, Mode, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind};
 
 /// How to search, as asked on the command line.
@@ -128,6 +129,9 @@ pub enum Store {
     HashSet,
     CostArray,
     CostMap,
+    /// The ordered engine's labels, in an array indexed by the packed
+    /// state ([`LabelStore`]).
+    LabelArray,
 }
 
 /// What A*'s lower bound is made of: each a distance on a mover's move
@@ -236,7 +240,26 @@ pub struct Plan {
     checks_why: String,
     bound: Option<Bound>,
     threads: usize,
+    /// Where costs have parts (the ordered engine): how it keeps each
+    /// state's least label.
+    labels: Option<LabelStore>,
 }
+
+/// How the ordered engine keeps each state's least label (cost part by
+/// part, and steps): packed into one word where a bound on the labels of
+/// the map's states fits it, in an array indexed by the packed state where
+/// the array is small, else in a hash map.
+#[derive(Debug, Clone)]
+pub struct LabelStore {
+    pub packing: Option<crate::settle::Packing>,
+    /// The array's index bits (the layout's), where labels are kept in one.
+    pub array_bits: Option<u32>,
+}
+
+/// The most an array of labels (and parents) may take: above it, or for a
+/// layout wider than [`LABEL_ARRAY_MAX_BITS`], a hash map keeps them.
+pub const LABEL_ARRAY_BYTES: u64 = 64 << 20;
+pub const LABEL_ARRAY_MAX_BITS: u32 = 26;
 
 /// A state too wide to pack: its layout, for the report.
 #[derive(Debug, Clone)]
@@ -273,6 +296,29 @@ impl Plan {
 
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Where costs have parts: how the ordered engine keeps its labels.
+    pub fn labels(&self) -> Option<&LabelStore> {
+        self.labels.as_ref()
+    }
+
+    /// This plan with the ordered engine's labels unpacked and in a hash
+    /// map: what the tests check the packed labels and the array against
+    /// (the same solutions, ways and statistics).
+    pub fn with_wide_labels_in_a_map(mut self) -> Plan {
+        if let Some(l) = &mut self.labels {
+            l.packing = None;
+            l.array_bits = None;
+            self.store = Store::CostMap;
+        }
+        self
+    }
+
+    /// Whether the search itself finds the way (`--moves`, `{path}`): the
+    /// ordered engine settles states as finding a way again would.
+    pub fn way_from_search(&self) -> bool {
+        self.engine == Engine::Ordered
     }
 
     /// The plan in words, for `explain`.
@@ -350,7 +396,11 @@ impl Plan {
         }
         let _ = writeln!(s, "  visited store: {}", self.store_why);
         let _ = writeln!(s, "  budget checks: {}", self.checks_why);
-        let _ = writeln!(s, "  path: {PATH_WHY}");
+        if self.way_from_search() {
+            let _ = writeln!(s, "  path: {PATH_FROM_SEARCH_WHY}");
+        } else {
+            let _ = writeln!(s, "  path: {PATH_WHY}");
+        }
         let _ = writeln!(
             s,
             "  threads: {} (cases solved several at a time; levels of at least 4096 states are shared)",
@@ -545,6 +595,11 @@ impl TooWide {
 pub const PATH_WHY: &str = "for `--moves` and `--trace`, found again after the search by \
     Dijkstra's algorithm on (cost, steps), parents kept, one thread, this kernel";
 
+/// How the ordered engine finds a way, when one is asked for.
+pub const PATH_FROM_SEARCH_WHY: &str = "for `--moves`, `--trace` and `{path}`, from the search \
+    itself (no second search): of the ways at the least cost and steps, the least written \
+    where moves have letters, else the one settled first";
+
 /// The plan for a task.
 pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let layout = Layout::new(task);
@@ -559,8 +614,20 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let bound = bound(task);
     let (engine, engine_why) = engine(task, config.strategy, bound.as_ref(), layout.bits());
     let (kernel, kernel_why) = kernel(task, engine);
-    let (store, store_why) = store(engine, &layout);
+    let (mut store, mut store_why) = store(engine, &layout);
     let (checks, checks_why) = checks(task, config.count);
+    let labels = (engine == Engine::Ordered).then(|| {
+        let (l, why) = label_store(task, &layout);
+        (store, store_why) = (
+            if l.array_bits.is_some() {
+                Store::LabelArray
+            } else {
+                Store::CostMap
+            },
+            why,
+        );
+        l
+    });
     Ok(Plan {
         layout,
         word,
@@ -574,7 +641,55 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         checks_why,
         bound: if engine == Engine::Astar { bound } else { None },
         threads: config.threads,
+        labels,
     })
+}
+
+/// How the ordered engine keeps its labels: packed where they fit a word
+/// (for the at most `layout.bound()` states of this map), in an array
+/// where it takes at most [`LABEL_ARRAY_BYTES`] with a parent per state.
+fn label_store(task: &Task, layout: &Layout) -> (LabelStore, String) {
+    let parts = task
+        .parts()
+        .expect("the ordered engine is for costs in parts");
+    let packing = crate::settle::Packing::new(parts, layout.bound());
+    let (bytes, what) = match &packing {
+        Some(p) => (
+            8,
+            format!("packed in 8 bytes: {}", p.describe(parts.names())),
+        ),
+        None => (
+            8 * (MAX_PARTS as u64 + 1),
+            format!(
+                "{} bytes: the parts of a way of this map's states do not fit a word packed",
+                8 * (MAX_PARTS + 1)
+            ),
+        ),
+    };
+    let bits = layout.bits();
+    let array_bits = (bits <= LABEL_ARRAY_MAX_BITS
+        && (1u64 << bits) * (bytes + 4) <= LABEL_ARRAY_BYTES)
+        .then_some(bits);
+    let why = match array_bits {
+        Some(b) => format!(
+            "each state's least cost (part by part) and steps, {what}; in an array of 2^{b} \
+             entries ({} KiB, with the states reached from where moves have no letters)",
+            ((1u64 << b) * bytes).div_ceil(1024)
+        ),
+        None => format!(
+            "each state's least cost (part by part) and steps, {what}, and the state it was \
+             reached from, in a hash map: an array of every packed value would take more than \
+             {} MiB",
+            LABEL_ARRAY_BYTES >> 20
+        ),
+    };
+    (
+        LabelStore {
+            packing,
+            array_bits,
+        },
+        why,
+    )
 }
 
 fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (Engine, String) {
@@ -595,7 +710,7 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
             Engine::Ordered,
             format!(
                 "{asked_for}costs are in parts ({}): Dijkstra's algorithm on the parts, compared \
-                 in order, each state's least cost kept in a hash map",
+                 in order",
                 p.names().join(" then ")
             ),
         );

@@ -31,12 +31,18 @@ pub use store::{Dense, Growing, Mark, Own, Sparse, Store};
 /// search got when the budget ran out. Successors are counted (see
 /// [`Solution::generated`]) where the plan's checks count them.
 pub fn run(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
+    run_finding_way(task, plan, budget, false)
+}
+
+/// [`run`]; with `way`, where the plan says the search finds the way itself
+/// ([`Plan::way_from_search`]), the solution carries it too.
+pub fn run_finding_way(task: &Task, plan: &Plan, budget: &Budget, way: bool) -> Solution {
     match plan.word() {
-        WordSize::U32 => run_in::<u32>(task, plan, budget),
-        WordSize::U64 => run_in::<u64>(task, plan, budget),
-        WordSize::U128 => run_in::<u128>(task, plan, budget),
-        WordSize::W256 => run_in::<Wide<4>>(task, plan, budget),
-        WordSize::W1024 => run_in::<Wide<16>>(task, plan, budget),
+        WordSize::U32 => run_in::<u32>(task, plan, budget, way),
+        WordSize::U64 => run_in::<u64>(task, plan, budget, way),
+        WordSize::U128 => run_in::<u128>(task, plan, budget, way),
+        WordSize::W256 => run_in::<Wide<4>>(task, plan, budget, way),
+        WordSize::W1024 => run_in::<Wide<16>>(task, plan, budget, way),
     }
 }
 
@@ -101,7 +107,7 @@ pub struct How {
 }
 no_bitset!(u64, u128, Wide<4>, Wide<16>);
 
-fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
+fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, way: bool) -> Solution {
     if plan.engine() == Engine::Nothing || task.starts().is_empty() {
         // No state is a goal (say, no cell of the map has the goal tile), or
         // no start: no kernel to build, nothing to search.
@@ -142,7 +148,7 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
         (Engine::Buckets | Engine::Dijkstra, _) => {
             dijkstra(&k, how, plan.engine() == Engine::Buckets, budget)
         }
-        (Engine::Ordered, _) => ordered::ordered(&k, budget),
+        (Engine::Ordered, _) => ordered::ordered(&k, plan, budget, way),
         (Engine::Nothing, _) => unreachable!("handled above"),
     }
 }

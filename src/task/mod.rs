@@ -1131,6 +1131,11 @@ impl Parts {
         &self.names
     }
 
+    /// How many cost codes there are (they are `1..=codes()`).
+    pub fn codes(&self) -> usize {
+        self.table.len()
+    }
+
     /// What a cost code stands for, part by part.
     pub fn amounts(&self, code: u32) -> &[u64] {
         &self.table[code as usize - 1]
