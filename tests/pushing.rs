@@ -213,7 +213,7 @@ fn packed_labels_in_an_array_match_wide_labels_in_a_map() {
         let Some(labels) = plan.labels() else {
             continue; // No goal on this map: nothing is searched.
         };
-        assert!(labels.packing.is_some() && labels.array_bits.is_some());
+        assert!(labels.packing.is_some() && labels.array.is_some());
         let explained = plan.describe(&task);
         if explained.contains("no steps (every step spends") {
             without += 1;

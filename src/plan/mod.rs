@@ -252,8 +252,8 @@ pub struct Plan {
 #[derive(Debug, Clone)]
 pub struct LabelStore {
     pub packing: Option<crate::settle::Packing>,
-    /// The array's index bits (the layout's), where labels are kept in one.
-    pub array_bits: Option<u32>,
+    /// How a state indexes the array, where labels are kept in one.
+    pub array: Option<crate::settle::Index>,
 }
 
 /// The most an array of labels (and parents) may take: above it, or for a
@@ -309,7 +309,7 @@ impl Plan {
     pub fn with_wide_labels_in_a_map(mut self) -> Plan {
         if let Some(l) = &mut self.labels {
             l.packing = None;
-            l.array_bits = None;
+            l.array = None;
             self.store = Store::CostMap;
         }
         self
@@ -619,7 +619,7 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let labels = (engine == Engine::Ordered).then(|| {
         let (l, why) = label_store(task, &layout);
         (store, store_why) = (
-            if l.array_bits.is_some() {
+            if l.array.is_some() {
                 Store::LabelArray
             } else {
                 Store::CostMap
@@ -667,15 +667,32 @@ fn label_store(task: &Task, layout: &Layout) -> (LabelStore, String) {
         ),
     };
     let bits = layout.bits();
-    let array_bits = (bits <= LABEL_ARRAY_MAX_BITS
-        && (1u64 << bits) * (bytes + 4) <= LABEL_ARRAY_BYTES)
-        .then_some(bits);
-    let why = match array_bits {
-        Some(b) => format!(
-            "each state's least cost (part by part) and steps, {what}; in an array of 2^{b} \
-             entries ({} KiB, with the states reached from where moves have no letters)",
-            ((1u64 << b) * bytes).div_ceil(1024)
-        ),
+    let fits = bits <= LABEL_ARRAY_MAX_BITS && (1u64 << bits) * (bytes + 4) <= LABEL_ARRAY_BYTES;
+    // The first mover that chooses moves moves every step (alone, or
+    // first of those in turn): its position lowest in the index.
+    let mover = task.movers().iter().find(|m| !m.actions().is_empty());
+    let field = mover.map(|m| (m.name(), layout.field(m.pos())));
+    let array = fits.then(|| crate::settle::Index {
+        bits,
+        turn: field.map_or(0, |(_, f)| f.offset),
+    });
+    let why = match array {
+        Some(ix) => {
+            let lowest = match field {
+                Some((name, _)) if ix.turn > 0 => format!(
+                    ", indexed by the state turned {} bits so that `{name}`, who moves every \
+                     step, is lowest (a step's states sit near each other)",
+                    ix.turn
+                ),
+                _ => String::new(),
+            };
+            format!(
+                "each state's least cost (part by part) and steps, {what}; in an array of \
+                 2^{bits} entries ({} KiB, with the states reached from where moves have no \
+                 letters){lowest}",
+                ((1u64 << bits) * bytes).div_ceil(1024)
+            )
+        }
         None => format!(
             "each state's least cost (part by part) and steps, {what}, and the state it was \
              reached from, in a hash map: an array of every packed value would take more than \
@@ -683,13 +700,7 @@ fn label_store(task: &Task, layout: &Layout) -> (LabelStore, String) {
             LABEL_ARRAY_BYTES >> 20
         ),
     };
-    (
-        LabelStore {
-            packing,
-            array_bits,
-        },
-        why,
-    )
+    (LabelStore { packing, array }, why)
 }
 
 fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (Engine, String) {

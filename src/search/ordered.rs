@@ -6,7 +6,7 @@ use crate::budget::Budget;
 use crate::kernel::Kernel;
 use crate::pack::Word;
 use crate::plan::Plan;
-use crate::settle::{InParts, Label, Labels, Packed, settle};
+use crate::settle::{InParts, Index, Label, Labels, Packed, settle};
 use crate::solution::Solution;
 
 /// The least cost, part by part, of a task whose costs have parts; with
@@ -20,8 +20,8 @@ pub fn ordered<W: Word>(k: &Kernel<'_, W>, plan: &Plan, budget: &Budget, way: bo
         .parts()
         .expect("the ordered engine is for costs in parts");
     match &store.packing {
-        Some(p) => ordered_with::<W, Packed>(k, budget, way, p, store.array_bits),
-        None => ordered_with::<W, (InParts, u64)>(k, budget, way, parts, store.array_bits),
+        Some(p) => ordered_with::<W, Packed>(k, budget, way, p, store.array),
+        None => ordered_with::<W, (InParts, u64)>(k, budget, way, parts, store.array),
     }
 }
 
@@ -30,12 +30,12 @@ fn ordered_with<W: Word, L: Label>(
     budget: &Budget,
     way: bool,
     scale: &L::Scale,
-    array_bits: Option<u32>,
+    array: Option<Index>,
 ) -> Solution {
     // The way: where moves have letters, from every goal at the least
     // label (without parents); else by the parents.
     let lettered = k.task().lettered();
-    let best = Labels::new(array_bits, way && !lettered);
+    let best = Labels::new(array, way && !lettered);
     let found = settle::<W, L>(k, budget, way && lettered, scale, best);
     if budget.report().is_some() {
         return Solution::stopped(budget);
