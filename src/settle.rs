@@ -367,6 +367,31 @@ impl<W: Word, L: Label> Labels<W, L> {
     }
 }
 
+/// A state waiting in the queue with its label, and when it was queued:
+/// ordered by the label, then first in, first out (the state itself is
+/// never compared).
+struct Queued<L, W>(L, u64, W);
+
+impl<L: Ord, W> PartialEq for Queued<L, W> {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.0, self.1) == (&other.0, other.1)
+    }
+}
+
+impl<L: Ord, W> Eq for Queued<L, W> {}
+
+impl<L: Ord, W> PartialOrd for Queued<L, W> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<L: Ord, W> Ord for Queued<L, W> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (&self.0, self.1).cmp(&(&other.0, other.1))
+    }
+}
+
 /// What [`settle`] found.
 pub struct Settled<W, L> {
     pub best: Labels<W, L>,
@@ -395,12 +420,12 @@ pub fn settle<W: Word, L: Label>(
     let task = k.task();
     let limit = task.limit().map_or(u64::MAX, |l| l.max);
     let mut queue = BinaryHeap::new();
-    let mut order: Vec<W> = Vec::new();
+    let mut seq = 0u64;
     for &s in k.starts() {
         if best.get(s).is_none() {
             best.set(s, L::START, s);
-            queue.push(Reverse((L::START, order.len())));
-            order.push(s);
+            queue.push(Reverse(Queued(L::START, seq, s)));
+            seq += 1;
         }
     }
     let mut succ = k.successors();
@@ -409,10 +434,9 @@ pub fn settle<W: Word, L: Label>(
     let mut least = L::UNSEEN;
     let mut next: Vec<(W, L, Option<L>)> = Vec::new();
     let (mut generated, mut frontier) = (0u64, queue.len() as u64);
-    while let Some(Reverse((g, i))) = queue.pop() {
-        let s = order[i];
-        if let Some(Reverse((_, j))) = queue.peek() {
-            best.prefetch(order[*j]);
+    while let Some(Reverse(Queued(g, _, s))) = queue.pop() {
+        if let Some(Reverse(next)) = queue.peek() {
+            best.prefetch(next.2);
         }
         if best.get(s).is_some_and(|b| b < g) {
             continue;
@@ -460,8 +484,8 @@ pub fn settle<W: Word, L: Label>(
                 // is read again, against the first's.
                 if best.get(t).is_none_or(|b| gt < b) {
                     best.set(t, gt, s);
-                    queue.push(Reverse((gt, order.len())));
-                    order.push(t);
+                    queue.push(Reverse(Queued(gt, seq, t)));
+                    seq += 1;
                 }
             }
         }
