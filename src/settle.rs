@@ -239,26 +239,52 @@ impl Packing {
     }
 }
 
-/// How a packed state of `bits` bits indexes an array: rotated right by
-/// `turn` bits, so that the field there (the position of the mover that
-/// moves every step) comes lowest, and the states a step leads to sit near
-/// the state it leaves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a packed state indexes an array: its fields read out and numbered
+/// in mixed radix, the first given lowest (the position of the mover that
+/// moves every step, so that the states a step leads to sit near the
+/// state it leaves), one entry per combination of the fields' values (not
+/// per packed value: a field of 1344 cells takes 1344, not 2048).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Index {
-    pub bits: u32,
-    pub turn: u32,
+    /// Each field's offset, bits and stride, lowest digit first.
+    digits: Vec<(u32, u32, u64)>,
+    len: usize,
 }
 
 impl Index {
+    /// An index over fields given as (offset, bits, values), lowest digit
+    /// first.
+    pub fn new(fields: &[(u32, u32, u64)]) -> Index {
+        let mut stride = 1u64;
+        let mut digits = Vec::new();
+        for &(offset, bits, size) in fields {
+            if size > 1 {
+                digits.push((offset, bits, stride));
+                stride *= size;
+            }
+        }
+        Index {
+            digits,
+            len: stride as usize,
+        }
+    }
+
+    /// Entries of the array.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     #[inline]
-    fn of(self, x: u64) -> usize {
-        let Index { bits, turn } = self;
-        let x = if turn == 0 {
-            x
-        } else {
-            ((x >> turn) | (x << (bits - turn))) & ((1u64 << bits) - 1)
-        };
-        x as usize
+    fn of(&self, x: u64) -> usize {
+        let mut i = 0;
+        for &(offset, bits, stride) in &self.digits {
+            i += ((x >> offset) & ((1u64 << bits) - 1)) * stride;
+        }
+        i as usize
     }
 }
 
@@ -276,15 +302,15 @@ pub enum Labels<W, L> {
 }
 
 impl<W: Word, L: Label> Labels<W, L> {
-    /// In arrays of `2^bits` entries where an index is given, with the
-    /// parents where `parents` says; else in a hash map (parents kept).
-    pub fn new(array: Option<Index>, parents: bool) -> Self {
+    /// In arrays of one entry per index where an index is given, with
+    /// the parents where `parents` says; else in a hash map (parents kept).
+    pub fn new(array: Option<&Index>, parents: bool) -> Self {
         match array {
             Some(index) => Labels::Array {
-                index,
-                labels: vec![L::UNSEEN; 1 << index.bits],
+                index: index.clone(),
+                labels: vec![L::UNSEEN; index.len()],
                 parents: if parents {
-                    vec![W::ZERO; 1 << index.bits]
+                    vec![W::ZERO; index.len()]
                 } else {
                     Vec::new()
                 },
@@ -539,17 +565,23 @@ mod tests {
         }
     }
 
-    /// An index turns the state's bits: each state its own entry, the
-    /// turned field lowest.
+    /// An index numbers the fields' values in mixed radix, the first
+    /// field lowest: each combination its own entry.
     #[test]
-    fn an_index_is_a_rotation() {
-        for turn in 0..6 {
-            let ix = Index { bits: 6, turn };
-            let mut seen: Vec<usize> = (0..64).map(|x| ix.of(x)).collect();
-            assert_eq!(ix.of(1 << turn), 1, "the field at bit {turn} comes lowest");
-            seen.sort_unstable();
-            assert_eq!(seen, (0..64).collect::<Vec<_>>());
+    fn an_index_numbers_each_combination_once() {
+        // A field of 3 values at bit 0 (2 bits), one of 5 at bit 2 (3
+        // bits), one of 1 value, and the 5 first.
+        let ix = Index::new(&[(2, 3, 5), (7, 0, 1), (0, 2, 3)]);
+        assert_eq!(ix.len(), 15);
+        let mut seen = Vec::new();
+        for a in 0..3u64 {
+            for b in 0..5u64 {
+                seen.push(ix.of(a | (b << 2)));
+            }
         }
+        assert_eq!(ix.of(1 << 2), 1, "the first field is the lowest digit");
+        seen.sort_unstable();
+        assert_eq!(seen, (0..15).collect::<Vec<_>>());
     }
 
     /// Every step spending the same total: no steps field. Too many

@@ -666,31 +666,37 @@ fn label_store(task: &Task, layout: &Layout) -> (LabelStore, String) {
             ),
         ),
     };
-    let bits = layout.bits();
-    let fits = bits <= LABEL_ARRAY_MAX_BITS && (1u64 << bits) * (bytes + 4) <= LABEL_ARRAY_BYTES;
+    let entries = layout.bound();
+    let fits = entries <= 1 << LABEL_ARRAY_MAX_BITS
+        && entries.saturating_mul(u128::from(bytes + 4)) <= u128::from(LABEL_ARRAY_BYTES);
     // The first mover that chooses moves moves every step (alone, or
-    // first of those in turn): its position lowest in the index.
+    // first of those in turn): its position the lowest digit of the index.
     let mover = task.movers().iter().find(|m| !m.actions().is_empty());
-    let field = mover.map(|m| (m.name(), layout.field(m.pos())));
-    let array = fits.then(|| crate::settle::Index {
-        bits,
-        turn: field.map_or(0, |(_, f)| f.offset),
-    });
-    let why = match array {
+    let first = mover.map(|m| m.pos());
+    let digits: Vec<(u32, u32, u64)> = first
+        .into_iter()
+        .chain(layout.order().iter().copied().filter(|&v| Some(v) != first))
+        .map(|v| {
+            let f = layout.field(v);
+            (f.offset, f.bits, f.size)
+        })
+        .collect();
+    let array = fits.then(|| crate::settle::Index::new(&digits));
+    let why = match &array {
         Some(ix) => {
-            let lowest = match field {
-                Some((name, _)) if ix.turn > 0 => format!(
-                    ", indexed by the state turned {} bits so that `{name}`, who moves every \
-                     step, is lowest (a step's states sit near each other)",
-                    ix.turn
-                ),
-                _ => String::new(),
-            };
+            let lowest = mover.map_or(String::new(), |m| {
+                format!(
+                    ", `{}`'s cell the lowest digit (it moves every step: a step's states sit \
+                     near each other)",
+                    m.name()
+                )
+            });
             format!(
-                "each state's least cost (part by part) and steps, {what}; in an array of \
-                 2^{bits} entries ({} KiB, with the states reached from where moves have no \
-                 letters){lowest}",
-                ((1u64 << bits) * bytes).div_ceil(1024)
+                "each state's least cost (part by part) and steps, {what}; in an array of {} \
+                 entries, one per combination of the fields' values ({} KiB, with the states \
+                 reached from where moves have no letters){lowest}",
+                ix.len(),
+                (ix.len() as u64 * bytes).div_ceil(1024)
             )
         }
         None => format!(

@@ -20,8 +20,8 @@ pub fn ordered<W: Word>(k: &Kernel<'_, W>, plan: &Plan, budget: &Budget, way: bo
         .parts()
         .expect("the ordered engine is for costs in parts");
     match &store.packing {
-        Some(p) => ordered_with::<W, Packed>(k, budget, way, p, store.array),
-        None => ordered_with::<W, (InParts, u64)>(k, budget, way, parts, store.array),
+        Some(p) => ordered_with::<W, Packed>(k, budget, way, p, store.array.as_ref()),
+        None => ordered_with::<W, (InParts, u64)>(k, budget, way, parts, store.array.as_ref()),
     }
 }
 
@@ -30,7 +30,7 @@ fn ordered_with<W: Word, L: Label>(
     budget: &Budget,
     way: bool,
     scale: &L::Scale,
-    array: Option<Index>,
+    array: Option<&Index>,
 ) -> Solution {
     // The way: where moves have letters, from every goal at the least
     // label (without parents); else by the parents.
