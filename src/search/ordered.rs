@@ -35,7 +35,16 @@ fn ordered_with<W: Word, L: Label>(
     // The way: where moves have letters, from every goal at the least
     // label (without parents); else by the parents.
     let lettered = k.task().lettered();
-    let best = Labels::new(array, way && !lettered);
+    let parents = way && !lettered;
+    // The array is made at once: within the memory limit, or the case
+    // stops cleanly instead of failing to allocate.
+    if let Some(ix) = array {
+        let each = std::mem::size_of::<L>() + if parents { std::mem::size_of::<W>() } else { 0 };
+        if !budget.afford((ix.len() * each) as u64) {
+            return Solution::stopped(budget);
+        }
+    }
+    let best = Labels::new(array, parents);
     let found = settle::<W, L>(k, budget, way && lettered, scale, best);
     if budget.report().is_some() {
         return Solution::stopped(budget);
