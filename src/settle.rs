@@ -14,7 +14,7 @@
 
 use crate::budget::Budget;
 use crate::kernel::Kernel;
-use crate::pack::Word;
+use crate::pack::{Field, Word};
 use crate::resolve::MAX_PARTS;
 use crate::task::Parts;
 use hashbrown::HashMap;
@@ -131,12 +131,12 @@ impl Label for Packed {
 
 /// Bits of a word, from `shift` up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Field {
+struct Bits {
     shift: u32,
     width: u32,
 }
 
-impl Field {
+impl Bits {
     fn get(self, x: u64) -> u64 {
         (x >> self.shift) & ((1u64 << self.width) - 1)
     }
@@ -155,8 +155,8 @@ impl Field {
 /// its width holds that.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Packing {
-    fields: Vec<Field>,
-    steps: Option<Field>,
+    fields: Vec<Bits>,
+    steps: Option<Bits>,
     /// The total every step spends on the parts, where it is the same.
     per_step: u64,
     /// What a step of each cost code adds, packed (by code; 0 costs
@@ -188,13 +188,13 @@ impl Packing {
             None => {
                 let w = width(1)?;
                 shift = w;
-                Some(Field { shift: 0, width: w })
+                Some(Bits { shift: 0, width: w })
             }
         };
         let mut fields = Vec::with_capacity(n);
         for i in (0..n).rev() {
             let w = width(rows.iter().map(|r| r[i]).max().unwrap_or(0))?;
-            fields.push(Field { shift, width: w });
+            fields.push(Bits { shift, width: w });
             shift += w;
         }
         if shift > 63 {
@@ -246,22 +246,20 @@ impl Packing {
 /// per packed value: a field of 1344 cells takes 1344, not 2048).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Index {
-    /// Each field's offset, bits and stride, lowest digit first.
-    digits: Vec<(u32, u32, u64)>,
+    /// Each field and its stride, lowest digit first.
+    digits: Vec<(Field, u64)>,
     len: usize,
 }
 
 impl Index {
-    /// An index over fields given as (offset, bits, values), lowest digit
-    /// first.
-    pub fn new(fields: &[(u32, u32, u64)]) -> Index {
+    /// An index over the state's fields, lowest digit first (fields of
+    /// one value are no digit).
+    pub fn new(fields: &[Field]) -> Index {
         let mut stride = 1u64;
         let mut digits = Vec::new();
-        for &(offset, bits, size) in fields {
-            if size > 1 {
-                digits.push((offset, bits, stride));
-                stride *= size;
-            }
+        for &f in fields.iter().filter(|f| f.size > 1) {
+            digits.push((f, stride));
+            stride *= f.size;
         }
         Index {
             digits,
@@ -279,10 +277,10 @@ impl Index {
     }
 
     #[inline]
-    fn of(&self, x: u64) -> usize {
+    fn of<W: Word>(&self, s: W) -> usize {
         let mut i = 0;
-        for &(offset, bits, stride) in &self.digits {
-            i += ((x >> offset) & ((1u64 << bits) - 1)) * stride;
+        for &(f, stride) in &self.digits {
+            i += f.raw(s) * stride;
         }
         i as usize
     }
@@ -325,7 +323,7 @@ impl<W: Word, L: Label> Labels<W, L> {
         match self {
             Labels::Map(m) => m.get(&s).map(|x| x.0),
             Labels::Array { index, labels, .. } => {
-                let l = labels[index.of(s.low())];
+                let l = labels[index.of(s)];
                 (l != L::UNSEEN).then_some(l)
             }
         }
@@ -343,7 +341,7 @@ impl<W: Word, L: Label> Labels<W, L> {
                 parents,
                 len,
             } => {
-                let i = index.of(s.low());
+                let i = index.of(s);
                 let slot = &mut labels[i];
                 *len += usize::from(*slot == L::UNSEEN);
                 *slot = l;
@@ -360,7 +358,7 @@ impl<W: Word, L: Label> Labels<W, L> {
     fn prefetch(&self, s: W) {
         #[cfg(target_arch = "x86_64")]
         if let Labels::Array { index, labels, .. } = self
-            && let Some(l) = labels.get(index.of(s.low()))
+            && let Some(l) = labels.get(index.of(s))
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             // SAFETY: SSE is in every x86-64 target; a prefetch reads
@@ -376,7 +374,7 @@ impl<W: Word, L: Label> Labels<W, L> {
     pub fn parent(&self, s: W) -> Option<W> {
         match self {
             Labels::Map(m) => m.get(&s).map(|x| x.1),
-            Labels::Array { index, parents, .. } => parents.get(index.of(s.low())).copied(),
+            Labels::Array { index, parents, .. } => parents.get(index.of(s)).copied(),
         }
     }
 
@@ -458,11 +456,11 @@ pub fn settle<W: Word, L: Label>(
     let mut settled = Vec::new();
     let mut goals: Vec<W> = Vec::new();
     let mut least = L::UNSEEN;
-    let mut next: Vec<(W, L, Option<L>)> = Vec::new();
+    let mut next: Vec<(W, L)> = Vec::new();
     let (mut generated, mut frontier) = (0u64, queue.len() as u64);
     while let Some(Reverse(Queued(g, _, s))) = queue.pop() {
-        if let Some(Reverse(next)) = queue.peek() {
-            best.prefetch(next.2);
+        if let Some(Reverse(Queued(_, _, after))) = queue.peek() {
+            best.prefetch(*after);
         }
         if best.get(s).is_some_and(|b| b < g) {
             continue;
@@ -492,27 +490,21 @@ pub fn settle<W: Word, L: Label>(
             return None;
         }
         frontier = frontier.max(queue.len() as u64 + 1);
-        // The successors first, then their labels read all at once: where
+        // The successors first, their labels asked for all at once: where
         // the labels are an array, those reads miss the cache, and made
-        // one after another, each waits for the one before.
+        // one after another, each would wait for the one before.
         next.clear();
         succ.each_cost(s, |t, c| {
-            next.push((t, g.after(c, scale), None));
+            best.prefetch(t);
+            next.push((t, g.after(c, scale)));
             true
         });
         generated += next.len() as u64;
-        for n in next.iter_mut() {
-            n.2 = best.get(n.0);
-        }
-        for &(t, gt, old) in &next {
-            if gt.first(scale) <= limit && old.is_none_or(|b| gt < b) {
-                // A state twice among the successors: the second's label
-                // is read again, against the first's.
-                if best.get(t).is_none_or(|b| gt < b) {
-                    best.set(t, gt, s);
-                    queue.push(Reverse(Queued(gt, seq, t)));
-                    seq += 1;
-                }
+        for &(t, gt) in &next {
+            if gt.first(scale) <= limit && best.get(t).is_none_or(|b| gt < b) {
+                best.set(t, gt, s);
+                queue.push(Reverse(Queued(gt, seq, t)));
+                seq += 1;
             }
         }
     }
@@ -571,7 +563,13 @@ mod tests {
     fn an_index_numbers_each_combination_once() {
         // A field of 3 values at bit 0 (2 bits), one of 5 at bit 2 (3
         // bits), one of 1 value, and the 5 first.
-        let ix = Index::new(&[(2, 3, 5), (7, 0, 1), (0, 2, 3)]);
+        let field = |offset, bits, size| Field {
+            offset,
+            bits,
+            lo: 0,
+            size,
+        };
+        let ix = Index::new(&[field(2, 3, 5), field(7, 0, 1), field(0, 2, 3)]);
         assert_eq!(ix.len(), 15);
         let mut seen = Vec::new();
         for a in 0..3u64 {
@@ -579,7 +577,7 @@ mod tests {
                 seen.push(ix.of(a | (b << 2)));
             }
         }
-        assert_eq!(ix.of(1 << 2), 1, "the first field is the lowest digit");
+        assert_eq!(ix.of(1u64 << 2), 1, "the first field is the lowest digit");
         seen.sort_unstable();
         assert_eq!(seen, (0..15).collect::<Vec<_>>());
     }

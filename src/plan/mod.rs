@@ -129,8 +129,7 @@ pub enum Store {
     HashSet,
     CostArray,
     CostMap,
-    /// The ordered engine's labels, in an array indexed by the packed
-    /// state ([`LabelStore`]).
+    /// The ordered engine's labels, in an array ([`LabelStore`]).
     LabelArray,
 }
 
@@ -247,8 +246,8 @@ pub struct Plan {
 
 /// How the ordered engine keeps each state's least label (cost part by
 /// part, and steps): packed into one word where a bound on the labels of
-/// the map's states fits it, in an array indexed by the packed state where
-/// the array is small, else in a hash map.
+/// the map's states fits it, in an array of one entry per combination of
+/// the fields' values where that array is small, else in a hash map.
 #[derive(Debug, Clone)]
 pub struct LabelStore {
     pub packing: Option<crate::settle::Packing>,
@@ -256,8 +255,8 @@ pub struct LabelStore {
     pub array: Option<crate::settle::Index>,
 }
 
-/// The most an array of labels (and parents) may take: above it, or for a
-/// layout wider than [`LABEL_ARRAY_MAX_BITS`], a hash map keeps them.
+/// The most an array of labels (and parents) may take: above it, or for
+/// more than 2^[`LABEL_ARRAY_MAX_BITS`] entries, a hash map keeps them.
 pub const LABEL_ARRAY_BYTES: u64 = 64 << 20;
 pub const LABEL_ARRAY_MAX_BITS: u32 = 26;
 
@@ -614,20 +613,8 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let bound = bound(task);
     let (engine, engine_why) = engine(task, config.strategy, bound.as_ref(), layout.bits());
     let (kernel, kernel_why) = kernel(task, engine);
-    let (mut store, mut store_why) = store(engine, &layout);
+    let (store, store_why, labels) = store(task, engine, &layout);
     let (checks, checks_why) = checks(task, config.count);
-    let labels = (engine == Engine::Ordered).then(|| {
-        let (l, why) = label_store(task, &layout);
-        (store, store_why) = (
-            if l.array.is_some() {
-                Store::LabelArray
-            } else {
-                Store::CostMap
-            },
-            why,
-        );
-        l
-    });
     Ok(Plan {
         layout,
         word,
@@ -673,13 +660,10 @@ fn label_store(task: &Task, layout: &Layout) -> (LabelStore, String) {
     // first of those in turn): its position the lowest digit of the index.
     let mover = task.movers().iter().find(|m| !m.actions().is_empty());
     let first = mover.map(|m| m.pos());
-    let digits: Vec<(u32, u32, u64)> = first
+    let digits: Vec<crate::pack::Field> = first
         .into_iter()
         .chain(layout.order().iter().copied().filter(|&v| Some(v) != first))
-        .map(|v| {
-            let f = layout.field(v);
-            (f.offset, f.bits, f.size)
-        })
+        .map(|v| layout.field(v))
         .collect();
     let array = fits.then(|| crate::settle::Index::new(&digits));
     let why = match &array {
@@ -701,8 +685,8 @@ fn label_store(task: &Task, layout: &Layout) -> (LabelStore, String) {
         }
         None => format!(
             "each state's least cost (part by part) and steps, {what}, and the state it was \
-             reached from, in a hash map: an array of every packed value would take more than \
-             {} MiB",
+             reached from, in a hash map: an array of every combination of the fields' values \
+             would take more than {} MiB",
             LABEL_ARRAY_BYTES >> 20
         ),
     };
@@ -911,19 +895,29 @@ fn checks(task: &Task, count: bool) -> (Checks, String) {
     }
 }
 
-/// A bitset only for layouts of at most [`DENSE_MAX_BITS`] bits, which
-/// always live in a `u32` (the search instantiates its bitset there only).
-fn store(engine: Engine, layout: &Layout) -> (Store, String) {
+/// Where the states seen are kept: the ordered engine's labels
+/// ([`label_store`]), or a set or a cost per state ([`set_store`]).
+fn store(task: &Task, engine: Engine, layout: &Layout) -> (Store, String, Option<LabelStore>) {
+    if engine == Engine::Ordered {
+        let (labels, why) = label_store(task, layout);
+        let kind = if labels.array.is_some() {
+            Store::LabelArray
+        } else {
+            Store::CostMap
+        };
+        return (kind, why, Some(labels));
+    }
+    let (kind, why) = set_store(engine, layout);
+    (kind, why, None)
+}
+
+/// The store of an engine other than the ordered one. A bitset only for
+/// layouts of at most [`DENSE_MAX_BITS`] bits, which always live in a
+/// `u32` (the search instantiates its bitset there only).
+fn set_store(engine: Engine, layout: &Layout) -> (Store, String) {
     let bits = layout.bits();
     match engine {
         Engine::Nothing => (Store::None, "none".into()),
-        Engine::Ordered => (
-            Store::CostMap,
-            "least cost (part by part) and steps per state, and the state it was reached \
-             from, in a hash map: a cost in parts does not fit the 4 bytes a state of the \
-             other stores"
-                .into(),
-        ),
         Engine::Bfs | Engine::Bidir if bits <= DENSE_AT_ONCE_BITS => {
             let kib = (1u64 << bits).div_ceil(8 * 1024);
             (

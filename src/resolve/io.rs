@@ -113,12 +113,10 @@ impl Resolver {
     /// A part of a cost named like a header field: `{NAME}` would be read
     /// two ways.
     fn parts_apart_from_fields(&mut self) {
-        let (Some(span), Some(p)) = (
-            self.parts_span,
-            self.parts.iter().find(|p| self.header.contains(p)),
-        ) else {
+        let Some(i) = self.parts.iter().position(|p| self.header.contains(p)) else {
             return;
         };
+        let (p, span) = (self.parts[i].clone(), self.part_spans[i]);
         self.invalid(
             Topic::Cost,
             format!("the part `{p}` is named like a header field"),

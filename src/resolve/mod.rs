@@ -869,7 +869,8 @@ struct Resolver {
     errors: Vec<RuleError>,
     /// `minimise A then B`: the parts of a cost, and where declared.
     parts: Vec<String>,
-    parts_span: Option<Span>,
+    /// The names of `minimise`'s parts, where (empty: costs have no parts).
+    part_spans: Vec<Span>,
     /// Every chosen move: whether it has a letter, and where it is.
     lettered: Vec<(bool, Span)>,
     /// Tiles, agents, states and layouts share this namespace.
@@ -1541,6 +1542,30 @@ impl Resolver {
         }
     }
 
+    /// Agents that move by themselves, and bodies, need steps in turn.
+    fn in_turn_checks(&mut self, mode: Option<&ast::Spanned<Mode>>) {
+        if let Some(m) = mode.filter(|m| m.value != Mode::InTurn)
+            && let Some(a) =
+                (self.agents.iter()).find(|a| a.script.is_some() || a.follows.is_some())
+        {
+            let name = a.name.clone();
+            let what = if a.script.is_some() {
+                "moves by itself"
+            } else {
+                "follows its leader"
+            };
+            self.invalid(
+                Topic::Mode,
+                format!("`{name}` {what}, beside agents that do not move in turn"),
+                m.span,
+                "not in turn",
+                "agents that move by themselves, and bodies, follow steps in turn: drop \
+                 `at once` or `together`"
+                    .into(),
+            );
+        }
+    }
+
     /// The checks that need the whole file, then the rules, when nothing
     /// is wrong.
     fn conclude(
@@ -1585,6 +1610,7 @@ impl Resolver {
         self.object_checks(mode.as_ref());
         self.piece_checks(mode.as_ref(), &teleports);
         let io = self.io(input.map(|(i, _)| i), file);
+        self.parts_warnings(&enter_costs);
         self.legend_warnings(
             &enter_rules,
             &on_enter,
@@ -1610,26 +1636,7 @@ impl Resolver {
             }
             return;
         };
-        if let Some(m) = mode.as_ref().filter(|m| m.value != Mode::InTurn)
-            && let Some(a) =
-                (self.agents.iter()).find(|a| a.script.is_some() || a.follows.is_some())
-        {
-            let name = a.name.clone();
-            let what = if a.script.is_some() {
-                "moves by itself"
-            } else {
-                "follows its leader"
-            };
-            self.invalid(
-                Topic::Mode,
-                format!("`{name}` {what}, beside agents that do not move in turn"),
-                m.span,
-                "not in turn",
-                "agents that move by themselves, and bodies, follow steps in turn: drop \
-                 `at once` or `together`"
-                    .into(),
-            );
-        }
+        self.in_turn_checks(mode.as_ref());
         let Some(io) = io else { return };
         let legend = self
             .legend

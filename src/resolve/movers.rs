@@ -342,7 +342,7 @@ impl Resolver {
     /// declared once.
     pub(super) fn minimise(&mut self, names: &[ast::Ident]) {
         let span = names[0].span;
-        if let Some(first) = self.parts_span.replace(span) {
+        if let Some(&first) = self.part_spans.first() {
             self.err(RuleError::Repeated {
                 what: "`minimise`",
                 span,
@@ -350,6 +350,7 @@ impl Resolver {
             });
             return;
         }
+        self.part_spans = vec![span];
         for (i, n) in names.iter().enumerate() {
             if let Some(first) = names[..i].iter().find(|m| m.name == n.name) {
                 self.err(RuleError::Repeated {
@@ -371,6 +372,7 @@ impl Resolver {
             return;
         }
         self.parts = names.iter().map(|n| n.name.clone()).collect();
+        self.part_spans = names.iter().map(|n| n.span).collect();
     }
 
     /// A cost: its amounts by part. A plain number is at least 1 (of the

@@ -81,4 +81,34 @@ impl Resolver {
             }
         }
     }
+
+    /// A part of `minimise` that no cost spends: every way has none of it,
+    /// so it orders nothing. Most often the costs were left off the moves
+    /// that should spend it, and those moves then spend 1 of the first
+    /// part (`minimise pushes then walks` whose walks have no cost counts
+    /// them as pushes): an answer that is not the one meant, so it is said.
+    pub(super) fn parts_warnings(&mut self, enter_costs: &[CostRule]) {
+        let moves = self.agents.iter().flat_map(|a| &a.moves).map(|m| &m.cost);
+        let pushes = self.agents.iter().filter_map(|a| a.push_cost.as_ref());
+        let cells = enter_costs.iter().map(|r| &r.cost);
+        let mut spent = vec![false; self.parts.len()];
+        for price in moves.chain(pushes).chain(cells) {
+            for (s, n) in spent.iter_mut().zip(&price.0) {
+                *s |= n.constant() != Some(0);
+            }
+        }
+        let never: Vec<usize> = (0..spent.len()).filter(|&i| !spent[i]).collect();
+        for i in never {
+            let (name, first) = (self.parts[i].clone(), self.parts[0].clone());
+            self.errors.push(RuleError::Never {
+                message: format!("no cost spends `{name}`"),
+                span: self.part_spans[i],
+                label: "never spent".into(),
+                help: format!(
+                    "every way has 0 `{name}`: give the steps that spend it their cost \
+                     (`north costs 1 {name}`); a move with no cost spends 1 `{first}`"
+                ),
+            });
+        }
+    }
 }
