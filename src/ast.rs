@@ -121,10 +121,27 @@ pub enum InputItem {
         rows: IntExpr,
         cols: IntExpr,
         form: Option<Spanned<GridForm>>,
+        /// `of '.'`: not drawn; every cell holds this symbol.
+        blank: Option<Symbol>,
         span: Span,
     },
+    /// `records k '#' row col from 1`: cells given by coordinates.
+    Records(Records),
     /// `fill '.'`: short rows are filled with the symbol.
     Fill(Symbol),
+}
+
+/// `records COUNT SYMBOL row col from BASE`.
+#[derive(Debug, Clone)]
+pub struct Records {
+    pub count: IntExpr,
+    pub symbol: Symbol,
+    /// The column comes first on a record's line (`col row`).
+    pub col_first: bool,
+    /// What the first row and column are counted as (0 or 1, checked
+    /// later).
+    pub base: Spanned<i64>,
+    pub span: Span,
 }
 
 /// How a grid's cells are written.

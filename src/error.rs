@@ -619,6 +619,16 @@ pub enum InputError {
     },
 
     #[error("{message}")]
+    #[diagnostic(code(puzzle::input::record), help("{help}"))]
+    Record {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        help: String,
+    },
+
+    #[error("{message}")]
     #[diagnostic(code(puzzle::input::bare_header), help("{help}"))]
     BareHeader {
         message: String,

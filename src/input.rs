@@ -39,6 +39,31 @@ pub struct RawCase {
     /// to give when that row turns out not to be a row: the header said a
     /// row too many, and the next case's header was read as a row.
     pub(crate) header_like: Option<(usize, InputError)>,
+    /// The cells `records` placed, each with where the input gives it and
+    /// its place in the input's order (the `records` item, then the record).
+    pub(crate) placed: hashbrown::HashMap<u32, Placed>,
+    /// The grid is drawn in the input (not `grid R x C of '.'`).
+    pub(crate) drawn: bool,
+}
+
+/// A cell given by a record: where in the input, and its order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Placed {
+    pub(crate) at: usize,
+    pub(crate) len: usize,
+    /// The `records` item (in the rule file's order), then the record.
+    pub(crate) order: (u32, u32),
+}
+
+/// A record read, not yet placed.
+struct Record {
+    item: usize,
+    k: u32,
+    /// Row and column as the input gives them.
+    row: i64,
+    col: i64,
+    at: usize,
+    len: usize,
 }
 
 /// A grid's characters, row by row: bytes while every one is ASCII (a
@@ -99,6 +124,19 @@ impl Cells {
 
     /// Appends characters, widening the grid at the first that is not
     /// ASCII.
+    /// Puts `ch` in cell `i`.
+    fn set(&mut self, i: usize, ch: char) {
+        match self {
+            Cells::Ascii(b) if ch.is_ascii() => b[i] = ch as u8,
+            Cells::Ascii(b) => {
+                let mut wide: Vec<char> = b.iter().map(|&c| c as char).collect();
+                wide[i] = ch;
+                *self = Cells::Wide(wide);
+            }
+            Cells::Wide(c) => c[i] = ch,
+        }
+    }
+
     fn extend(&mut self, chars: impl IntoIterator<Item = char>) {
         for ch in chars {
             match self {
@@ -118,8 +156,15 @@ impl Cells {
 impl RawCase {
     /// The span of one cell in the input file.
     pub fn cell_span(&self, cell: usize) -> miette::SourceSpan {
+        if let Some(p) = self.placed.get(&(cell as u32)) {
+            return (p.at, p.len.max(1)).into();
+        }
         if let Some((_, at, len)) = self.tokens.get(cell) {
             return (*at, (*len).max(1)).into();
+        }
+        if !self.drawn {
+            // A cell of a grid not drawn: the case's start.
+            return (self.offset, 1).into();
         }
         let r = cell / self.cols;
         if cell >= self.cells.len() {
@@ -179,6 +224,9 @@ pub struct Reader<'a> {
     /// `Some`: the input is one bare grid, and these are the header values
     /// given outside it (`--set n=2`), one per header field.
     bare: Option<Vec<Option<i64>>>,
+    /// The tokens of a line of records that the records before did not
+    /// take: the next `records` item's first.
+    leftover: Vec<(String, usize, usize)>,
 }
 
 struct Line<'a> {
@@ -204,6 +252,7 @@ impl<'a> Reader<'a> {
             space_is_cell,
             done: false,
             bare,
+            leftover: Vec::new(),
         }
     }
 
@@ -339,6 +388,17 @@ impl<'a> Reader<'a> {
             if self.read > 0 {
                 return None;
             }
+            if !self.io.records.is_empty() || self.io.blank.is_some() {
+                self.read += 1;
+                return Some(Err(InputError::BareHeader {
+                    message: "a bare map cannot give this puzzle's cells".into(),
+                    span: (0, self.src.len().clamp(1, 80)).into(),
+                    label: "read as a bare map".into(),
+                    help: "the rule file's `input` places cells by `records` or does not draw \
+                           the grid: give the whole input, without `--map` or `--set`"
+                        .into(),
+                }));
+            }
             return Some(self.read_grid_case(given, 0));
         }
         if self.io.cases == Cases::Counted && self.announced.is_none() {
@@ -400,11 +460,16 @@ impl<'a> Reader<'a> {
         }
         let header_len = self.io.header.len();
         let start = self.pos;
+        let number = self.read + 1;
         let mut header: Vec<Option<i64>> = Vec::with_capacity(header_len);
+        let mut records = Vec::new();
         for (i, &n) in self.io.header_lines.iter().enumerate() {
+            if let Err(e) = self.records_at(number, (i, false), &header, &mut records) {
+                return Some(Err(e));
+            }
             let Some(line) = self.next_nonblank() else {
                 return Some(Err(InputError::Truncated {
-                    case: self.read + 1,
+                    case: number,
                     missing: "the header line".into(),
                     span: self.eof_span(),
                     size: None,
@@ -425,7 +490,197 @@ impl<'a> Reader<'a> {
                 return None;
             }
         }
-        Some(self.read_grid_case(header, start))
+        let lines = self.io.header_lines.len();
+        let read = self
+            .records_at(number, (lines, false), &header, &mut records)
+            .and_then(|()| self.read_grid_case(header.clone(), start))
+            .and_then(|mut case| {
+                let placed = self
+                    .records_at(number, (lines, true), &header, &mut records)
+                    .and_then(|()| self.place(&mut case, records));
+                if placed.is_err() {
+                    // The case was counted read when its grid was.
+                    self.read -= 1;
+                }
+                placed.map(|()| case)
+            });
+        Some(read)
+    }
+
+    /// Reads the records of every `records` item written after `lines`
+    /// header lines (and after the grid, or before it).
+    fn records_at(
+        &mut self,
+        number: usize,
+        (lines, after_grid): (usize, bool),
+        header: &[Option<i64>],
+        out: &mut Vec<Record>,
+    ) -> Result<(), InputError> {
+        let io = self.io;
+        for (item, spec) in io.records.iter().enumerate() {
+            if spec.after_lines != lines || spec.after_grid != after_grid {
+                continue;
+            }
+            let known: Vec<i64> = header.iter().map(|v| v.unwrap_or(0)).collect();
+            let env = NumEnv {
+                parts: &[],
+                header: &known,
+                count: &|_| 0,
+                case: number as i64,
+                cost: None,
+                steps: None,
+            };
+            let n = spec.count.eval(&env).unwrap_or(-1);
+            if !(0..=MAX_SIDE * MAX_SIDE).contains(&n) {
+                return Err(InputError::SizeRange {
+                    message: format!("case {number} asks for {n} records"),
+                    span: self.last_line_span(),
+                    label: "a number of records out of range".into(),
+                    help: format!("a case has from 0 to {} records", MAX_SIDE * MAX_SIDE),
+                });
+            }
+            let ints = self.record_ints(number, 2 * n as usize)?;
+            for (k, pair) in ints.chunks(2).enumerate() {
+                let ((a, at, _), (b, at2, len2)) = (pair[0], pair[1]);
+                let (row, col) = if spec.col_first { (b, a) } else { (a, b) };
+                out.push(Record {
+                    item,
+                    k: k as u32,
+                    row,
+                    col,
+                    at,
+                    len: at2 + len2 - at,
+                });
+            }
+        }
+        if let (Some(first), Some(last)) = (self.leftover.first(), self.leftover.last()) {
+            let span = (first.1, last.1 + last.2 - first.1).into();
+            return Err(InputError::Record {
+                message: format!("case {number} has more numbers here than its records"),
+                span,
+                label: format!("{} more", self.leftover.len()),
+                help: "each record is two integers, a cell's row and column: check the \
+                       number of records"
+                    .into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The span of the last line read (a count's header line).
+    fn last_line_span(&self) -> miette::SourceSpan {
+        let before = self.src[..self.pos].trim_end();
+        let at = before.rfind('\n').map_or(0, |i| i + 1);
+        (at, (before.len() - at).max(1)).into()
+    }
+
+    /// `want` integers over any number of lines, each with its offset
+    /// and length.
+    fn record_ints(
+        &mut self,
+        number: usize,
+        want: usize,
+    ) -> Result<Vec<(i64, usize, usize)>, InputError> {
+        let mut got = Vec::with_capacity(want);
+        let mut toks = std::mem::take(&mut self.leftover);
+        loop {
+            let take = toks.len().min(want - got.len());
+            for (t, at, len) in toks.drain(..take) {
+                let Ok(v) = t.parse::<i64>() else {
+                    return Err(InputError::Record {
+                        message: format!("case {number}: a record holds `{t}`"),
+                        span: (at, len.max(1)).into(),
+                        label: "not an integer".into(),
+                        help: "each record is two integers, a cell's row and column".into(),
+                    });
+                };
+                got.push((v, at, len));
+            }
+            if got.len() == want {
+                // What the line holds past these records is the next's.
+                self.leftover = toks;
+                break;
+            }
+            let Some(line) = self.next_nonblank() else {
+                return Err(InputError::Truncated {
+                    case: number,
+                    missing: format!(
+                        "{} of its {} records are missing",
+                        (want - got.len()).div_ceil(2),
+                        want / 2
+                    ),
+                    span: self.eof_span(),
+                    size: None,
+                    size_label: String::new(),
+                    help: "each record is two integers, a cell's row and column".into(),
+                });
+            };
+            toks = Self::tokens_of(&line);
+        }
+        Ok(got)
+    }
+
+    /// Puts each record's symbol on its cell.
+    fn place(&self, case: &mut RawCase, records: Vec<Record>) -> Result<(), InputError> {
+        for r in records {
+            let spec = &self.io.records[r.item];
+            let (row, col) = (r.row - spec.base, r.col - spec.base);
+            let span: miette::SourceSpan = (r.at, r.len.max(1)).into();
+            if !(0..case.rows as i64).contains(&row) || !(0..case.cols as i64).contains(&col) {
+                let (first, second) = if spec.col_first {
+                    ("column", "row")
+                } else {
+                    ("row", "column")
+                };
+                return Err(InputError::Record {
+                    message: format!(
+                        "case {}: record {} of the `{}` records is off the grid",
+                        case.number,
+                        r.k + 1,
+                        spec.symbol
+                    ),
+                    span,
+                    label: "off the grid".into(),
+                    help: format!(
+                        "the grid is {} x {}, and a record gives its {first} then its {second}, \
+                         counted from {}",
+                        case.rows, case.cols, spec.base
+                    ),
+                });
+            }
+            let cell = row as usize * case.cols + col as usize;
+            let holds = |c: &RawCase| match c.tokens.get(cell) {
+                Some(t) => t.0.clone(),
+                None => c.cells.get(cell).to_string(),
+            };
+            if case.placed.contains_key(&(cell as u32)) {
+                if holds(case) == spec.symbol {
+                    continue;
+                }
+                return Err(InputError::Record {
+                    message: format!("case {}: two records give one cell", case.number),
+                    span,
+                    label: format!("`{}` here, and `{}` before", spec.symbol, holds(case)),
+                    help: "each cell holds one thing: check the records".into(),
+                });
+            }
+            match case.tokens.get_mut(cell) {
+                Some(t) => *t = (spec.symbol.clone(), r.at, r.len),
+                None => case
+                    .cells
+                    .set(cell, spec.symbol.chars().next().unwrap_or(' ')),
+            }
+            let order = (r.item as u32, r.k);
+            case.placed.insert(
+                cell as u32,
+                Placed {
+                    at: r.at,
+                    len: r.len,
+                    order,
+                },
+            );
+        }
+        Ok(())
     }
 
     fn peek_nonblank_is_none(&mut self) -> bool {
@@ -465,6 +720,13 @@ impl<'a> Reader<'a> {
         let rows = self.resolve_size(self.io.rows.as_ref(), &header);
         let cols = self.resolve_size(self.io.cols.as_ref(), &header);
         sizes_in_range(number, (rows, cols), header_span)?;
+        if let Some(b) = &self.io.blank {
+            let (rows, cols) = (
+                rows.expect("a grid not drawn has its size") as usize,
+                cols.expect("a grid not drawn has its size") as usize,
+            );
+            return Ok(self.blank(number, header, start, (rows, cols), b));
+        }
         if self.io.form == GridForm::List {
             let (rows, cols) = (
                 rows.expect("a list has its size") as usize,
@@ -565,6 +827,37 @@ impl<'a> Reader<'a> {
         );
         case.header_like = header_like;
         Ok(case)
+    }
+
+    /// A grid not drawn: every cell holds `symbol`.
+    fn blank(
+        &mut self,
+        number: usize,
+        header: Vec<Option<i64>>,
+        start: usize,
+        (rows, cols): (usize, usize),
+        symbol: &str,
+    ) -> RawCase {
+        let n = rows * cols;
+        let (cells, tokens) = if self.io.form == GridForm::Tokens {
+            (Cells::default(), vec![(symbol.to_string(), start, 0); n])
+        } else {
+            let mut cells = Cells::with_capacity(n);
+            cells.extend(std::iter::repeat_n(symbol.chars().next().unwrap_or(' '), n));
+            (cells, Vec::new())
+        };
+        let mut case = self.case(
+            number,
+            header,
+            start,
+            rows,
+            cols,
+            cells,
+            tokens,
+            vec![start; rows],
+        );
+        case.drawn = false;
+        case
     }
 
     /// The lines of a grid: blank lines before it skipped (they separate
@@ -702,6 +995,8 @@ impl<'a> Reader<'a> {
             row_offsets,
             offset: start,
             header_like: None,
+            placed: hashbrown::HashMap::new(),
+            drawn: true,
         }
     }
 

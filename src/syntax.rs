@@ -613,21 +613,43 @@ fn input_item(p: Pair<'_, Rule>) -> InputItem {
         }
         Rule::header_item => InputItem::Header(it.map(ident).collect()),
         Rule::fill_item => InputItem::Fill(symbol(next(&mut it))),
+        Rule::records_item => {
+            let count = int_expr(next(&mut it));
+            let symbol = symbol(next(&mut it));
+            let col_first = first(next(&mut it)).as_rule() == Rule::col_first;
+            let base = int(next(&mut it));
+            InputItem::Records(Records {
+                count,
+                symbol,
+                col_first,
+                base,
+                span: sp,
+            })
+        }
         _ => {
             let rows = int_expr(next(&mut it));
             let cols = int_expr(next(&mut it));
-            let form = it.next().map(|f| Spanned {
-                value: if f.as_str().starts_with("tokens") {
-                    GridForm::Tokens
-                } else {
-                    GridForm::List
-                },
-                span: span(&f),
-            });
+            let mut form = None;
+            let mut blank = None;
+            for f in it {
+                if f.as_rule() == Rule::grid_blank {
+                    blank = Some(symbol(first(f)));
+                    continue;
+                }
+                form = Some(Spanned {
+                    value: if f.as_str().starts_with("tokens") {
+                        GridForm::Tokens
+                    } else {
+                        GridForm::List
+                    },
+                    span: span(&f),
+                });
+            }
             InputItem::Grid {
                 rows,
                 cols,
                 form,
+                blank,
                 span: sp,
             }
         }

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod burrow;
 mod cleaning;
 mod cli;
 mod deadline;

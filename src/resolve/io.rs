@@ -10,8 +10,11 @@ impl Resolver {
         file: &ast::File,
     ) -> Option<Io> {
         let mut cases = None;
-        let mut grid = None;
+        let mut grid: Option<(Option<Num>, Option<Num>, GridForm, Span)> = None;
         let mut fill = None;
+        let mut blank = None;
+        let mut records = Vec::new();
+        let mut lines = 0;
         for it in items.into_iter().flatten() {
             match it {
                 ast::InputItem::Cases(c) => {
@@ -24,14 +27,26 @@ impl Resolver {
                     }
                     self.end_marker(c);
                 }
-                ast::InputItem::Header(_) => {}
+                ast::InputItem::Header(names) => {
+                    lines += 1;
+                    if let Some((.., at)) = grid {
+                        self.header_after_grid(names, at);
+                    }
+                }
                 ast::InputItem::Fill(sym) => fill = Some(sym.text.clone()),
+                ast::InputItem::Records(r) => {
+                    if let Some(r) = self.records_item(r, lines, grid.is_some()) {
+                        records.push(r);
+                    }
+                }
                 ast::InputItem::Grid {
                     rows,
                     cols,
                     form,
+                    blank: b,
                     span,
                 } => {
+                    blank = b.clone();
                     let r = self.num(rows, Allow::Header, "a grid size");
                     let c = self.num(cols, Allow::Header, "a grid size");
                     let form = form.as_ref().map_or(GridForm::Chars, |f| f.value);
@@ -50,6 +65,7 @@ impl Resolver {
             Some((r, c, form, _)) => (Some(r?), Some(c?), form),
             None => (None, None, GridForm::Chars),
         };
+        self.blank_checks(blank.as_ref(), form, &records);
         if form == GridForm::List && (rows.is_none() || cols.is_none()) {
             let span = items_span(items.map(Vec::as_slice).unwrap_or(&[]));
             self.invalid(
@@ -107,7 +123,103 @@ impl Resolver {
             stopped: stopped.map(|s| s.0),
             after: after.map(|s| s.0),
             joiner,
+            blank: blank.map(|b| b.text),
+            records,
         })
+    }
+
+    /// A header line written after `grid`: header lines are read before
+    /// the grid, so the order written would be misread.
+    fn header_after_grid(&mut self, names: &[Ident], grid: Span) {
+        // `names` is never empty (the grammar's `ident+`).
+        let span = names.first().map_or(grid, |n| n.span);
+        self.invalid(
+            Topic::Input,
+            "a header line after the grid".into(),
+            span,
+            "after `grid`",
+            "header lines come before the grid in the input: write `header` before `grid`".into(),
+        );
+    }
+
+    /// `records k '#' row col from 1`, read after `lines` header lines.
+    fn records_item(
+        &mut self,
+        r: &ast::Records,
+        lines: usize,
+        after_grid: bool,
+    ) -> Option<Records> {
+        let count = self.num(&r.count, Allow::Header, "a number of records")?;
+        let known: usize = self.header_lines[..lines.min(self.header_lines.len())]
+            .iter()
+            .sum();
+        if let Some(f) = count.last_field()
+            && f >= known
+        {
+            self.invalid(
+                Topic::Input,
+                format!("`{}` is read after these records", self.header[f]),
+                r.count.span(),
+                "not read yet",
+                "a number of records is a number or header fields of the lines before them".into(),
+            );
+            return None;
+        }
+        if !(0..=1).contains(&r.base.value) {
+            self.invalid(
+                Topic::Input,
+                format!("records counted from {}", r.base.value),
+                r.base.span,
+                "not 0 or 1",
+                "write `from 0` when the first row and column are 0, `from 1` when they are 1"
+                    .into(),
+            );
+            return None;
+        }
+        Some(Records {
+            count,
+            symbol: r.symbol.text.clone(),
+            col_first: r.col_first,
+            base: r.base.value,
+            after_lines: lines,
+            after_grid,
+            span: r.span,
+        })
+    }
+
+    /// A grid that is not drawn needs a size and cells of one form; a
+    /// symbol placed on a grid of characters is one character.
+    fn blank_checks(&mut self, blank: Option<&ast::Symbol>, form: GridForm, records: &[Records]) {
+        if let Some(b) = blank
+            && form == GridForm::List
+        {
+            self.invalid(
+                Topic::Input,
+                "a grid both listed and not drawn".into(),
+                b.span,
+                "not drawn",
+                "drop `list` (the grid is not in the input) or `of ...` (it is)".into(),
+            );
+        }
+        if form != GridForm::Chars {
+            return;
+        }
+        let one_char = |t: &str| t.chars().count() == 1;
+        let placed = blank.map(|b| (b.text.as_str(), b.span));
+        let recs = records.iter().map(|r| (r.symbol.as_str(), r.span));
+        for (text, span) in placed.into_iter().chain(recs) {
+            if !one_char(text) {
+                self.invalid(
+                    Topic::Input,
+                    format!("`{text}` is not one character, on a grid of characters"),
+                    span,
+                    "not one character",
+                    "a grid of characters holds one character a cell: write `grid R x C \
+                     tokens` for a grid of tokens"
+                        .into(),
+                );
+            }
+        }
     }
 
     /// A part of a cost named like a header field: `{NAME}` would be read
@@ -359,6 +471,7 @@ pub(super) fn items_span(items: &[ast::InputItem]) -> Span {
             ast::InputItem::Header(h) => h.first().map(|i| i.span).unwrap_or((0, 0).into()),
             ast::InputItem::Grid { span, .. } => *span,
             ast::InputItem::Fill(s) => s.span,
+            ast::InputItem::Records(r) => r.span,
         })
         .unwrap_or((0, 0).into())
 }

@@ -451,6 +451,16 @@ impl Num {
         self.is_constant().then(|| self.eval(&env)).flatten()
     }
 
+    /// The largest header field it reads, if it reads any.
+    pub fn last_field(&self) -> Option<usize> {
+        match self {
+            Num::Field(i) => Some(*i),
+            Num::Neg(e) => e.last_field(),
+            Num::Bin(a, _, b) => a.last_field().max(b.last_field()),
+            _ => None,
+        }
+    }
+
     fn is_constant(&self) -> bool {
         match self {
             Num::Lit(_) => true,
@@ -711,6 +721,30 @@ pub struct Io {
     pub after: Option<Template>,
     /// Put between two letters of `{path}` (`joiner " "`; none by default).
     pub joiner: String,
+    /// `grid R x C of '.'`: the grid is not drawn; every cell holds this.
+    pub blank: Option<String>,
+    /// Cells given by their coordinates, in the order the input has them.
+    pub records: Vec<Records>,
+}
+
+/// `records k '#' row col from 1`: `count` pairs of integers in the
+/// input, each a cell of the grid that holds `symbol`. Invariant: `count`
+/// reads only header fields of the `after_lines` lines before it; `base`
+/// is 0 or 1; on a grid of characters, `symbol` is one character.
+#[derive(Debug, Clone)]
+pub struct Records {
+    pub count: Num,
+    pub symbol: String,
+    /// A record's line gives the column first (`col row`).
+    pub col_first: bool,
+    /// The number of the first row and column.
+    pub base: i64,
+    /// How many header lines are read before these records.
+    pub after_lines: usize,
+    /// Read after the grid (written after `grid`).
+    pub after_grid: bool,
+    /// Where the rule file declares them.
+    pub span: Span,
 }
 
 /// What a solved case gives its template: the least cost, the steps of
