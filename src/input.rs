@@ -227,6 +227,9 @@ pub struct Reader<'a> {
     /// The tokens of a line of records that the records before did not
     /// take: the next `records` item's first.
     leftover: Vec<(String, usize, usize)>,
+    /// Where the last header line read is: a count of records it gives
+    /// is reported there.
+    last_header: miette::SourceSpan,
 }
 
 struct Line<'a> {
@@ -253,6 +256,7 @@ impl<'a> Reader<'a> {
             done: false,
             bare,
             leftover: Vec::new(),
+            last_header: (0, 1).into(),
         }
     }
 
@@ -477,6 +481,7 @@ impl<'a> Reader<'a> {
                     help: self.describe_header(header_len),
                 }));
             };
+            self.last_header = (line.offset, line.text.len().max(1)).into();
             match self.ints(&line, n, "the header line") {
                 Ok(v) => header.extend(v.into_iter().map(Some)),
                 Err(e) => return Some(Err(e)),
@@ -534,8 +539,8 @@ impl<'a> Reader<'a> {
             if !(0..=MAX_SIDE * MAX_SIDE).contains(&n) {
                 return Err(InputError::SizeRange {
                     message: format!("case {number} asks for {n} records"),
-                    span: self.last_line_span(),
-                    label: "a number of records out of range".into(),
+                    span: self.last_header,
+                    label: format!("gives {n} `{}` records", spec.symbol),
                     help: format!("a case has from 0 to {} records", MAX_SIDE * MAX_SIDE),
                 });
             }
@@ -565,13 +570,6 @@ impl<'a> Reader<'a> {
             });
         }
         Ok(())
-    }
-
-    /// The span of the last line read (a count's header line).
-    fn last_line_span(&self) -> miette::SourceSpan {
-        let before = self.src[..self.pos].trim_end();
-        let at = before.rfind('\n').map_or(0, |i| i + 1);
-        (at, (before.len() - at).max(1)).into()
     }
 
     /// `want` integers over any number of lines, each with its offset

@@ -180,6 +180,14 @@ const TOKENS: &[&str] = &[
     "{a}",
     "joiner \" \"",
     "joiner \"{case}\"",
+    "records 2 '#' row col from 1",
+    "records n 'x' col row from 0",
+    "records",
+    "row col",
+    "col row",
+    "from 1",
+    "of '.'",
+    "of \"0\"",
 ];
 
 /// Numbers at the edges of what the engine holds, for numeric slots.

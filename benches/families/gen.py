@@ -303,6 +303,31 @@ def pushing(rng):
     return "\n".join(maps) + "\n0 0\n"
 
 
+def burrow(rng):
+    """Sixteen burrows of 20 x 20 (POJ 1324 at its largest), a body of
+    eight squares laid by a random walk, a fifth of the other squares
+    stone; the input gives squares by coordinates, from 1."""
+    cases = []
+    while len(cases) < 16:
+        n = 20
+        body = [(rng.randrange(n), rng.randrange(n))]
+        while len(body) < 8:
+            r, c = body[-1]
+            nxt = [(r + dr, c + dc) for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))
+                   if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr, c + dc) not in body]
+            if not nxt:
+                break
+            body.append(rng.choice(nxt))
+        if len(body) < 8:
+            continue
+        stones = [(r, c) for r in range(n) for c in range(n)
+                  if (r, c) not in body and (r, c) != (0, 0) and rng.random() < 0.2]
+        lines = [f"{n} {n} {len(body)}"] + [f"{r + 1} {c + 1}" for r, c in body]
+        lines += [str(len(stones))] + [f"{r + 1} {c + 1}" for r, c in stones]
+        cases.append("\n".join(lines))
+    return "\n".join(cases) + "\n0 0 0\n"
+
+
 def live_cells(g, spots):
     """Cells from which pushes can bring a box to a spot, walls aside."""
     live, todo = set(spots), list(spots)
@@ -319,4 +344,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs, "lasers": lasers, "pushing": pushing}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs, "lasers": lasers, "pushing": pushing, "burrow": burrow}[kind](random.Random(2026)))
