@@ -389,21 +389,7 @@ impl<'a> Reader<'a> {
 
     fn read_case(&mut self) -> Option<Result<RawCase, InputError>> {
         if let Some(given) = self.bare.clone() {
-            if self.read > 0 {
-                return None;
-            }
-            if !self.io.records.is_empty() || self.io.blank.is_some() {
-                self.read += 1;
-                return Some(Err(InputError::BareHeader {
-                    message: "a bare map cannot give this puzzle's cells".into(),
-                    span: (0, self.src.len().clamp(1, 80)).into(),
-                    label: "read as a bare map".into(),
-                    help: "the rule file's `input` places cells by `records` or does not draw \
-                           the grid: give the whole input, without `--map` or `--set`"
-                        .into(),
-                }));
-            }
-            return Some(self.read_grid_case(given, 0));
+            return self.bare_case(given);
         }
         if self.io.cases == Cases::Counted && self.announced.is_none() {
             let Some(line) = self.next_nonblank() else {
@@ -679,6 +665,25 @@ impl<'a> Reader<'a> {
             );
         }
         Ok(())
+    }
+
+    /// The one case of a bare map: its grid, the header given outside.
+    fn bare_case(&mut self, given: Vec<Option<i64>>) -> Option<Result<RawCase, InputError>> {
+        if self.read > 0 {
+            return None;
+        }
+        if !self.io.records.is_empty() || self.io.blank.is_some() {
+            self.read += 1;
+            return Some(Err(InputError::BareHeader {
+                message: "a bare map cannot give this puzzle's cells".into(),
+                span: (0, self.src.len().clamp(1, 80)).into(),
+                label: "read as a bare map".into(),
+                help: "the rule file's `input` places cells by `records` or does not draw \
+                       the grid: give the whole input, without `--map` or `--set`"
+                    .into(),
+            }));
+        }
+        Some(self.read_grid_case(given, 0))
     }
 
     fn peek_nonblank_is_none(&mut self) -> bool {

@@ -77,22 +77,7 @@ impl Resolver {
             );
             return None;
         }
-        let mut slots: [Option<(Template, Span)>; 7] = Default::default();
-        for d in &file.decls {
-            if let ast::Decl::Output(items) = d {
-                for it in items {
-                    let t = self.template(&it.text, it.kind.value);
-                    let slot = &mut slots[it.kind.value as usize];
-                    if let Some((_, first)) = slot.replace((t, it.kind.span)) {
-                        self.err(RuleError::Repeated {
-                            what: "an output line",
-                            span: it.kind.span,
-                            first,
-                        });
-                    }
-                }
-            }
-        }
+        let slots = self.output_slots(file);
         let [before, solved, unsolved, separator, stopped, after, joiner] = slots;
         self.parts_apart_from_fields();
         let joiner = joiner.map_or(String::new(), |(t, _)| Self::joiner(t));
@@ -126,6 +111,27 @@ impl Resolver {
             blank: blank.map(|b| b.text),
             records,
         })
+    }
+
+    /// The output lines, each kind once, by [`OutputKind`].
+    fn output_slots(&mut self, file: &ast::File) -> [Option<(Template, Span)>; 7] {
+        let mut slots: [Option<(Template, Span)>; 7] = Default::default();
+        for d in &file.decls {
+            if let ast::Decl::Output(items) = d {
+                for it in items {
+                    let t = self.template(&it.text, it.kind.value);
+                    let slot = &mut slots[it.kind.value as usize];
+                    if let Some((_, first)) = slot.replace((t, it.kind.span)) {
+                        self.err(RuleError::Repeated {
+                            what: "an output line",
+                            span: it.kind.span,
+                            first,
+                        });
+                    }
+                }
+            }
+        }
+        slots
     }
 
     /// A header line written after `grid`: header lines are read before
