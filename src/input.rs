@@ -565,7 +565,9 @@ impl<'a> Reader<'a> {
         number: usize,
         want: usize,
     ) -> Result<Vec<(i64, usize, usize)>, InputError> {
-        let mut got = Vec::with_capacity(want);
+        // A count is checked against no size yet: room is made as the
+        // records come.
+        let mut got = Vec::with_capacity(want.min(1 << 12));
         let mut toks = std::mem::take(&mut self.leftover);
         loop {
             let take = toks.len().min(want - got.len());
@@ -608,7 +610,10 @@ impl<'a> Reader<'a> {
     fn place(&self, case: &mut RawCase, records: Vec<Record>) -> Result<(), InputError> {
         for r in records {
             let spec = &self.io.records[r.item];
-            let (row, col) = (r.row - spec.base, r.col - spec.base);
+            let (row, col) = (
+                r.row.saturating_sub(spec.base),
+                r.col.saturating_sub(spec.base),
+            );
             let span: miette::SourceSpan = (r.at, r.len.max(1)).into();
             if !(0..case.rows as i64).contains(&row) || !(0..case.cols as i64).contains(&col) {
                 let (first, second) = if spec.col_first {
