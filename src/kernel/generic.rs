@@ -756,10 +756,11 @@ impl<'k, W: Word> Generic<'k, W> {
         let b = task.board();
         let m = &task.movers()[i];
         let anchor = b.shifted(at, shift)?;
+        let rc = b.rc(anchor);
         let me = i as u32 + 1;
         let mut worst: Option<u32> = None;
         for &off in shape {
-            let to = b.shifted(anchor, off)?;
+            let to = b.shifted_rc(rc, off)?;
             match self.occ[to as usize] {
                 0 => {}
                 o if o == me => continue,
@@ -791,15 +792,19 @@ impl<'k, W: Word> Generic<'k, W> {
         let m = &task.movers()[i];
         // With poses, the shape it had (in `vals`) and the one it takes.
         let (old, new) = (m.shape_in(&self.vals), m.shape_in(&self.next));
+        let dir = way(b, from, to);
+        let (fr, fc) = b.rc(from);
+        let (tr, tc) = b.rc(to);
+        // The shift from the old anchor to the new, in rows and columns.
+        let (dr, dc) = (tr as i32 - fr as i32, tc as i32 - fc as i32);
         for &off in new {
-            let Some(c) = b.shifted(to, off) else {
+            let Some(c) = b.shifted_rc((tr, tc), off) else {
                 continue;
             };
-            let before = old.iter().any(|&o| b.shifted(from, o) == Some(c));
-            if before {
+            // Covered before: the cell is an old cell's, off the old anchor.
+            if old.contains(&(off.0 + dr, off.1 + dc)) {
                 continue;
             }
-            let dir = way(b, from, to);
             for &r in task.on_enter_going(MoverId(i as u32), b.class(c), dir) {
                 if !fire(task, r, &mut self.next) {
                     return false;

@@ -16,6 +16,13 @@
 
 use super::Board;
 
+/// Grids of fewer cells than this get a table from cell to position
+/// whatever the domain's size (4 bytes a cell, at most 256 KiB) instead
+/// of a search of the list for every cell a move enters; larger grids get
+/// one where the domain holds at least half of their cells (the table
+/// then takes no more than the lists: 8 bytes a position).
+const INVERSE_CELLS: u32 = 1 << 16;
+
 #[derive(Debug, Clone)]
 pub struct Domain {
     repr: Repr,
@@ -24,8 +31,14 @@ pub struct Domain {
 #[derive(Debug, Clone)]
 enum Repr {
     /// Invariant: `cells` strictly increasing, `padded[p]` the padded index
-    /// of `cells[p]`.
-    Listed { cells: Vec<u32>, padded: Vec<u32> },
+    /// of `cells[p]`; `inverse`, on a small grid or for a dense domain
+    /// (see [`INVERSE_CELLS`]), is grid cell -> position
+    /// ([`Domain::OFF`] for a cell not in the list), else empty.
+    Listed {
+        cells: Vec<u32>,
+        padded: Vec<u32>,
+        inverse: Vec<u32>,
+    },
     /// Invariant: `width == cols + 2 * pad`, `len == width * (rows + 2 * pad)`;
     /// `tables`, once a kernel asks for them, [`Domain::cells`] and
     /// [`Domain::padded_table`].
@@ -60,8 +73,22 @@ impl Domain {
             cells.shrink_to_fit();
             padded.shrink_to_fit();
         }
+        let inverse = match cells.last() {
+            Some(&last) if last < INVERSE_CELLS || last as usize <= 2 * cells.len() => {
+                let mut inv = vec![Domain::OFF; last as usize + 1];
+                for (p, &c) in cells.iter().enumerate() {
+                    inv[c as usize] = p as u32;
+                }
+                inv
+            }
+            _ => Vec::new(),
+        };
         Domain {
-            repr: Repr::Listed { cells, padded },
+            repr: Repr::Listed {
+                cells,
+                padded,
+                inverse,
+            },
         }
     }
 
@@ -134,6 +161,10 @@ impl Domain {
     #[inline]
     pub fn position_of(&self, cell: u32) -> Option<u32> {
         match &self.repr {
+            Repr::Listed { inverse, .. } if !inverse.is_empty() => inverse
+                .get(cell as usize)
+                .copied()
+                .filter(|&p| p != Domain::OFF),
             Repr::Listed { cells, .. } => cells.binary_search(&cell).ok().map(|p| p as u32),
             Repr::Grid {
                 cols, pad, width, ..
@@ -146,9 +177,12 @@ impl Domain {
     /// mover's, where a search of the whole list would miss the cache.
     #[inline]
     pub fn position_near(&self, cell: u32, near: u32) -> Option<u32> {
-        let Repr::Listed { cells, .. } = &self.repr else {
+        let Repr::Listed { cells, inverse, .. } = &self.repr else {
             return self.position_of(cell);
         };
+        if !inverse.is_empty() {
+            return self.position_of(cell);
+        }
         let n = cells.len();
         let h = (near as usize).min(n.checked_sub(1)?);
         let (lo, hi) = match cells[h].cmp(&cell) {
@@ -191,7 +225,7 @@ impl Domain {
     #[inline]
     pub fn for_each(&self, mut f: impl FnMut(u32, u32, u32)) {
         match &self.repr {
-            Repr::Listed { cells, padded } => {
+            Repr::Listed { cells, padded, .. } => {
                 for (p, (&c, &pc)) in cells.iter().zip(padded).enumerate() {
                     f(p as u32, c, pc);
                 }

@@ -1009,7 +1009,19 @@ impl Board {
     /// The cell `off` (rows, columns) away from `cell`, if it is on the
     /// board: a piece's cell from its position's.
     pub fn shifted(&self, cell: u32, off: (i32, i32)) -> Option<u32> {
-        let (r, c) = (cell as usize / self.cols, cell as usize % self.cols);
+        self.shifted_rc(self.rc(cell), off)
+    }
+
+    /// Grid cell `cell`'s row and column (one division: a move that
+    /// shifts a piece's cells from one anchor divides once).
+    #[inline]
+    pub fn rc(&self, cell: u32) -> (usize, usize) {
+        (cell as usize / self.cols, cell as usize % self.cols)
+    }
+
+    /// [`Self::shifted`] from a cell given by its row and column.
+    #[inline]
+    pub fn shifted_rc(&self, (r, c): (usize, usize), off: (i32, i32)) -> Option<u32> {
         let r = r.checked_add_signed(off.0 as isize)?;
         let c = c.checked_add_signed(off.1 as isize)?;
         (r < self.rows && c < self.cols).then_some((r * self.cols + c) as u32)
