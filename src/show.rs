@@ -12,7 +12,7 @@
 //! and two columns larger, and `[1, 1]` is the map's first cell).
 
 use crate::input::RawCase;
-use crate::resolve::{Glyph, Rules};
+use crate::resolve::{AgentId, Glyph, Rules, TileId};
 use crate::task::{Dir, Task, VarKind};
 use crate::trace::Trace;
 use serde::Serialize;
@@ -46,6 +46,11 @@ pub struct Figure {
     /// stands (the first of its cells); empty for one cell.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub shape: Vec<[i32; 2]>,
+    /// Its other markers, each with the ground symbol it stands for the
+    /// mover on (Sokoban's `*`, a box on a spot): where it stands on such
+    /// a cell, `--trace` draws that marker, so the tile stays seen.
+    #[serde(skip)]
+    pub on: Vec<(String, String)>,
 }
 
 /// One state of the way.
@@ -84,6 +89,32 @@ fn heading(i: i64) -> String {
         _ => "west",
     }
     .to_string()
+}
+
+/// An agent's markers for tiles other than its own (`on`), each with the
+/// ground symbol of that tile: those that stand for it alone there (a
+/// family whose members have markers of their own has none).
+fn other_markers(
+    legend: &[(&String, &Glyph)],
+    agent: AgentId,
+    own: TileId,
+    symbol: &str,
+    tile_symbol: &dyn Fn(TileId) -> String,
+) -> Vec<(String, String)> {
+    let mut out: Vec<(TileId, String)> = Vec::new();
+    for (k, g) in legend {
+        let (Glyph::Start(a, _, t) | Glyph::AnyStart(a, t)) = **g else {
+            continue;
+        };
+        if a == agent && t != own && k.as_str() != symbol {
+            out.push((t, k.to_string()));
+        }
+    }
+    let once = |t| out.iter().filter(|(u, _)| *u == t).count() == 1;
+    (out.iter())
+        .filter(|(t, _)| once(*t))
+        .map(|(t, k)| (tile_symbol(*t), k.clone()))
+        .collect()
 }
 
 /// The walk of a trace of `task`, grounded from `case` under `rules`.
@@ -147,6 +178,7 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
             };
             Figure {
                 name: m.name().to_string(),
+                on: other_markers(&legend, m.agent(), agent.on, &symbol, &tile_symbol),
                 symbol,
                 shape: m.shape().iter().map(|&(r, c)| [r, c]).collect(),
             }
@@ -209,7 +241,8 @@ impl Walk {
     }
 
     /// The map at frame `i`, one line a row, each line indented by two
-    /// spaces: a mover's symbol where it stands (`*` where several do).
+    /// spaces: a mover's symbol where it stands (its marker for the tile
+    /// there, where it has one; `*` where several stand).
     pub fn board(&self, i: usize) -> String {
         let frame = &self.frames[i];
         let mut cells = self.ground.clone();
@@ -225,10 +258,14 @@ impl Walk {
                 }
                 let cell = r as usize * self.cols + c as usize;
                 count[cell] += 1;
+                let figure = &self.movers[m];
                 cells[cell] = if count[cell] > 1 {
                     "*".to_string()
+                } else if let Some((_, k)) = figure.on.iter().find(|(g, _)| *g == self.ground[cell])
+                {
+                    k.clone()
                 } else {
-                    self.movers[m].symbol.clone()
+                    figure.symbol.clone()
                 };
             }
         }
@@ -275,7 +312,7 @@ impl Walk {
             if i == 0 {
                 let _ = writeln!(out, "start:");
             } else {
-                let _ = writeln!(out, "step {i}: {} (cost {cost})", self.steps[i - 1]);
+                let _ = writeln!(out, "step {i}: {} (total cost {cost})", self.steps[i - 1]);
             }
             out.push_str(&self.board(i));
             let state = self.state_line(i);
