@@ -81,3 +81,33 @@ fn a_refusal_names_the_piece_that_covers_the_cell() {
         assert!(got.contains(said), "{moves}: {got}");
     }
 }
+
+/// `--trace` draws a mover on a tile with its marker for that tile (a box
+/// on a spot `*`, a walker on a spot its own), so the spot stays seen, and
+/// says the cost is the way's total so far.
+#[test]
+fn a_trace_keeps_the_tile_under_a_mover_seen() {
+    let opts = puzzle::run::Options {
+        trace: true,
+        ..Default::default()
+    };
+    let sokoban = crate::common::puzzle("sokoban");
+    let got = crate::common::output(&sokoban.rules, "3 5\n#####\n#@$.#\n#####\n0 0\n", &opts);
+    assert!(
+        got.contains("step 1: keeper:east (total cost 1)\n  #####\n  # @*#\n"),
+        "{got}"
+    );
+    let rules = "tiles { floor '.' spot 'x' exit 'E' }\n\
+                 agent hero '@' on floor, 'H' on spot\n\
+                 move hero: east\ngoal hero on exit\n";
+    let walker = puzzle::load("t.puz", rules).unwrap_or_else(|e| panic!("{e:?}"));
+    let got = crate::common::output(&walker.rules, "@xE\n", &opts);
+    assert!(
+        got.contains("step 1: east (total cost 1)\n  .HE\n"),
+        "{got}"
+    );
+    assert!(
+        got.contains("step 2: east (total cost 2)\n  .x@\n"),
+        "{got}"
+    );
+}
