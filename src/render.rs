@@ -276,7 +276,7 @@ function show(i) {
     const pts = walk.frames.slice(0, now + 1).map(g => centre(g.at[k]).join(","));
     trails[k].setAttribute("points", pts.join(" "));
   });
-  const what = now === 0 ? "start" : walk.steps[now - 1];
+  const what = now === 0 ? "start" : walk.labels[now - 1];
   document.getElementById("status").textContent =
     `step ${now} of ${last}: ${what} (cost ${f.cost})`;
   const parts = [];

@@ -29,8 +29,12 @@ pub struct Walk {
     /// Whether each cell is solid.
     pub solid: Vec<bool>,
     pub movers: Vec<Figure>,
-    /// Each step's token, as `--moves` prints it.
+    /// Each step's token, as `--moves` prints it (a member of a set of
+    /// interchangeable movers named by its place in the search's order).
     pub steps: Vec<String>,
+    /// Each step as the picture tells it: the member that moved named by
+    /// the identity the frames keep for it.
+    pub labels: Vec<String>,
     /// The start, then the state after each step.
     pub frames: Vec<Frame>,
 }
@@ -185,7 +189,7 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
         })
         .collect();
     let headings = task.movers().iter().any(|m| m.heading().is_some());
-    let frames = trace
+    let mut frames: Vec<Frame> = trace
         .states()
         .iter()
         .zip(trace.costs())
@@ -223,6 +227,7 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
                 .collect(),
         })
         .collect();
+    let held = keep_identities(task, &mut frames);
     Walk {
         rows,
         cols,
@@ -230,8 +235,83 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
         solid,
         movers,
         steps: trace.tokens(task),
+        labels: labels(task, trace, &held),
         frames,
     }
+}
+
+/// Each step's token with its movers named by the identities `held`
+/// gives them in the frame before it.
+fn labels(task: &Task, trace: &Trace, held: &[Vec<usize>]) -> Vec<String> {
+    (trace.steps().iter().enumerate())
+        .map(|(i, step)| {
+            let named: crate::trace::Step = step.iter().map(|&(j, a)| (held[i][j], a)).collect();
+            crate::trace::token(task, &named, trace.pushed(task, i))
+        })
+        .collect()
+}
+
+/// Keeps each mover of a set of interchangeable ones (boxes, like pieces)
+/// the same from frame to frame: the search holds them in an order of its
+/// own (sorted), so a frame's `k`-th box need not be the last frame's. In
+/// each frame, a member is given the place it had in the last frame if one
+/// of the set is there, else the nearest place left. Returns, per frame,
+/// which member holds each of the search's places.
+fn keep_identities(task: &Task, frames: &mut [Frame]) -> Vec<Vec<usize>> {
+    let n = task.movers().len();
+    let mut held: Vec<Vec<usize>> = vec![(0..n).collect()];
+    for f in 1..frames.len() {
+        let mut now: Vec<usize> = (0..n).collect();
+        let mut k = 0;
+        while k < n {
+            let set = task.movers()[k].twins();
+            let (lo, hi) = (set.start as usize, (set.end as usize).max(k + 1));
+            if hi - lo > 1 && lo == k {
+                let (prev, cur) = (&frames[f - 1], &frames[f]);
+                let look = |fr: &Frame, i: usize| {
+                    (
+                        fr.at[i],
+                        fr.facing.get(i).cloned(),
+                        fr.shapes.get(i).cloned(),
+                    )
+                };
+                let mut free: Vec<usize> = (lo..hi).collect();
+                let mut wanting = Vec::new();
+                for (id, place) in now.iter_mut().enumerate().take(hi).skip(lo) {
+                    match free.iter().position(|&j| look(cur, j) == look(prev, id)) {
+                        Some(x) => *place = free.remove(x),
+                        None => wanting.push(id),
+                    }
+                }
+                for id in wanting {
+                    let [r, c] = prev.at[id];
+                    let far = |j: &usize| {
+                        let [s, d] = cur.at[*j];
+                        r.abs_diff(s) + c.abs_diff(d)
+                    };
+                    let x = (0..free.len()).min_by_key(|&x| far(&free[x])).unwrap_or(0);
+                    now[id] = free.remove(x);
+                }
+            }
+            k = hi.max(k + 1);
+        }
+        let fr = &mut frames[f];
+        let at = now.iter().map(|&j| fr.at[j]).collect();
+        fr.at = at;
+        if !fr.facing.is_empty() {
+            fr.facing = now.iter().map(|&j| fr.facing[j].clone()).collect();
+        }
+        if !fr.shapes.is_empty() {
+            fr.shapes = now.iter().map(|&j| fr.shapes[j].clone()).collect();
+        }
+        // `now[id]` is the search's place of member `id`: invert it.
+        let mut holder = vec![0; n];
+        for (id, &j) in now.iter().enumerate() {
+            holder[j] = id;
+        }
+        held.push(holder);
+    }
+    held
 }
 
 impl Walk {
@@ -312,7 +392,7 @@ impl Walk {
             if i == 0 {
                 let _ = writeln!(out, "start:");
             } else {
-                let _ = writeln!(out, "step {i}: {} (total cost {cost})", self.steps[i - 1]);
+                let _ = writeln!(out, "step {i}: {} (total cost {cost})", self.labels[i - 1]);
             }
             out.push_str(&self.board(i));
             let state = self.state_line(i);
