@@ -127,7 +127,14 @@ impl Walk {
                 (-14, 12, "start"),
                 (14, 12, "end"),
             ][m % 4];
-            for (cell, steps) in &entered {
+            for (cell, steps) in &mut entered {
+                // A cell entered many times says its first and last step
+                // (`5,…,40`): a long way's numbers would pile up.
+                if steps.len() > 2 {
+                    let last = steps.pop().unwrap_or_default();
+                    steps.truncate(1);
+                    steps.extend(["…".to_string(), last]);
+                }
                 let (x, y) = centre(*cell);
                 let _ = write!(
                     out,
@@ -208,6 +215,9 @@ body { font-family: sans-serif; margin: 1em; color: #222; }
 #controls button { font-size: 1em; min-width: 3em; margin-right: .3em; }
 #status { font-weight: bold; }
 #state { font-family: monospace; white-space: pre-wrap; }
+/* The board fills the window's width, and no more of its height than
+   leaves the controls in sight. */
+#board { width: 100%; max-width: calc(80vh * {{W}} / {{H}}); height: auto; }
 </style>
 </head>
 <body>

@@ -241,12 +241,25 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
 }
 
 /// Each step's token with its movers named by the identities `held`
-/// gives them in the frame before it.
+/// gives them in the frame before it; where several move at once, each
+/// move with its mover's name (`a:east b:west`, where the token is
+/// `east,west`).
 fn labels(task: &Task, trace: &Trace, held: &[Vec<usize>]) -> Vec<String> {
+    let at_once = task.mode() == crate::task::Mode::AtOnce && task.movers().len() > 1;
     (trace.steps().iter().enumerate())
         .map(|(i, step)| {
+            let pushed = trace.pushed(task, i);
             let named: crate::trace::Step = step.iter().map(|&(j, a)| (held[i][j], a)).collect();
-            crate::trace::token(task, &named, trace.pushed(task, i))
+            if !at_once {
+                return crate::trace::token(task, &named, pushed);
+            }
+            (named.iter())
+                .map(|&(m, a)| {
+                    let move_ = crate::trace::token(task, &vec![(m, a)], pushed);
+                    format!("{}:{}", task.movers()[m].name(), move_)
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
         })
         .collect()
 }

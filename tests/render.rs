@@ -332,3 +332,46 @@ fn identical_movers_keep_their_identity_in_the_frames() {
     }
     assert!(steps_seen > 200, "{steps_seen} steps");
 }
+
+/// The SVG numbers each cell a mover enters with the steps that enter it
+/// (from the JSON frames), and a cell entered more than twice with its
+/// first and last (`5,…,40`), so a long way's numbers do not pile up.
+#[test]
+fn the_svg_numbers_a_cell_with_its_first_and_last_entry() {
+    let way = way("klotski", 1);
+    let svg = std::fs::read_to_string(render("klotski", 1, "--svg")).unwrap();
+    // Each number label's text: from the end of its tag to the next.
+    let mut got: Vec<String> = svg
+        .match_indices(r#"class="num""#)
+        .map(|(i, _)| {
+            let text = &svg[i..];
+            let from = text.find('>').unwrap() + 1;
+            text[from..].split('<').next().unwrap().to_string()
+        })
+        .collect();
+    let frames = way["frames"].as_array().unwrap();
+    let mut want = Vec::new();
+    for m in 0..way["movers"].as_array().unwrap().len() {
+        let mut entered: Vec<(&serde_json::Value, Vec<usize>)> = Vec::new();
+        for i in 1..frames.len() {
+            let (a, b) = (&frames[i - 1]["at"][m], &frames[i]["at"][m]);
+            if a != b {
+                match entered.iter_mut().find(|(c, _)| *c == b) {
+                    Some((_, s)) => s.push(i),
+                    None => entered.push((b, vec![i])),
+                }
+            }
+        }
+        for (_, s) in entered {
+            want.push(match s[..] {
+                [a] => a.to_string(),
+                [a, b] => format!("{a},{b}"),
+                _ => format!("{},…,{}", s[0], s[s.len() - 1]),
+            });
+        }
+    }
+    got.sort();
+    want.sort();
+    assert_eq!(got, want);
+    assert!(want.iter().any(|w| w.contains('…')), "{want:?}");
+}

@@ -111,3 +111,47 @@ fn a_trace_keeps_the_tile_under_a_mover_seen() {
         "{got}"
     );
 }
+
+/// Where agents move at once, `--trace` names each agent's move (`ghost[1]:stay
+/// ghost[2]:north`), and the moves are the token `--moves` writes
+/// (`stay,north`), step by step.
+#[test]
+fn a_trace_names_each_move_made_at_once() {
+    let loaded = crate::common::puzzle("halloween");
+    let input = crate::common::read(&crate::common::root().join("puzzles/halloween.in"));
+    let trace = puzzle::run::Options {
+        trace: true,
+        ..Default::default()
+    };
+    let moves = puzzle::run::Options {
+        moves: true,
+        ..Default::default()
+    };
+    let traced = crate::common::output(&loaded.rules, &input, &trace);
+    let tokens = crate::common::output(&loaded.rules, &input, &moves);
+    let labels: Vec<&str> = traced
+        .lines()
+        .filter_map(|l| l.strip_prefix("step "))
+        .map(|l| {
+            l.split_once(": ")
+                .unwrap()
+                .1
+                .split(" (total cost")
+                .next()
+                .unwrap()
+        })
+        .collect();
+    let tokens: Vec<&str> = tokens
+        .lines()
+        .filter(|l| l.contains(','))
+        .flat_map(|l| l.split(' '))
+        .collect();
+    assert_eq!(labels.len(), tokens.len(), "{traced}");
+    for (label, token) in labels.iter().zip(&tokens) {
+        let parts: Vec<&str> = label.split(' ').collect();
+        assert!(parts.iter().all(|p| p.starts_with("ghost[")), "{label}");
+        let moves: Vec<&str> = parts.iter().map(|p| p.split_once(':').unwrap().1).collect();
+        assert_eq!(moves.join(","), *token, "{label}");
+    }
+    assert!(labels.len() > 20, "{} steps", labels.len());
+}
