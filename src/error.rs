@@ -618,6 +618,19 @@ pub enum InputError {
         help: String,
     },
 
+    #[error("there is no case {asked}: the input has {given}")]
+    #[diagnostic(
+        code(puzzle::input::no_such_case),
+        help("`--case N` counts the input's cases from 1")
+    )]
+    NoSuchCase {
+        asked: usize,
+        /// `3 cases`, `1 case`.
+        given: String,
+        #[label("the input ends here")]
+        span: SourceSpan,
+    },
+
     #[error("{message}")]
     #[diagnostic(code(puzzle::input::record), help("{help}"))]
     Record {

@@ -65,6 +65,9 @@ pub struct Options {
     /// Write warnings about a case to stderr (a map on which no state is a
     /// goal); `puzzle test` compares outputs and leaves them out.
     pub warn: bool,
+    /// Only this case of the input (from 1; `--case N`): the cases before
+    /// it are read, not solved, and reading stops after it.
+    pub case: Option<usize>,
 }
 
 /// Whether a space is a map character of these rules (then trailing spaces
@@ -179,11 +182,21 @@ fn cases<'a>(
     };
     let mut reader = Reader::new(&rules.io, input.text(), space_is_cell(rules), bare);
     let mut done = false;
+    let only = opts.case;
     Ok(std::iter::from_fn(move || {
         if done {
             return None;
         }
-        let next = reader.next_case();
+        let mut next = reader.next_case();
+        // `--case N`: the cases before N are read past.
+        while let (Some(n), Some(Ok(case))) = (only, &next)
+            && case.number < n
+        {
+            next = reader.next_case();
+        }
+        if matches!(next, Some(Ok(_))) && only.is_some() {
+            done = true;
+        }
         let n = reader.case_number();
         // What the reader has passed is read: only reports go back there.
         input.shown.release(reader.offset());
@@ -203,9 +216,16 @@ fn cases<'a>(
             }
             None => {
                 done = true;
-                input
-                    .encoding_error()
-                    .map(|e| Err(input.fail(vec![e], Some(n))))
+                let missed = only.map(|asked| {
+                    let given = n - 1;
+                    let end = input.text().len();
+                    InputError::NoSuchCase {
+                        asked,
+                        given: format!("{given} case{}", if given == 1 { "" } else { "s" }),
+                        span: (end.saturating_sub(1), usize::from(end > 0)).into(),
+                    }
+                });
+                (input.encoding_error().or(missed)).map(|e| Err(input.fail(vec![e], None)))
             }
         }
     }))
@@ -508,7 +528,14 @@ pub fn verify_input<W: Write>(
         let case = case?;
         let n = case.number;
         cases_read = n;
-        let Some(&(at, line)) = lines.get(n - 1) else {
+        // With `--case N`, a file of one line is that case's; a longer one
+        // is the whole input's, a line a case.
+        let line_of = if opts.case.is_some() && lines.len() == 1 {
+            1
+        } else {
+            n
+        };
+        let Some(&(at, line)) = lines.get(line_of - 1) else {
             let e = E::Missing {
                 case: n,
                 span: (moves.len(), 0).into(),
@@ -589,7 +616,8 @@ pub fn verify_input<W: Write>(
             }
         }
     }
-    if let Some(&(at, line)) = lines.get(cases_read) {
+    // With `--case N`, the lines after N are other cases'.
+    if let Some(&(at, line)) = lines.get(cases_read).filter(|_| opts.case.is_none()) {
         let e = E::Extra {
             cases: cases_read,
             span: (at, line.len().max(1)).into(),

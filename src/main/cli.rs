@@ -61,6 +61,10 @@ pub enum Cmd {
         rules: PathBuf,
         /// The input file, as the rule file's `input` block describes it; `-` reads stdin.
         input: PathBuf,
+        /// Only this case of the input, from 1 (the cases before it are
+        /// read, not solved).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        case: Option<u64>,
         #[command(flatten)]
         opts: RunOpts,
         /// Print per-case search statistics to stderr: states expanded and seen, time, rate, and the peak memory of the process so far.
@@ -88,6 +92,10 @@ pub enum Cmd {
         rules: PathBuf,
         /// The input file; `-` reads stdin.
         input: PathBuf,
+        /// Only this case of the input, from 1 (the cases before it are
+        /// read, not solved).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        case: Option<u64>,
         #[command(flatten)]
         opts: RunOpts,
     },
@@ -147,8 +155,13 @@ pub enum Cmd {
         rules: PathBuf,
         /// The input file; `-` reads stdin.
         input: PathBuf,
-        /// The moves, one line per case.
+        /// The moves, one line per case (with `--case N`, the one line of
+        /// that case); `-` reads stdin.
         solution: PathBuf,
+        /// Only this case of the input, from 1 (the cases before it are
+        /// read, not checked).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        case: Option<u64>,
         #[command(flatten)]
         opts: RunOpts,
     },
@@ -261,6 +274,7 @@ impl RunOpts {
             warn: false,
             format: puzzle::run::Format::Text,
             progress: false,
+            case: None,
         }
     }
 }

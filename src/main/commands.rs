@@ -276,15 +276,17 @@ pub fn check(rules: &Path) -> Result<Outcome, Report> {
         .filter(|s| matches!(s.kind, puzzle::resolve::StateKind::Counter { .. }))
         .count();
     let mut out = std::io::stdout().lock();
+    // `1 agent`, `2 agents`.
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let said = writeln!(
         out,
-        "{}: ok ({} tiles, {} agents, {} flags, {} counters, {} warnings)",
+        "{}: ok ({}, {}, {}, {}, {})",
         rules.display(),
-        r.tiles().len(),
-        r.agents().len(),
-        r.states().len() - counters,
-        counters,
-        loaded.warnings.len()
+        count(r.tiles().len(), "tile"),
+        count(r.agents().len(), "agent"),
+        count(r.states().len() - counters, "flag"),
+        count(counters, "counter"),
+        count(loaded.warnings.len(), "warning")
     )
     .and_then(|()| out.flush());
     Ok(Outcome::Code(match said {

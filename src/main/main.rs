@@ -98,6 +98,7 @@ fn dispatch(cli: Cli, threads: usize) -> Result<Outcome, Report> {
         Cmd::Run {
             rules,
             input,
+            case,
             opts,
             stats,
             moves,
@@ -106,12 +107,22 @@ fn dispatch(cli: Cli, threads: usize) -> Result<Outcome, Report> {
             let opts = puzzle::run::Options {
                 moves,
                 trace,
+                case: case.map(|n| n as usize),
                 ..opts.options(threads, stats)
             };
             commands::run(&rules, &input, opts, format, quiet)
         }
-        Cmd::Explain { rules, input, opts } => {
-            commands::explain(&rules, &input, opts.options(threads, false))
+        Cmd::Explain {
+            rules,
+            input,
+            case,
+            opts,
+        } => {
+            let opts = puzzle::run::Options {
+                case: case.map(|n| n as usize),
+                ..opts.options(threads, false)
+            };
+            commands::explain(&rules, &input, opts)
         }
         Cmd::Completions { shell } => Ok(commands::completions(shell)),
         Cmd::Man => Ok(commands::man()),
@@ -120,12 +131,16 @@ fn dispatch(cli: Cli, threads: usize) -> Result<Outcome, Report> {
             rules,
             input,
             solution,
+            case,
             opts,
         } => commands::verify(
             &rules,
             &input,
             &solution,
-            opts.options(threads, false),
+            puzzle::run::Options {
+                case: case.map(|n| n as usize),
+                ..opts.options(threads, false)
+            },
             format,
         ),
         Cmd::Render {
