@@ -943,3 +943,26 @@ fn threads_beyond_the_cores_are_cut_with_a_note() {
         assert!(err.contains("--threads 65535: this machine has"), "{err}");
     }
 }
+
+/// `--color always` colours a report even into a pipe; `never` (and
+/// `auto`, into a pipe) leaves it plain.
+#[test]
+fn reports_are_coloured_as_asked() {
+    let bad = crate::common::root().join("tests/ui/rules/header-after-grid.puz");
+    for (choice, coloured) in [("always", true), ("never", false), ("auto", false)] {
+        let out = puzzle()
+            .args(["check", bad.to_str().unwrap(), "--color", choice])
+            .env_remove("FORCE_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("puzzle::resolve::input"), "{err}");
+        assert_eq!(
+            err.contains('\u{1b}'),
+            coloured,
+            "--color {choice}: {err:?}"
+        );
+        assert_eq!(out.status.code(), Some(1));
+    }
+}

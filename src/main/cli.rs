@@ -35,6 +35,18 @@ pub struct Cli {
     /// once a case has run for half a second).
     #[arg(long, short, global = true)]
     pub quiet: bool,
+    /// Colours in reports: `auto` (on a terminal, unless `NO_COLOR` is
+    /// set), `always` or `never`.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+/// `--color` values.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
 }
 
 /// `--format` values.
@@ -110,8 +122,13 @@ pub enum Cmd {
         /// The shell: bash, elvish, fish, powershell or zsh.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff) to stdout: `puzzle man > puzzle.1; man ./puzzle.1`.
-    Man,
+    /// Print the manual page (roff) to stdout: `puzzle man > puzzle.1; man
+    /// ./puzzle.1`; `puzzle man run` prints the page of `puzzle run`
+    /// (`puzzle-run(1)`), and so for each command.
+    Man {
+        /// A command whose page to print (`run`, `verify`, ...).
+        command: Option<String>,
+    },
     /// Run every rule file of a folder (default `puzzles`), or one rule
     /// file, on the `NAME.in` beside it and compare the output with
     /// `NAME.out`: `pass` or `FAIL` with a diff for each, then `N passed, M
@@ -247,7 +264,7 @@ impl Cmd {
             | Cmd::Test { opts, .. }
             | Cmd::Render { opts, .. }
             | Cmd::Verify { opts, .. } => Some(opts.threads),
-            Cmd::Check { .. } | Cmd::Completions { .. } | Cmd::Man => None,
+            Cmd::Check { .. } | Cmd::Completions { .. } | Cmd::Man { .. } => None,
         }
     }
 }

@@ -134,12 +134,32 @@ pub fn completions(shell: clap_complete::Shell) -> Outcome {
 }
 
 /// `puzzle man`.
-pub fn man() -> Outcome {
+/// `puzzle man [COMMAND]`: the top page, or a command's (`puzzle-run`).
+pub fn man(command: Option<&str>) -> Result<Outcome, Report> {
+    let top = Cli::command();
+    let page = match command {
+        None => top,
+        Some(name) => {
+            let Some(sub) = top.find_subcommand(name) else {
+                let names: Vec<&str> = top.get_subcommands().map(|c| c.get_name()).collect();
+                let report = miette::miette!(
+                    code = "puzzle::usage",
+                    help = format!("the commands are: {}", names.join(", ")),
+                    "`{name}` is not a command of puzzle"
+                );
+                return Ok(Outcome::Report(report, exit::USAGE));
+            };
+            // The page's name, `puzzle-run`: clap takes a `'static` name, and
+            // this is the one page the process prints.
+            let page: &'static str = Box::leak(format!("puzzle-{name}").into_boxed_str());
+            sub.clone().name(page)
+        }
+    };
     let mut out = Vec::new();
-    clap_mangen::Man::new(Cli::command())
+    clap_mangen::Man::new(page)
         .render(&mut out)
         .expect("rendering into memory does not fail");
-    Outcome::Code(write_out(&out))
+    Ok(Outcome::Code(write_out(&out)))
 }
 
 /// `puzzle test`: each rule file's output against its `.out`.

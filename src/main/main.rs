@@ -66,6 +66,7 @@ fn main() -> ExitCode {
         Err(e) => return ExitCode::from(say::command_line_error(&e)),
     };
     JSON.store(cli.format == FormatArg::Json, Relaxed);
+    setup::colours(cli.color);
     // The one thread pool, and the Ctrl-C handler, for a command that
     // searches; started here, once.
     let threads = match cli.cmd.threads() {
@@ -125,7 +126,7 @@ fn dispatch(cli: Cli, threads: usize) -> Result<Outcome, Report> {
             commands::explain(&rules, &input, opts)
         }
         Cmd::Completions { shell } => Ok(commands::completions(shell)),
-        Cmd::Man => Ok(commands::man()),
+        Cmd::Man { command } => commands::man(command.as_deref()),
         Cmd::Test { path, opts } => commands::test(&path, opts.options(threads, false)),
         Cmd::Verify {
             rules,

@@ -148,6 +148,19 @@ static LOOK_AT_STDOUT: extern "C" fn() = {
     look
 };
 
+/// Reports in colour or not, as `--color` says (`auto`: miette's own
+/// choice, a terminal without `NO_COLOR`).
+pub fn colours(choice: crate::cli::ColorArg) {
+    let color = match choice {
+        crate::cli::ColorArg::Auto => return,
+        crate::cli::ColorArg::Always => true,
+        crate::cli::ColorArg::Never => false,
+    };
+    let _ = miette::set_hook(Box::new(move |_| {
+        Box::new(miette::MietteHandlerOpts::new().color(color).build())
+    }));
+}
+
 #[cfg(test)]
 mod tests {
     /// The option set is the purge delay: the only one whose default is
