@@ -174,3 +174,29 @@ fn burrow_matches_a_hand_written_search() {
 fn burrow_sample() {
     common::assert_sample("burrow");
 }
+
+/// A family sized by the map (`every`) whose members are placed by
+/// records is numbered in the order the records list them, not in
+/// reading order: the member listed first is `bot[1]`, wherever it is.
+#[test]
+fn members_placed_by_records_are_numbered_as_listed() {
+    let rules = "input { header n  records n 'B' row col from 0  records 1 'E' row col from 0  \
+                 grid 2 x 3 of '.' }\n\
+                 tiles { floor '.' exit 'E' }\n\
+                 agent bot every 'B' on floor\n\
+                 move bot in turn: east\n\
+                 goal any bot on exit\n";
+    let loaded = puzzle::load("t.puz", rules).unwrap_or_else(|e| panic!("{e:?}"));
+    let opts = puzzle::run::Options {
+        moves: true,
+        ..Default::default()
+    };
+    // The bot on the exit's row is listed first, then second.
+    for (input, mover) in [
+        ("2\n1 0\n0 0\n1 2\n", "bot[1]"),
+        ("2\n0 0\n1 0\n1 2\n", "bot[2]"),
+    ] {
+        let got = common::output(&loaded.rules, input, &opts);
+        assert_eq!(got, format!("{mover}:east {mover}:east\n"), "{input}");
+    }
+}

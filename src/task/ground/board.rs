@@ -60,6 +60,7 @@ pub(super) fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<Input
         let id = AgentId(a as u32);
         match &agent.start {
             Start::Every => {
+                listed_first(case, grid, &mut marks.any[a]);
                 for (k, &cell) in marks.any[a].iter().enumerate() {
                     placing.add(id, k as u32, vec![cell], None);
                 }
@@ -105,6 +106,20 @@ pub(super) fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<Input
         tile_count,
         occurrences,
     })
+}
+
+/// Cells placed by `records` in the order listed, when every one of
+/// `cells` (board cells, in reading order) was: a family sized by the map
+/// numbers its members so.
+fn listed_first(case: &RawCase, grid: Ringed, cells: &mut [u32]) {
+    let order = |cell: u32| {
+        let (r, c) = grid.coords(cell);
+        let map_cell = (r as usize * case.cols + c as usize) as u32;
+        case.placed.get(&map_cell).map(|p| p.order)
+    };
+    if !case.placed.is_empty() && cells.iter().all(|&c| order(c).is_some()) {
+        cells.sort_by_key(|&c| order(c));
+    }
 }
 
 /// Each family's size in this case, within what its markers allow.
