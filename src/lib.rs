@@ -50,6 +50,7 @@ pub mod syntax;
 pub mod task;
 pub mod testing;
 pub mod trace;
+pub mod why;
 
 use error::{Diagnostics, InputError, RuleError};
 

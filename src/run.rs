@@ -68,6 +68,9 @@ pub struct Options {
     /// Only this case of the input (from 1; `--case N`): the cases before
     /// it are read, not solved, and reading stops after it.
     pub case: Option<usize>,
+    /// `explain --why`: after each plan, the states reachable from the
+    /// start, explored (see [`crate::why`]).
+    pub why: bool,
 }
 
 /// Whether a space is a map character of these rules (then trailing spaces
@@ -1060,8 +1063,12 @@ pub fn explain_input(
 ) -> Result<(), RunError> {
     for case in cases(rules, input, opts)? {
         let case = case?;
-        let text =
+        let mut text =
             describe(rules, &case, opts.search).map_err(|e| input.fail(e, Some(case.number)))?;
+        if opts.why {
+            let why = why(rules, &case, opts).map_err(|e| input.fail(e, Some(case.number)))?;
+            text.push_str(&why);
+        }
         out.write_all(text.as_bytes())?;
         out.flush()?;
     }
@@ -1124,6 +1131,18 @@ fn header_from(rules: &Rules, given: &[(String, i64)]) -> Result<Vec<Option<i64>
 
 /// How one case is grounded and would be searched, in words (for
 /// `puzzle explain`).
+/// What `explain --why` adds for a case: its reachable states explored
+/// within the run's limits, each mover's cells drawn over the map.
+fn why(rules: &Rules, case: &RawCase, opts: &Options) -> Result<String, Vec<InputError>> {
+    let task = crate::task::ground(rules, case)?;
+    let plan = crate::plan::plan(&task, opts.search).map_err(|w| vec![w.report(case, &task)])?;
+    let budget = crate::budget::Budget::new(opts.limits);
+    let found = crate::why::why(&task, &plan, &budget);
+    let ground = crate::show::ground(rules, case, &task);
+    let symbol = |cell: usize| ground[cell].clone();
+    Ok(found.describe(task.board().cols(), &symbol))
+}
+
 pub fn describe(
     rules: &Rules,
     case: &RawCase,

@@ -122,10 +122,27 @@ fn other_markers(
 }
 
 /// The walk of a trace of `task`, grounded from `case` under `rules`.
-pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
+/// The legend, shortest symbols first (then in order): a tile's symbol is
+/// its first entry, the same on every run.
+fn sorted_legend(rules: &Rules) -> Vec<(&String, &Glyph)> {
+    let mut legend: Vec<(&String, &Glyph)> = rules.legend.iter().collect();
+    legend.sort_by(|a, b| (a.0.len(), a.0).cmp(&(b.0.len(), b.0)));
+    legend
+}
+
+/// A tile's symbol in a [`sorted_legend`] (`.` for a tile with none).
+fn tile_symbol(legend: &[(&String, &Glyph)], t: TileId) -> String {
+    legend
+        .iter()
+        .find(|(_, g)| matches!(g, Glyph::Tile(u, _) if *u == t))
+        .map_or_else(|| ".".to_string(), |(k, _)| k.to_string())
+}
+
+/// Each board cell's symbol, row by row, with the movers' start markers
+/// replaced by the tile they stand on (the ring's cells, their tile's).
+pub fn ground(rules: &Rules, case: &RawCase, task: &Task) -> Vec<String> {
     let board = task.board();
-    let (rows, cols) = (board.rows(), board.cols());
-    let ncells = rows * cols;
+    let legend = sorted_legend(rules);
     // The case's symbol at a board cell; `None` on the ring.
     let symbol = |cell: usize| -> Option<String> {
         let (r, c) = board.coords(cell as u32);
@@ -139,27 +156,26 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
             }
         })
     };
-    // A tile's symbol: the shortest legend entry for it (the first in
-    // order among those), so the same on every run.
-    let mut legend: Vec<(&String, &Glyph)> = rules.legend.iter().collect();
-    legend.sort_by(|a, b| (a.0.len(), a.0).cmp(&(b.0.len(), b.0)));
-    let tile_symbol = |t| {
-        legend
-            .iter()
-            .find(|(_, g)| matches!(g, Glyph::Tile(u, _) if *u == t))
-            .map_or_else(|| ".".to_string(), |(k, _)| k.to_string())
-    };
-    let ground = (0..ncells)
+    (0..board.rows() * board.cols())
         .map(|cell| {
             let Some(sym) = symbol(cell) else {
-                return tile_symbol(board.class_of(cell as u32).tile);
+                return tile_symbol(&legend, board.class_of(cell as u32).tile);
             };
             match rules.legend.get(&sym) {
-                Some(Glyph::Start(_, _, t) | Glyph::AnyStart(_, t)) => tile_symbol(*t),
+                Some(Glyph::Start(_, _, t) | Glyph::AnyStart(_, t)) => tile_symbol(&legend, *t),
                 _ => sym,
             }
         })
-        .collect();
+        .collect()
+}
+
+pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
+    let board = task.board();
+    let (rows, cols) = (board.rows(), board.cols());
+    let ncells = rows * cols;
+    let legend = sorted_legend(rules);
+    let tile_symbol = |t| tile_symbol(&legend, t);
+    let ground = ground(rules, case, task);
     let solid = (0..ncells as u32)
         .map(|c| board.class_of(c).solid)
         .collect();

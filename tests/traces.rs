@@ -155,3 +155,40 @@ fn a_trace_names_each_move_made_at_once() {
     }
     assert!(labels.len() > 20, "{} steps", labels.len());
 }
+
+/// `explain --why` explores every state reachable from the start: how
+/// many, whether one is a goal, the moves never taken, and each mover's
+/// cells drawn over the map; a limit says the walk was cut short.
+#[test]
+fn why_shows_what_the_start_can_reach() {
+    let rules = "tiles { floor '.' wall '#' solid exit 'E' }\n\
+                 agent hero '@' on floor\n\
+                 move hero: north east south west\n\
+                 goal hero on exit\n";
+    let loaded = puzzle::load("t.puz", rules).unwrap_or_else(|e| panic!("{e:?}"));
+    let explain = |map: &str, max_states: Option<u64>| {
+        let input = puzzle::run::Input::from_text("t.in", map);
+        let mut opts = puzzle::run::Options {
+            why: true,
+            bare: Some(Vec::new()),
+            ..Default::default()
+        };
+        opts.limits.max_states = max_states;
+        let mut out = Vec::new();
+        puzzle::run::explain_input(&loaded.rules, &input, &opts, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        out[out.find("why:").expect("a why")..].to_string()
+    };
+    assert_eq!(
+        explain("@.#.E\n", None),
+        "why: 2 states reached (every state reachable from the start), none of them a goal\n  \
+         moves never taken: hero:north, hero:south\n  \
+         cells hero stands on (2, drawn `+`):\n    ++#.E\n"
+    );
+    let open = explain("@...E\n.....\n", None);
+    assert!(open.starts_with("why: 10 states reached (every"), "{open}");
+    assert!(open.contains("some of them a goal"), "{open}");
+    assert!(open.contains("    +++++\n    +++++\n"), "{open}");
+    let cut = explain("@...E\n.....\n", Some(3));
+    assert!(cut.contains("(a limit stopped the walk"), "{cut}");
+}

@@ -104,6 +104,12 @@ pub enum Cmd {
         rules: PathBuf,
         /// The input file; `-` reads stdin.
         input: PathBuf,
+        /// After each plan, why a case may have no answer: every state
+        /// reachable from the start explored (within the limits), how many
+        /// there are, whether one is a goal, the moves never taken, and the
+        /// cells each mover stands on, drawn over the map.
+        #[arg(long)]
+        why: bool,
         /// Only this case of the input, from 1 (the cases before it are
         /// read, not solved).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -292,6 +298,7 @@ impl RunOpts {
             format: puzzle::run::Format::Text,
             progress: false,
             case: None,
+            why: false,
         }
     }
 }

@@ -116,11 +116,13 @@ fn dispatch(cli: Cli, threads: usize) -> Result<Outcome, Report> {
         Cmd::Explain {
             rules,
             input,
+            why,
             case,
             opts,
         } => {
             let opts = puzzle::run::Options {
                 case: case.map(|n| n as usize),
+                why,
                 ..opts.options(threads, false)
             };
             commands::explain(&rules, &input, opts)

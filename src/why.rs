@@ -1,0 +1,140 @@
+//! Why a case has no answer: every state reachable from its start,
+//! explored with the interpreter (within the run's limits), and what they
+//! show: how many there are, whether any is a goal, the moves never taken,
+//! and the cells each mover ever stands on.
+//!
+//! Invariant of [`Why`]: `states` counts distinct reachable states (all of
+//! them when `whole`); `never` lists each action no reachable state takes;
+//! `reached` has one entry per mover with one flag per grid cell.
+
+use crate::budget::Budget;
+use crate::kernel::{Generic, Kernel, KernelKind};
+use crate::pack::{Wide, Word};
+use crate::plan::{Plan, WordSize};
+use crate::task::Task;
+use std::collections::VecDeque;
+
+/// What the states reachable from a case's start show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Why {
+    /// The distinct states reached.
+    pub states: u64,
+    /// Every reachable state was reached (no limit stopped the walk).
+    pub whole: bool,
+    /// Some reached state is a goal.
+    pub goal: bool,
+    /// The moves no reached state takes, as `--moves` names them.
+    pub never: Vec<String>,
+    /// Per mover: its name, and for each grid cell whether it stood there.
+    pub reached: Vec<(String, Vec<bool>)>,
+}
+
+/// Explores the states reachable from `task`'s start with `plan`'s
+/// encoding, within `budget`.
+pub fn why(task: &Task, plan: &Plan, budget: &Budget) -> Why {
+    match plan.word() {
+        WordSize::U32 => why_in::<u32>(task, plan, budget),
+        WordSize::U64 => why_in::<u64>(task, plan, budget),
+        WordSize::U128 => why_in::<u128>(task, plan, budget),
+        WordSize::W256 => why_in::<Wide<4>>(task, plan, budget),
+        WordSize::W1024 => why_in::<Wide<16>>(task, plan, budget),
+    }
+}
+
+fn why_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Why {
+    let layout = plan.layout();
+    let kernel: Kernel<'_, W> = Kernel::new(task, layout, KernelKind::Generic);
+    let mut generic = Generic::new(task, layout);
+    let cells = task.board().rows() * task.board().cols();
+    let mut reached = vec![vec![false; cells]; task.movers().len()];
+    let mut taken = vec![false; task.actions().len()];
+    let mut seen: hashbrown::HashSet<W> = kernel.starts().iter().copied().collect();
+    let mut queue: VecDeque<W> = kernel.starts().iter().copied().collect();
+    let mut vals = vec![0i64; task.vars().len()];
+    let (mut goal, mut whole) = (false, true);
+    while let Some(s) = queue.pop_front() {
+        if budget.check(seen.len() as u64, 0) {
+            whole = false;
+            break;
+        }
+        goal |= kernel.is_goal(s);
+        layout.decode(s, &mut vals);
+        for (m, mover) in task.movers().iter().enumerate() {
+            let p = vals[mover.pos().ix()] as u32;
+            reached[m][mover.domain().cell(p) as usize] = true;
+        }
+        generic.each_acted(s, |t, _, acted| {
+            for &(_, a) in acted {
+                taken[a.ix()] = true;
+            }
+            if seen.insert(t) {
+                queue.push_back(t);
+            }
+            true
+        });
+    }
+    let never = (task.movers().iter().enumerate())
+        .flat_map(|(m, mover)| mover.actions().iter().map(move |&a| (m, a)))
+        .filter(|&(_, a)| !taken[a.ix()])
+        .map(|(m, a)| {
+            let named = crate::trace::token(task, &vec![(m, a)], false);
+            let name = task.movers()[m].name();
+            if named.starts_with(&format!("{name}:")) {
+                named
+            } else {
+                format!("{name}:{named}")
+            }
+        })
+        .collect();
+    Why {
+        states: seen.len() as u64,
+        whole,
+        goal,
+        never,
+        reached: (task.movers().iter())
+            .map(|m| m.name().to_string())
+            .zip(reached)
+            .collect(),
+    }
+}
+
+impl Why {
+    /// What `explain --why` prints: the counts, the moves never taken, and
+    /// each mover's cells drawn as `+` over the map's symbols
+    /// (`symbol(cell)`), for a map of `cols` columns.
+    pub fn describe(&self, cols: usize, symbol: &dyn Fn(usize) -> String) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        let all = if self.whole {
+            "every state reachable from the start"
+        } else {
+            "a limit stopped the walk: not every reachable state"
+        };
+        let goal = if self.goal {
+            "some of them a goal"
+        } else {
+            "none of them a goal"
+        };
+        let _ = writeln!(out, "why: {} states reached ({all}), {goal}", self.states);
+        if !self.never.is_empty() {
+            let _ = writeln!(out, "  moves never taken: {}", self.never.join(", "));
+        }
+        for (name, cells) in &self.reached {
+            let n = cells.iter().filter(|&&c| c).count();
+            let _ = writeln!(out, "  cells {name} stands on ({n}, drawn `+`):");
+            for (r, row) in cells.chunks(cols.max(1)).enumerate() {
+                let line: String = (row.iter().enumerate())
+                    .map(|(c, &on)| {
+                        if on {
+                            "+".to_string()
+                        } else {
+                            symbol(r * cols + c)
+                        }
+                    })
+                    .collect();
+                let _ = writeln!(out, "    {}", line.trim_end());
+            }
+        }
+        out
+    }
+}
