@@ -23,6 +23,9 @@ pub struct Why {
     pub whole: bool,
     /// Some reached state is a goal.
     pub goal: bool,
+    /// For a goal of several parts joined by `and`: whether each was true
+    /// in some reached state (empty for a goal of one part).
+    pub parts: Vec<bool>,
     /// The moves no reached state takes, as `--moves` names them.
     pub never: Vec<String>,
     /// Per mover: its name, and for each grid cell whether it stood there.
@@ -52,6 +55,7 @@ fn why_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Why {
     let mut queue: VecDeque<W> = kernel.starts().iter().copied().collect();
     let mut vals = vec![0i64; task.vars().len()];
     let (mut goal, mut whole) = (false, true);
+    let mut parts = vec![false; task.goal_parts().len()];
     while let Some(s) = queue.pop_front() {
         if budget.check(seen.len() as u64, 0) {
             whole = false;
@@ -59,6 +63,9 @@ fn why_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Why {
         }
         goal |= kernel.is_goal(s);
         layout.decode(s, &mut vals);
+        for (held, part) in parts.iter_mut().zip(task.goal_parts()) {
+            *held |= task.eval(part, &vals);
+        }
         for (m, mover) in task.movers().iter().enumerate() {
             let p = vals[mover.pos().ix()] as u32;
             reached[m][mover.domain().cell(p) as usize] = true;
@@ -90,6 +97,7 @@ fn why_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Why {
         states: seen.len() as u64,
         whole,
         goal,
+        parts,
         never,
         reached: (task.movers().iter())
             .map(|m| m.name().to_string())
@@ -116,6 +124,14 @@ impl Why {
             "none of them a goal"
         };
         let _ = writeln!(out, "why: {} states reached ({all}), {goal}", self.states);
+        let n = self.parts.len();
+        for (k, _) in self.parts.iter().enumerate().filter(|(_, held)| !**held) {
+            let _ = writeln!(
+                out,
+                "  part {} of the goal's {n} (joined by `and`, in the order written) is never true",
+                k + 1
+            );
+        }
         if !self.never.is_empty() {
             let _ = writeln!(out, "  moves never taken: {}", self.never.join(", "));
         }

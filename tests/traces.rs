@@ -191,4 +191,22 @@ fn why_shows_what_the_start_can_reach() {
     assert!(open.contains("    +++++\n    +++++\n"), "{open}");
     let cut = explain("@...E\n.....\n", Some(3));
     assert!(cut.contains("(a limit stopped the walk"), "{cut}");
+    // A goal of two parts: the exit is reached, the key never.
+    let rules = "tiles { floor '.' wall '#' solid exit 'E' key 'k' }\n\
+                 agent hero '@' on floor\nflag got\non enter key: set got\n\
+                 move hero: north east south west\n\
+                 goal hero on exit and got\n";
+    let loaded = puzzle::load("t.puz", rules).unwrap_or_else(|e| panic!("{e:?}"));
+    let input = puzzle::run::Input::from_text("t.in", "@.#k\n.E#.\n");
+    let opts = puzzle::run::Options {
+        why: true,
+        bare: Some(Vec::new()),
+        ..Default::default()
+    };
+    let mut out = Vec::new();
+    puzzle::run::explain_input(&loaded.rules, &input, &opts, &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    let never = "of the goal's 2 (joined by `and`, in the order written) is never true";
+    assert!(out.contains(&format!("part 2 {never}")), "{out}");
+    assert!(!out.contains(&format!("part 1 {never}")), "{out}");
 }

@@ -67,6 +67,9 @@ pub struct Rules {
     /// `carry` rules: what moves what stands on some tiles after a step.
     pub(crate) carries: Vec<Carry>,
     pub(crate) goal: Expr,
+    /// The goal's parts joined by `and`, in the order written (empty for a
+    /// goal of one part): `explain --why` says which is never true.
+    pub(crate) goal_parts: Vec<Expr>,
     pub(crate) limit: Option<Limit>,
     /// The comparisons of numbers in conditions ([`Expr::Time`]).
     pub(crate) times: Vec<TimeRead>,
@@ -961,6 +964,9 @@ struct Found {
     on_move: Vec<OnMove>,
     when: Vec<When>,
     goal: Option<(Expr, Span)>,
+    /// The goal's parts joined by `and`, each resolved (where it has
+    /// more than one).
+    goal_parts: Vec<Expr>,
     /// The first goal written, resolved or not.
     goal_written: Option<Span>,
     limit: Option<(Limit, Span)>,
@@ -1453,6 +1459,12 @@ impl Resolver {
                     });
                 } else if let Some(e) = e {
                     found.goal = Some((e, p.span()));
+                    if let ast::Pred::And(parts, _) = p {
+                        let scope = Scope::default();
+                        let each: Option<Vec<Expr>> =
+                            parts.iter().map(|q| self.expr(q, &scope)).collect();
+                        found.goal_parts = each.unwrap_or_default();
+                    }
                 }
                 found.goal_written.get_or_insert(p.span());
             }
@@ -1619,6 +1631,7 @@ impl Resolver {
             on_move,
             when,
             goal,
+            goal_parts,
             goal_written,
             limit,
             teleports,
@@ -1698,6 +1711,7 @@ impl Resolver {
             teleports,
             carries,
             goal,
+            goal_parts,
             limit: limit.map(|l| l.0),
             times: std::mem::take(&mut self.times),
             beams: std::mem::take(&mut self.beams),

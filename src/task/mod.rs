@@ -1110,6 +1110,9 @@ pub struct Task {
     /// cells.
     starts: Vec<Vec<i64>>,
     goal: Expr,
+    /// The goal's parts joined by `and`, grounded (empty for a goal of
+    /// one part): read by `explain --why` only.
+    goal_parts: Vec<Expr>,
     limit: Option<Limit>,
     /// The time, where a condition reads it (a [`VarKind::Clock`]).
     clock: Option<VarId>,
@@ -1337,6 +1340,12 @@ impl Task {
 
     pub fn goal(&self) -> &Expr {
         &self.goal
+    }
+
+    /// The goal's parts joined by `and`, in the order written (empty for a
+    /// goal of one part).
+    pub fn goal_parts(&self) -> &[Expr] {
+        &self.goal_parts
     }
 
     pub fn limit(&self) -> Option<Limit> {

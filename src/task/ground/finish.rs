@@ -58,6 +58,9 @@ impl Grounder<'_> {
         self.derived_facts(&present);
         self.board.cells_of = self.ruled_cells(&on_enter, &on_enter_moving);
         let (goal, limit) = self.goal_and_limit();
+        let goal_parts = (rules.goal_parts.iter())
+            .map(|e| self.expr(e, None))
+            .collect();
         // Carried, an object needs no pushes to get somewhere: no bound.
         if rules.carries.is_empty() {
             self.pushes_to_goal(&goal);
@@ -98,6 +101,7 @@ impl Grounder<'_> {
             coords: Vec::new(),
             starts,
             goal,
+            goal_parts,
             limit,
             clock: self.clock_var,
             phases: Default::default(),
