@@ -94,7 +94,7 @@ impl Walk {
         );
         cells(self, &mut out);
         for (m, mover) in self.movers.iter().enumerate() {
-            let colour = COLOURS[m % COLOURS.len()];
+            let colour = COLOURS[mover.style % COLOURS.len()];
             let at: Vec<[usize; 2]> = self.frames.iter().map(|f| f.at[m]).collect();
             let points: Vec<String> = at
                 .iter()
@@ -254,7 +254,7 @@ const el = (name, attrs) => {
 };
 const trails = [], discs = [], labels = [], bodies = [];
 walk.movers.forEach((m, i) => {
-  const colour = COLOURS[i % COLOURS.length];
+  const colour = COLOURS[m.style % COLOURS.length];
   const t = el("polyline", { fill: "none", stroke: colour, "stroke-width": 3, "stroke-opacity": 0.6, "stroke-linejoin": "round" });
   document.getElementById("trails").appendChild(t);
   const d = el("circle", { r: 11, fill: colour, class: "mover", "data-name": m.name });
@@ -282,13 +282,18 @@ function show(i) {
       bodies[k][j].setAttribute("y", (f.at[k][0] + dr) * CELL + 2);
     });
     discs[k].setAttribute("cx", x); discs[k].setAttribute("cy", y);
+    // The movers this step moved are ringed: identical ones share a
+    // colour, and are told apart so.
+    const moved = now > 0 && walk.frames[now - 1].at[k].join() !== f.at[k].join();
+    discs[k].setAttribute("stroke", moved ? "#000" : "none");
+    discs[k].setAttribute("stroke-width", moved ? 2 : 0);
     labels[k].setAttribute("x", x); labels[k].setAttribute("y", y);
     const pts = walk.frames.slice(0, now + 1).map(g => centre(g.at[k]).join(","));
     trails[k].setAttribute("points", pts.join(" "));
   });
   const what = now === 0 ? "start" : walk.labels[now - 1];
   document.getElementById("status").textContent =
-    `step ${now} of ${last}: ${what} (cost ${f.cost})`;
+    `step ${now} of ${last}: ${what} (total cost ${f.cost})`;
   const parts = [];
   (f.facing || []).forEach((h, k) => { if (h) parts.push(`${walk.movers[k].name} facing ${h}`); });
   for (const k in f.state) parts.push(`${k}=${f.state[k]}`);

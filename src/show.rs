@@ -46,6 +46,9 @@ pub struct Figure {
     /// The symbol it is drawn with: its start marker, or its name's first
     /// letter.
     pub symbol: String,
+    /// Its colour's place in the palette: one for each set of
+    /// interchangeable movers (identical boxes share it), in order.
+    pub style: usize,
     /// For a piece, its cells as `[rows, columns]` offsets from where it
     /// stands (the first of its cells); empty for one cell.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -119,6 +122,15 @@ fn other_markers(
         .filter(|(t, _)| once(*t))
         .map(|(t, k)| (tile_symbol(*t), k.clone()))
         .collect()
+}
+
+/// Mover `m`'s style: the number of sets of interchangeable movers
+/// before its own.
+fn style_of(task: &Task, m: &crate::task::Mover) -> usize {
+    let first = m.twins().start as usize;
+    (0..first)
+        .filter(|&i| task.movers()[i].twins().start as usize == i)
+        .count()
 }
 
 /// The walk of a trace of `task`, grounded from `case` under `rules`.
@@ -197,6 +209,7 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
                     .map_or("@".into(), |c| c.to_uppercase().to_string()),
             };
             Figure {
+                style: style_of(task, m),
                 name: m.name().to_string(),
                 on: other_markers(&legend, m.agent(), agent.on, &symbol, &tile_symbol),
                 symbol,

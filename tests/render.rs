@@ -375,3 +375,29 @@ fn the_svg_numbers_a_cell_with_its_first_and_last_entry() {
     assert_eq!(got, want);
     assert!(want.iter().any(|w| w.contains('…')), "{want:?}");
 }
+
+/// Identical movers share a style (a colour), other movers have their own:
+/// Sokoban's boxes one, the keeper another; Klotski's pieces of one shape
+/// one.
+#[test]
+fn identical_movers_share_a_style() {
+    let boxes = way("sokoban", 6);
+    let movers = boxes["movers"].as_array().unwrap();
+    let style = |name: &str| {
+        (movers.iter())
+            .find(|m| m["name"] == name)
+            .map(|m| m["style"].as_u64().unwrap())
+            .unwrap_or_else(|| panic!("{name} in {boxes}"))
+    };
+    assert_eq!(style("box[1]"), style("box[2]"), "{boxes}");
+    assert_ne!(style("keeper"), style("box[1]"), "{boxes}");
+    let pieces = way("klotski", 1);
+    let styles: std::collections::BTreeSet<u64> = (pieces["movers"].as_array().unwrap().iter())
+        .map(|m| m["style"].as_u64().unwrap())
+        .collect();
+    let movers = pieces["movers"].as_array().unwrap().len();
+    assert!(
+        styles.len() > 1 && styles.len() < movers,
+        "{styles:?} of {movers}"
+    );
+}
