@@ -1066,8 +1066,15 @@ pub fn explain_input(
         let mut text =
             describe(rules, &case, opts.search).map_err(|e| input.fail(e, Some(case.number)))?;
         if opts.why {
-            let why = why(rules, &case, opts).map_err(|e| input.fail(e, Some(case.number)))?;
-            text.push_str(&why);
+            let (said, json) =
+                why(rules, &case, opts).map_err(|e| input.fail(e, Some(case.number)))?;
+            if opts.format == Format::Json {
+                // One line a case: its number, the plan as text, the why.
+                let line = serde_json::json!({"case": case.number, "plan": text, "why": json});
+                text = format!("{line}\n");
+            } else {
+                text.push_str(&said);
+            }
         }
         out.write_all(text.as_bytes())?;
         out.flush()?;
@@ -1132,15 +1139,21 @@ fn header_from(rules: &Rules, given: &[(String, i64)]) -> Result<Vec<Option<i64>
 /// How one case is grounded and would be searched, in words (for
 /// `puzzle explain`).
 /// What `explain --why` adds for a case: its reachable states explored
-/// within the run's limits, each mover's cells drawn over the map.
-fn why(rules: &Rules, case: &RawCase, opts: &Options) -> Result<String, Vec<InputError>> {
+/// within the run's limits, each mover's cells drawn over the map; and the
+/// same as JSON.
+fn why(
+    rules: &Rules,
+    case: &RawCase,
+    opts: &Options,
+) -> Result<(String, serde_json::Value), Vec<InputError>> {
     let task = crate::task::ground(rules, case)?;
     let plan = crate::plan::plan(&task, opts.search).map_err(|w| vec![w.report(case, &task)])?;
     let budget = crate::budget::Budget::new(opts.limits);
     let found = crate::why::why(&task, &plan, &budget);
     let ground = crate::show::ground(rules, case, &task);
     let symbol = |cell: usize| ground[cell].clone();
-    Ok(found.describe(task.board().cols(), &symbol))
+    let cols = task.board().cols();
+    Ok((found.describe(cols, &symbol), found.json(cols)))
 }
 
 pub fn describe(

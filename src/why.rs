@@ -154,3 +154,33 @@ impl Why {
         out
     }
 }
+
+impl Why {
+    /// The same as JSON: `states`, `whole`, `goal`, `parts_never_true`
+    /// (their places, from 1), `moves_never_taken`, and `cells` with each
+    /// mover's `[row, column]`s (on a map of `cols` columns).
+    pub fn json(&self, cols: usize) -> serde_json::Value {
+        let cols = cols.max(1);
+        let cells: serde_json::Map<String, serde_json::Value> = (self.reached.iter())
+            .map(|(name, on)| {
+                let at: Vec<[usize; 2]> = (on.iter().enumerate())
+                    .filter(|(_, on)| **on)
+                    .map(|(c, _)| [c / cols, c % cols])
+                    .collect();
+                (name.clone(), serde_json::json!(at))
+            })
+            .collect();
+        let never_true: Vec<usize> = (self.parts.iter().enumerate())
+            .filter(|(_, held)| !**held)
+            .map(|(k, _)| k + 1)
+            .collect();
+        serde_json::json!({
+            "states": self.states,
+            "whole": self.whole,
+            "goal": self.goal,
+            "parts_never_true": never_true,
+            "moves_never_taken": self.never,
+            "cells": cells,
+        })
+    }
+}

@@ -209,4 +209,22 @@ fn why_shows_what_the_start_can_reach() {
     let never = "of the goal's 2 (joined by `and`, in the order written) is never true";
     assert!(out.contains(&format!("part 2 {never}")), "{out}");
     assert!(!out.contains(&format!("part 1 {never}")), "{out}");
+    // The same as JSON, a line a case.
+    let opts = puzzle::run::Options {
+        format: puzzle::run::Format::Json,
+        ..opts
+    };
+    let mut out = Vec::new();
+    puzzle::run::explain_input(&loaded.rules, &input, &opts, &mut out).unwrap();
+    let line: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let why = &line["why"];
+    assert_eq!(why["states"], 4, "{line}");
+    assert_eq!(why["goal"], false, "{line}");
+    assert_eq!(why["parts_never_true"], serde_json::json!([2]), "{line}");
+    assert_eq!(why["moves_never_taken"], serde_json::json!([]), "{line}");
+    assert_eq!(
+        why["cells"]["hero"],
+        serde_json::json!([[0, 0], [0, 1], [1, 0], [1, 1]]),
+        "{line}"
+    );
 }

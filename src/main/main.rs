@@ -123,6 +123,7 @@ fn dispatch(cli: Cli, threads: usize) -> Result<Outcome, Report> {
             let opts = puzzle::run::Options {
                 case: case.map(|n| n as usize),
                 why,
+                format: format.into(),
                 ..opts.options(threads, false)
             };
             commands::explain(&rules, &input, opts)
