@@ -1103,8 +1103,11 @@ pub struct Task {
     forbid: Expr,
     /// Where some condition reads rows and columns ([`Expr::Pos`]): per
     /// mover, the (row, column) on the map of each of its positions (a
-    /// look-up where a division would be); else empty.
-    coords: Vec<Vec<(i32, i32)>>,
+    /// look-up where a division would be), one table after another in
+    /// `coords`, mover `m`'s from `coord_at[m].1`, read at the value of
+    /// its position variable `coord_at[m].0`; else both empty.
+    coords: Vec<(i32, i32)>,
+    coord_at: Vec<(usize, usize)>,
     /// Start states before the derived facts are applied: one value per
     /// variable each. Several when a mover may start on any of several
     /// cells.
@@ -1381,25 +1384,23 @@ impl Task {
     }
 
     /// Mover `m`'s row (`row`) or column on the map, in `vals`.
+    #[inline]
     pub fn coord(&self, m: MoverId, row: bool, vals: &[i64]) -> i64 {
-        let p = vals[self.movers[m.ix()].pos.ix()] as usize;
-        let (r, c) = self.coords[m.ix()][p];
+        let (var, from) = self.coord_at[m.ix()];
+        let (r, c) = self.coords[from + vals[var] as usize];
         i64::from(if row { r } else { c })
     }
 
     /// Builds [`Self::coords`] where some condition needs them.
     fn with_coords(mut self) -> Self {
         if self.reads_coords() {
-            self.coords = (self.movers.iter())
-                .map(|m| {
-                    (0..m.domain.len() as u32)
-                        .map(|p| {
-                            let (r, c) = self.board.coords(m.domain.cell(p));
-                            (r as i32, c as i32)
-                        })
-                        .collect()
-                })
-                .collect();
+            for m in &self.movers {
+                self.coord_at.push((m.pos.ix(), self.coords.len()));
+                for p in 0..m.domain.len() as u32 {
+                    let (r, c) = self.board.coords(m.domain.cell(p));
+                    self.coords.push((r as i32, c as i32));
+                }
+            }
         }
         self
     }

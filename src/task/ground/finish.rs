@@ -99,6 +99,7 @@ impl Grounder<'_> {
             forbid_swap: rules.forbid_swap,
             forbid,
             coords: Vec::new(),
+            coord_at: Vec::new(),
             starts,
             goal,
             goal_parts,
