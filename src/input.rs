@@ -512,16 +512,9 @@ impl<'a> Reader<'a> {
             if spec.after_lines != lines || spec.after_grid != after_grid {
                 continue;
             }
-            let known: Vec<i64> = header.iter().map(|v| v.unwrap_or(0)).collect();
-            let env = NumEnv {
-                parts: &[],
-                header: &known,
-                count: &|_| 0,
-                case: number as i64,
-                cost: None,
-                steps: None,
-            };
-            let n = spec.count.eval(&env).unwrap_or(-1);
+            // The header so far holds every field the count reads (the
+            // resolver checked it).
+            let n = self.resolve_size(Some(&spec.count), header).unwrap_or(-1);
             if !(0..=MAX_SIDE * MAX_SIDE).contains(&n) {
                 return Err(InputError::SizeRange {
                     message: format!("case {number} asks for {n} records"),
@@ -698,7 +691,8 @@ impl<'a> Reader<'a> {
         r
     }
 
-    /// A grid size, if the header values it needs are known.
+    /// A grid size or a number of records, if the header values it needs
+    /// are known (`-1` where its arithmetic fails).
     fn resolve_size(&self, s: Option<&Num>, header: &[Option<i64>]) -> Option<i64> {
         let s = s?;
         if let Num::Field(i) = s {

@@ -106,7 +106,6 @@ fn other_markers(
     agent: AgentId,
     own: TileId,
     symbol: &str,
-    tile_symbol: &dyn Fn(TileId) -> String,
 ) -> Vec<(String, String)> {
     let mut out: Vec<(TileId, String)> = Vec::new();
     for (k, g) in legend {
@@ -120,7 +119,7 @@ fn other_markers(
     let once = |t| out.iter().filter(|(u, _)| *u == t).count() == 1;
     (out.iter())
         .filter(|(t, _)| once(*t))
-        .map(|(t, k)| (tile_symbol(*t), k.clone()))
+        .map(|(t, k)| (tile_symbol(legend, *t), k.clone()))
         .collect()
 }
 
@@ -133,7 +132,6 @@ fn style_of(task: &Task, m: &crate::task::Mover) -> usize {
         .count()
 }
 
-/// The walk of a trace of `task`, grounded from `case` under `rules`.
 /// The legend, shortest symbols first (then in order): a tile's symbol is
 /// its first entry, the same on every run.
 fn sorted_legend(rules: &Rules) -> Vec<(&String, &Glyph)> {
@@ -181,12 +179,12 @@ pub fn ground(rules: &Rules, case: &RawCase, task: &Task) -> Vec<String> {
         .collect()
 }
 
+/// The walk of a trace of `task`, grounded from `case` under `rules`.
 pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
     let board = task.board();
     let (rows, cols) = (board.rows(), board.cols());
     let ncells = rows * cols;
     let legend = sorted_legend(rules);
-    let tile_symbol = |t| tile_symbol(&legend, t);
     let ground = ground(rules, case, task);
     let solid = (0..ncells as u32)
         .map(|c| board.class_of(c).solid)
@@ -211,7 +209,7 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
             Figure {
                 style: style_of(task, m),
                 name: m.name().to_string(),
-                on: other_markers(&legend, m.agent(), agent.on, &symbol, &tile_symbol),
+                on: other_markers(&legend, m.agent(), agent.on, &symbol),
                 symbol,
                 shape: m.shape().iter().map(|&(r, c)| [r, c]).collect(),
             }

@@ -11,8 +11,8 @@
 
 use crate::budget::Budget;
 use crate::kernel::{Generic, Kernel};
-use crate::pack::{Wide, Word};
-use crate::plan::{Plan, WordSize};
+use crate::pack::Word;
+use crate::plan::Plan;
 use crate::settle::{InParts, Label, Labels, Settled, settle};
 use crate::task::{ActionId, Mode, Task};
 use hashbrown::HashMap;
@@ -221,13 +221,7 @@ pub fn parse(task: &Task, token: &str) -> Result<Step, String> {
 /// A least-cost way to a goal, within the budget; `None` when there is
 /// none (or the budget ran out first).
 pub fn trace(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace> {
-    match plan.word() {
-        WordSize::U32 => trace_in::<u32>(task, plan, budget),
-        WordSize::U64 => trace_in::<u64>(task, plan, budget),
-        WordSize::U128 => trace_in::<u128>(task, plan, budget),
-        WordSize::W256 => trace_in::<Wide<4>>(task, plan, budget),
-        WordSize::W1024 => trace_in::<Wide<16>>(task, plan, budget),
-    }
+    crate::plan::by_word!(plan.word(), trace_in(task, plan, budget))
 }
 
 /// Dijkstra's algorithm on (cost, steps), so that of the least-cost ways
@@ -440,13 +434,7 @@ pub enum Replay {
 /// Replays `tokens` from the task's start states (from each of them, when
 /// it has several: the moves are legal when they are from one of them).
 pub fn replay(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {
-    match plan.word() {
-        WordSize::U32 => replay_in::<u32>(task, plan, tokens),
-        WordSize::U64 => replay_in::<u64>(task, plan, tokens),
-        WordSize::U128 => replay_in::<u128>(task, plan, tokens),
-        WordSize::W256 => replay_in::<Wide<4>>(task, plan, tokens),
-        WordSize::W1024 => replay_in::<Wide<16>>(task, plan, tokens),
-    }
+    crate::plan::by_word!(plan.word(), replay_in(task, plan, tokens))
 }
 
 fn replay_in<W: Word>(task: &Task, plan: &Plan, tokens: &[&str]) -> Replay {

@@ -9,8 +9,8 @@
 
 use crate::budget::Budget;
 use crate::kernel::{Generic, Kernel, KernelKind};
-use crate::pack::{Wide, Word};
-use crate::plan::{Plan, WordSize};
+use crate::pack::Word;
+use crate::plan::Plan;
 use crate::task::Task;
 use std::collections::VecDeque;
 
@@ -35,13 +35,7 @@ pub struct Why {
 /// Explores the states reachable from `task`'s start with `plan`'s
 /// encoding, within `budget`.
 pub fn why(task: &Task, plan: &Plan, budget: &Budget) -> Why {
-    match plan.word() {
-        WordSize::U32 => why_in::<u32>(task, plan, budget),
-        WordSize::U64 => why_in::<u64>(task, plan, budget),
-        WordSize::U128 => why_in::<u128>(task, plan, budget),
-        WordSize::W256 => why_in::<Wide<4>>(task, plan, budget),
-        WordSize::W1024 => why_in::<Wide<16>>(task, plan, budget),
-    }
+    crate::plan::by_word!(plan.word(), why_in(task, plan, budget))
 }
 
 fn why_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Why {
@@ -56,8 +50,13 @@ fn why_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Why {
     let mut vals = vec![0i64; task.vars().len()];
     let (mut goal, mut whole) = (false, true);
     let mut parts = vec![false; task.goal_parts().len()];
+    let mut expanded = 0u64;
     while let Some(s) = queue.pop_front() {
-        if budget.check(seen.len() as u64, 0) {
+        // The budget is asked between blocks of states, as the searches do
+        // (it reads the clock), and at once past the limit on states.
+        expanded += 1;
+        let past = (budget.limits().max_states).is_some_and(|m| seen.len() as u64 > m);
+        if (past || expanded % 4096 == 1) && budget.check(seen.len() as u64, 0) {
             whole = false;
             break;
         }

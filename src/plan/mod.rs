@@ -65,6 +65,21 @@ pub enum WordSize {
     W1024,
 }
 
+/// Calls `f::<W>(args)` with `W` the word of a [`WordSize`]: the one
+/// place a plan's word picks the code that packs its states.
+macro_rules! by_word {
+    ($word:expr, $f:ident($($arg:expr),*)) => {
+        match $word {
+            $crate::plan::WordSize::U32 => $f::<u32>($($arg),*),
+            $crate::plan::WordSize::U64 => $f::<u64>($($arg),*),
+            $crate::plan::WordSize::U128 => $f::<u128>($($arg),*),
+            $crate::plan::WordSize::W256 => $f::<$crate::pack::Wide<4>>($($arg),*),
+            $crate::plan::WordSize::W1024 => $f::<$crate::pack::Wide<16>>($($arg),*),
+        }
+    };
+}
+pub(crate) use by_word;
+
 /// The widest state the engine packs.
 pub const MAX_BITS: u32 = 1024;
 

@@ -33,7 +33,7 @@ impl Resolver {
                         self.header_after_grid(names, at);
                     }
                 }
-                ast::InputItem::Fill(sym) => fill = Some(sym.text.clone()),
+                ast::InputItem::Fill(sym) => fill = Some((sym.text.clone(), sym.span)),
                 ast::InputItem::Records(r) => {
                     if let Some(r) = self.records_item(r, lines, grid.is_some()) {
                         records.push(r);
@@ -66,6 +66,17 @@ impl Resolver {
             None => (None, None, GridForm::Chars),
         };
         self.blank_checks(blank.as_ref(), form, &records);
+        if let (Some(_), Some((_, at))) = (&blank, &fill) {
+            // No row of a grid not drawn is short: the symbol would fill nothing.
+            self.invalid(
+                Topic::Input,
+                "`fill` for a grid that is not drawn".into(),
+                *at,
+                "fills nothing",
+                "every cell of `grid R x C of ...` holds its symbol: drop `fill`".into(),
+            );
+        }
+        let fill = fill.map(|(f, _)| f);
         if form == GridForm::List && (rows.is_none() || cols.is_none()) {
             let span = items_span(items.map(Vec::as_slice).unwrap_or(&[]));
             self.invalid(

@@ -17,7 +17,7 @@ mod store;
 use crate::budget::{self, Budget};
 use crate::kernel::{Gen, Kernel, Split, Successors, Tables};
 use crate::pack::{Wide, Word};
-use crate::plan::{Checks, Engine, Plan, Store as StoreKind, WordSize};
+use crate::plan::{Checks, Engine, Plan, Store as StoreKind};
 pub use crate::plan::{Config, Strategy};
 use crate::solution::Solution;
 use crate::task::Task;
@@ -37,13 +37,7 @@ pub fn run(task: &Task, plan: &Plan, budget: &Budget) -> Solution {
 /// [`run`]; with `way`, where the plan says the search finds the way itself
 /// ([`Plan::way_from_search`]), the solution carries it too.
 pub fn run_finding_way(task: &Task, plan: &Plan, budget: &Budget, way: bool) -> Solution {
-    match plan.word() {
-        WordSize::U32 => run_in::<u32>(task, plan, budget, way),
-        WordSize::U64 => run_in::<u64>(task, plan, budget, way),
-        WordSize::U128 => run_in::<u128>(task, plan, budget, way),
-        WordSize::W256 => run_in::<Wide<4>>(task, plan, budget, way),
-        WordSize::W1024 => run_in::<Wide<16>>(task, plan, budget, way),
-    }
+    crate::plan::by_word!(plan.word(), run_in(task, plan, budget, way))
 }
 
 /// Words a dense bitset of visited states is kept for. The plan picks a

@@ -60,7 +60,7 @@ pub(super) fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<Input
         let id = AgentId(a as u32);
         match &agent.start {
             Start::Every => {
-                listed_first(case, grid, &mut marks.any[a]);
+                let _ = listed_first(case, grid, &mut marks.any[a]);
                 for (k, &cell) in marks.any[a].iter().enumerate() {
                     placing.add(id, k as u32, vec![cell], None);
                 }
@@ -109,17 +109,19 @@ pub(super) fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<Input
 }
 
 /// Cells placed by `records` in the order listed, when every one of
-/// `cells` (board cells, in reading order) was: a family sized by the map
-/// numbers its members so.
-fn listed_first(case: &RawCase, grid: Ringed, cells: &mut [u32]) {
+/// `cells` (board cells, in reading order) was (then true): a family sized
+/// by the map numbers its members so, and a body follows its leader so.
+pub(super) fn listed_first(case: &RawCase, grid: Ringed, cells: &mut [u32]) -> bool {
     let order = |cell: u32| {
         let (r, c) = grid.coords(cell);
         let map_cell = (r as usize * case.cols + c as usize) as u32;
         case.placed.get(&map_cell).map(|p| p.order)
     };
-    if !case.placed.is_empty() && cells.iter().all(|&c| order(c).is_some()) {
+    let listed = !case.placed.is_empty() && cells.iter().all(|&c| order(c).is_some());
+    if listed {
         cells.sort_by_key(|&c| order(c));
     }
+    listed
 }
 
 /// Each family's size in this case, within what its markers allow.

@@ -543,48 +543,38 @@ pub(super) fn chain(
         (a / w - b / w).abs() + (a % w - b % w).abs() == 1
     };
     let mut left: Vec<u32> = members.iter().map(|&i| instances[i].starts[0]).collect();
-    // The order records give a board cell, if they placed it.
-    let listed_at = |cell: u32| {
-        let (r, c) = grid.coords(cell);
-        let map_cell = (r as usize * case.cols + c as usize) as u32;
-        case.placed.get(&map_cell).map(|p| p.order)
-    };
-    let listed: Option<Vec<((u32, u32), u32)>> =
-        left.iter().map(|&c| listed_at(c).map(|o| (o, c))).collect();
+    // Placed by records, the cells come in the order listed; drawn, the
+    // next is the one cell beside the last.
+    let listed = super::board::listed_first(case, grid, &mut left);
     let mut order = Vec::with_capacity(left.len());
-    if let Some(mut by) = listed {
-        // Cells given by records: in the order the input lists them,
-        // each side by side with the one before.
-        by.sort_unstable();
-        for (_, cell) in by {
-            if !beside(at, cell) {
-                errors.push(InputError::MarkerRepeated {
-                    message: format!(
-                        "case {}: the body's cells do not make one chain from its leader",
-                        case.number
-                    ),
-                    span: grid.span(case, cell),
-                    label: "not side by side with the cell listed before it".into(),
-                    help: "list a body's cells in order from its leader, each next to the last"
-                        .into(),
-                });
-                return;
-            }
-            at = cell;
-            order.push(cell);
-        }
-        left = Vec::new();
-    }
     while !left.is_empty() {
-        let next: Vec<usize> = (0..left.len()).filter(|&k| beside(at, left[k])).collect();
-        let (cell, label) = match next[..] {
+        let next: Vec<usize> = if listed {
+            vec![0]
+        } else {
+            (0..left.len()).collect()
+        };
+        let next: Vec<usize> = next.into_iter().filter(|&k| beside(at, left[k])).collect();
+        let (cell, label, help) = match next[..] {
             [k] => {
                 at = left.remove(k);
                 order.push(at);
                 continue;
             }
-            [] => (left[0], "not joined to the body before it"),
-            [_, k, ..] => (left[k], "one of two cells that could come next"),
+            [] if listed => (
+                left[0],
+                "not side by side with the cell listed before it",
+                "list a body's cells in order from its leader, each next to the last",
+            ),
+            [] => (
+                left[0],
+                "not joined to the body before it",
+                "mark a body as one line of cells side by side, starting next to its leader",
+            ),
+            [_, k, ..] => (
+                left[k],
+                "one of two cells that could come next",
+                "mark a body as one line of cells side by side, starting next to its leader",
+            ),
         };
         errors.push(InputError::MarkerRepeated {
             message: format!(
@@ -593,8 +583,7 @@ pub(super) fn chain(
             ),
             span: grid.span(case, cell),
             label: label.into(),
-            help: "mark a body as one line of cells side by side, starting next to its leader"
-                .into(),
+            help: help.into(),
         });
         return;
     }
