@@ -33,6 +33,9 @@ pub enum IntExpr {
     Name(Ident),
     /// `count(TILE)`: how many cells of the map have the tile.
     Count(Ident, Span),
+    /// `FIELD(AGENT)`: a field's number on the agent's cell (the field,
+    /// then the agent).
+    FieldAt(Box<[Ident; 2]>, Span),
     Neg(Box<IntExpr>, Span),
     Bin(Box<IntExpr>, BinOp, Box<IntExpr>, Span),
 }
@@ -52,7 +55,10 @@ impl IntExpr {
         match self {
             IntExpr::Lit(s) => s.span,
             IntExpr::Name(i) => i.span,
-            IntExpr::Count(_, s) | IntExpr::Neg(_, s) | IntExpr::Bin(_, _, _, s) => *s,
+            IntExpr::Count(_, s)
+            | IntExpr::FieldAt(_, s)
+            | IntExpr::Neg(_, s)
+            | IntExpr::Bin(_, _, _, s) => *s,
         }
     }
 }
@@ -95,6 +101,7 @@ pub enum Decl {
     Teleport(TeleportDecl),
     Carry(CarryDecl),
     Beam(BeamDecl),
+    Field(FieldDecl),
     Push(PushDecl),
     Goal(Pred),
     Limit(LimitDecl),
@@ -408,6 +415,21 @@ pub struct BeamDecl {
     pub way: CarryWay,
     /// A quarter turn clockwise after every step.
     pub turning: bool,
+    pub span: Span,
+}
+
+/// `field NAME = distance from PATTERN through PATTERN, ... by DIR ... else N`.
+#[derive(Debug, Clone)]
+pub struct FieldDecl {
+    pub name: Ident,
+    /// Where the distance is 0.
+    pub from: Pattern,
+    /// The tiles it crosses (empty: every cell that is not solid).
+    pub through: Vec<Pattern>,
+    /// The steps it takes (empty: the four compass directions).
+    pub by: Vec<(Dir, Span)>,
+    /// The number of a cell it never reaches (none: -1).
+    pub otherwise: Option<IntExpr>,
     pub span: Span,
 }
 

@@ -296,6 +296,8 @@ pub enum Topic {
     Direction,
     /// A domain's declaration.
     Domain,
+    /// A field (`field NAME = distance from ...`, `NAME(AGENT)`).
+    Field,
     /// The input's header.
     Header,
     /// An agent's heading (`facing`).
@@ -340,7 +342,7 @@ pub enum Topic {
 
 impl Topic {
     /// Every topic.
-    pub const ALL: [Topic; 31] = [
+    pub const ALL: [Topic; 32] = [
         Topic::Agent,
         Topic::Body,
         Topic::Beam,
@@ -352,6 +354,7 @@ impl Topic {
         Topic::Counter,
         Topic::Direction,
         Topic::Domain,
+        Topic::Field,
         Topic::Header,
         Topic::Heading,
         Topic::Input,
@@ -388,6 +391,7 @@ impl Topic {
             Topic::Counter => "puzzle::resolve::counter",
             Topic::Direction => "puzzle::resolve::direction",
             Topic::Domain => "puzzle::resolve::domain",
+            Topic::Field => "puzzle::resolve::field",
             Topic::Header => "puzzle::resolve::header",
             Topic::Heading => "puzzle::resolve::heading",
             Topic::Input => "puzzle::resolve::input",

@@ -700,6 +700,7 @@ impl<'a> Reader<'a> {
         }
         let known: Option<Vec<i64>> = header.iter().copied().collect();
         let env = NumEnv {
+            field: &|_| None,
             parts: &[],
             header: &known?,
             count: &|_| 0,

@@ -162,6 +162,11 @@ fn int_expr(p: Pair<'_, Rule>) -> IntExpr {
             span: sp,
         }),
         Rule::count_of => IntExpr::Count(ident(first(p)), sp),
+        Rule::field_at => {
+            let mut it = inner(p);
+            let field = ident(next(&mut it));
+            IntExpr::FieldAt(Box::new([field, ident(next(&mut it))]), sp)
+        }
         Rule::negated => {
             // A run of signs nests one level at most.
             let signs = inner(p.clone())
@@ -219,22 +224,21 @@ pub fn template_expr(text: &str, at: usize) -> Result<IntExpr, RuleError> {
 /// An expression parsed alone, with its spans moved by `at`.
 fn shift(e: IntExpr, at: usize) -> IntExpr {
     let mv = |s: Span| -> Span { (s.offset() + at, s.len()).into() };
+    let id = |i: Ident| Ident {
+        name: i.name,
+        span: mv(i.span),
+    };
     match e {
         IntExpr::Lit(l) => IntExpr::Lit(Spanned {
             value: l.value,
             span: mv(l.span),
         }),
-        IntExpr::Name(i) => IntExpr::Name(Ident {
-            name: i.name,
-            span: mv(i.span),
-        }),
-        IntExpr::Count(i, s) => IntExpr::Count(
-            Ident {
-                name: i.name,
-                span: mv(i.span),
-            },
-            mv(s),
-        ),
+        IntExpr::Name(i) => IntExpr::Name(id(i)),
+        IntExpr::Count(i, s) => IntExpr::Count(id(i), mv(s)),
+        IntExpr::FieldAt(fa, s) => {
+            let [f, a] = *fa;
+            IntExpr::FieldAt(Box::new([id(f), id(a)]), mv(s))
+        }
         IntExpr::Neg(e, s) => IntExpr::Neg(Box::new(shift(*e, at)), mv(s)),
         IntExpr::Bin(a, op, b, s) => {
             IntExpr::Bin(Box::new(shift(*a, at)), op, Box::new(shift(*b, at)), mv(s))
@@ -372,6 +376,7 @@ fn decl(p: Pair<'_, Rule>) -> Decl {
         Rule::on_decl => on_decl(it),
         Rule::carry_decl => carry_decl(&mut it, sp),
         Rule::beam_decl => beam_decl(it, sp),
+        Rule::field_decl => field_decl(it, sp),
         Rule::poses_decl => {
             let piece = ident(next(&mut it));
             let poses = it
@@ -578,6 +583,36 @@ fn beam_decl<'i>(mut it: impl Iterator<Item = Pair<'i, Rule>>, sp: Span) -> Decl
         turning: it.next().is_some(),
         span: sp,
     })
+}
+
+/// `field NAME = distance from PATTERN [through PATTERN, ...] [by DIR ...]
+/// [else N]`.
+fn field_decl<'i>(mut it: impl Iterator<Item = Pair<'i, Rule>>, sp: Span) -> Decl {
+    let name = ident(next(&mut it));
+    let from = pattern(next(&mut it));
+    let mut d = FieldDecl {
+        name,
+        from,
+        through: Vec::new(),
+        by: Vec::new(),
+        otherwise: None,
+        span: sp,
+    };
+    for part in it {
+        match part.as_rule() {
+            Rule::field_through => d.through = inner(part).map(pattern).collect(),
+            Rule::field_by => {
+                d.by = inner(part)
+                    .map(|c| {
+                        let d = Dir::named(c.as_str()).expect("the grammar's compass words");
+                        (d, span(&c))
+                    })
+                    .collect()
+            }
+            _ => d.otherwise = Some(int_expr(first(part))),
+        }
+    }
+    Decl::Field(d)
 }
 
 /// `limit steps|cost <|<= N`.
@@ -1221,7 +1256,7 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::slide | Rule::slide_dir => "a direction to slide in (`north`, `east`, ...)",
         Rule::offset => "an offset `(rows, columns)`",
         Rule::move_set => "a set of moves declared with `moves`",
-        Rule::teleport_decl | Rule::carry_decl | Rule::beam_decl => {
+        Rule::teleport_decl | Rule::carry_decl | Rule::beam_decl | Rule::field_decl => {
             "a declaration (`tiles`, `agent`, `move`, `goal`, ...)"
         }
         Rule::optional => "`optional`",
@@ -1261,6 +1296,10 @@ pub fn describe_rule(r: Rule) -> String {
             "a number or an expression"
         }
         Rule::count_of => "`count`",
+        Rule::field_at => "a field read at an agent (`fire(hero)`)",
+        Rule::field_through => "`through`",
+        Rule::field_by => "`by`",
+        Rule::field_else => "`else`",
         Rule::answer => "`steps` or `cost`",
         Rule::add_op | Rule::mul_op | Rule::minus => "an operator",
         Rule::output_item | Rule::output_kind => {

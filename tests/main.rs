@@ -9,6 +9,7 @@ mod cleaning;
 mod cli;
 mod deadline;
 mod eight;
+mod fire;
 mod halloween;
 mod hideseek;
 mod house;

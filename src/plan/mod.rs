@@ -438,6 +438,18 @@ fn describe_task(task: &Task, s: &mut String) {
         task.starts().len(),
         plural(task.starts().len())
     );
+    for f in task.fields() {
+        let _ = writeln!(
+            s,
+            "  field {}: distances 0..{} on {} of the map's {} cells, {} on the other {}",
+            f.name,
+            f.farthest,
+            f.reached,
+            f.cells,
+            f.otherwise,
+            f.cells - f.reached
+        );
+    }
 }
 
 /// The moves as the core has them, for `explain`.

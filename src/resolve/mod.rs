@@ -18,11 +18,13 @@ use hashbrown::{HashMap, HashSet};
 
 mod decls;
 mod exprs;
+mod fields;
 mod io;
 mod movers;
 mod time;
 mod warnings;
 
+pub use fields::Field;
 pub use time::Shape;
 
 ids!(
@@ -75,6 +77,8 @@ pub struct Rules {
     pub(crate) times: Vec<TimeRead>,
     /// The beams ([`Expr::InBeam`]).
     pub(crate) beams: Vec<Beam>,
+    /// The fields ([`Num::FieldAt`]).
+    pub(crate) fields: Vec<Field>,
     /// `minimise A then B`: the parts of a cost, the first minimised
     /// first (empty: a cost is one number).
     pub(crate) parts: Vec<String>,
@@ -399,6 +403,9 @@ pub enum Num {
     /// In output templates: the answer's amount of a part of the cost
     /// (`minimise A then B`), by its place.
     Part(usize),
+    /// In conditions: a field's number ([`Rules::fields`], by place) on
+    /// the cell a single agent stands on.
+    FieldAt(usize, AgentId),
     Neg(Box<Num>),
     Bin(Box<Num>, BinOp, Box<Num>),
 }
@@ -410,6 +417,9 @@ pub struct NumEnv<'a> {
     pub case: i64,
     pub cost: Option<i64>,
     pub steps: Option<i64>,
+    /// A field's number (by its place) where the agent a comparison
+    /// reads stands (`None` where no agent is placed).
+    pub field: &'a dyn Fn(usize) -> Option<i64>,
     /// The answer's cost part by part, where costs have parts (else
     /// empty).
     pub parts: &'a [u64],
@@ -427,6 +437,7 @@ impl Num {
             Num::Cost => env.cost?,
             Num::Steps => env.steps?,
             Num::Part(i) => i64::try_from(*env.parts.get(*i)?).ok()?,
+            Num::FieldAt(f, _) => (env.field)(*f)?,
             Num::Neg(e) => e.eval(env)?.checked_neg()?,
             Num::Bin(a, op, b) => {
                 let (a, b) = (a.eval(env)?, b.eval(env)?);
@@ -444,6 +455,7 @@ impl Num {
     /// Its value when it depends on nothing of a map.
     pub fn constant(&self) -> Option<i64> {
         let env = NumEnv {
+            field: &|_| None,
             parts: &[],
             header: &[],
             count: &|_| 0,
@@ -599,6 +611,9 @@ pub struct TimeRead {
     /// Whether its truth is, from some time on, periodic in the time (see
     /// [`Num::time_shape`]); if not, the time must be bounded by a limit.
     pub settles: bool,
+    /// The agent whose cell its fields are read at (`fire(hero)`), if it
+    /// reads any.
+    pub at: Option<AgentId>,
 }
 
 /// A row or column of a term of [`Expr::Pos`]: of a (single) agent, or of
@@ -805,6 +820,7 @@ impl Template {
     /// its way, when solved (a value not known prints `?`).
     pub fn render(&self, case: usize, answer: Answer, header: &[i64]) -> String {
         let env = NumEnv {
+            field: &|_| None,
             parts: answer.parts,
             header,
             count: &|_| 0,
@@ -930,6 +946,8 @@ struct Resolver {
     times: Vec<TimeRead>,
     /// The beams declared.
     beams: Vec<Beam>,
+    /// The fields declared.
+    fields: Vec<Field>,
     /// The condition being resolved is an `enter` rule's, where `moving
     /// DIR` has a meaning (the way the cell is entered).
     in_enter: bool,
@@ -1138,6 +1156,7 @@ impl Resolver {
                 }
                 Num::Count(self.tile(t)?)
             }
+            IntExpr::FieldAt(fa, sp) => return self.field_at(&fa[0], &fa[1], *sp, allow),
             IntExpr::Name(f) => {
                 if let Some(i) = self.header.iter().position(|h| *h == f.name) {
                     return Some(Num::Field(i));
@@ -1306,10 +1325,13 @@ impl Resolver {
                 self.layout_decl(l);
             }
         }
-        // Beams before the conditions that read them, wherever they are.
+        // Beams and fields before the conditions that read them, wherever
+        // they are.
         for d in &file.decls {
-            if let D::Beam(b) = d {
-                self.beam_decl(b);
+            match d {
+                D::Beam(b) => self.beam_decl(b),
+                D::Field(f) => self.field_decl(f),
+                _ => {}
             }
         }
         for d in &file.decls {
@@ -1715,6 +1737,7 @@ impl Resolver {
             limit: limit.map(|l| l.0),
             times: std::mem::take(&mut self.times),
             beams: std::mem::take(&mut self.beams),
+            fields: std::mem::take(&mut self.fields),
             parts: self.parts.clone(),
         });
     }

@@ -27,6 +27,20 @@ impl Num {
         self.time_shape() != Shape::Constant
     }
 
+    /// The fields it reads and the agents it reads them at, in order
+    /// (repeats included).
+    pub fn field_reads(&self, out: &mut Vec<(usize, AgentId)>) {
+        match self {
+            Num::FieldAt(f, a) => out.push((*f, *a)),
+            Num::Neg(e) => e.field_reads(out),
+            Num::Bin(a, _, b) => {
+                a.field_reads(out);
+                b.field_reads(out);
+            }
+            _ => {}
+        }
+    }
+
     /// How it depends on the time.
     pub fn time_shape(&self) -> Shape {
         use Shape::*;
@@ -100,12 +114,31 @@ impl Resolver {
         let r = self.num(rhs, Allow::Time, "a comparison");
         let (lhs, rhs) = (l?, r?);
         let settles = lhs.time_shape().max(rhs.time_shape()) < Shape::Other;
+        let mut reads = Vec::new();
+        lhs.field_reads(&mut reads);
+        rhs.field_reads(&mut reads);
+        let mut at: Vec<AgentId> = reads.iter().map(|r| r.1).collect();
+        at.sort_by_key(|a| a.ix());
+        at.dedup();
+        if at.len() > 1 {
+            self.invalid(
+                Topic::Field,
+                "this comparison reads fields at two agents".into(),
+                span,
+                "two agents' cells",
+                "compare each agent's field with a number or the time, and join the \
+                 comparisons with `and` or `or`"
+                    .into(),
+            );
+            return None;
+        }
         self.times.push(TimeRead {
             lhs,
             op,
             rhs,
             span,
             settles,
+            at: at.first().copied(),
         });
         Some(Expr::Time(self.times.len() - 1))
     }

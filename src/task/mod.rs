@@ -1119,11 +1119,27 @@ pub struct Task {
     limit: Option<Limit>,
     /// The time, where a condition reads it (a [`VarKind::Clock`]).
     clock: Option<VarId>,
+    /// The fields of the rules on this map (for `explain`; the conditions
+    /// that read them are grounded on positions).
+    fields: Vec<FieldSummary>,
     /// [`Task::phases`], made when first asked for.
     phases: std::sync::OnceLock<Vec<Task>>,
     /// Where costs have parts (`minimise A then B`): what each cost code
     /// stands for.
     parts: Option<Parts>,
+}
+
+/// What `explain` says of a field on one map.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldSummary {
+    pub name: String,
+    /// The cells the distance reaches, and the largest distance.
+    pub reached: u64,
+    pub farthest: i64,
+    /// The cells of the map.
+    pub cells: u64,
+    /// The number of the cells it never reaches.
+    pub otherwise: i64,
 }
 
 /// Costs in parts (`minimise pushes then walks`): every cost of a task is
@@ -1166,6 +1182,11 @@ impl Task {
     /// follow-ups and before the derived facts, `forbid` and the goal.
     pub fn clock(&self) -> Option<VarId> {
         self.clock
+    }
+
+    /// The fields of the rules on this map.
+    pub fn fields(&self) -> &[FieldSummary] {
+        &self.fields
     }
 
     pub fn board(&self) -> &Board {

@@ -30,6 +30,7 @@ pub(super) fn read_board(rules: &Rules, case: &RawCase) -> Result<Map, Vec<Input
     let ring_class = border.map_or(0, |t| classes.of(TileId(t as u32), None));
     let mut class: Vec<ClassId> = vec![ring_class; grid.len()];
     let env = NumEnv {
+        field: &|_| None,
         parts: &[],
         header: &case.header,
         count: &|_| 0,

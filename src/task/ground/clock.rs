@@ -133,9 +133,11 @@ fn lcm(a: u64, b: u64) -> Option<u64> {
     (a / gcd(a, b)).checked_mul(b)
 }
 
-/// The form of `n` with this map's numbers; `None` when it has none of
-/// the shape above, or the arithmetic fails.
-fn form(n: &Num, env: &NumEnv<'_>) -> Option<Form> {
+/// The form of `n` with this map's numbers (`range` gives each field's
+/// least and largest on the map); `None` when it has none of the shape
+/// above, or the arithmetic fails.
+fn form(n: &Num, env: &NumEnv<'_>, range: &dyn Fn(usize) -> (i64, i64)) -> Option<Form> {
+    let form = |n| form(n, env, range);
     Some(match n {
         Num::Steps => Form {
             a: 1,
@@ -143,9 +145,14 @@ fn form(n: &Num, env: &NumEnv<'_>) -> Option<Form> {
             lo: 0,
             hi: 0,
         },
-        Num::Neg(e) => form(e, env)?.neg()?,
+        // A field's number is the same at every time, on each cell.
+        Num::FieldAt(f, _) => {
+            let (lo, hi) = range(*f);
+            Form { a: 0, p: 1, lo, hi }
+        }
+        Num::Neg(e) => form(e)?.neg()?,
         Num::Bin(a, op, b) => {
-            let (a, b) = (form(a, env)?, form(b, env)?);
+            let (a, b) = (form(a)?, form(b)?);
             match op {
                 BinOp::Add => a.add(b)?,
                 BinOp::Sub => a.add(b.neg()?)?,
@@ -164,7 +171,7 @@ fn form(n: &Num, env: &NumEnv<'_>) -> Option<Form> {
     })
 }
 
-fn holds(op: CmpOp, a: i64, b: i64) -> bool {
+pub(super) fn holds(op: CmpOp, a: i64, b: i64) -> bool {
     match op {
         CmpOp::Eq => a == b,
         CmpOp::Ne => a != b,
@@ -180,6 +187,7 @@ impl Grounder<'_> {
     fn with_env<R>(&self, steps: Option<i64>, f: impl FnOnce(&NumEnv<'_>) -> R) -> R {
         let counts = &self.tile_count;
         f(&NumEnv {
+            field: &|_| None,
             parts: &[],
             header: &self.case.header,
             count: &|t| counts[t.ix()],
@@ -216,8 +224,9 @@ impl Grounder<'_> {
         }
         let mut settled = Some((0u64, if turning { 4 } else { 1 }));
         for t in &reads {
+            let range = |f| self.field_range(f);
             let d = self.with_env(None, |env| {
-                let (l, r) = (form(&t.lhs, env)?, form(&t.rhs, env)?);
+                let (l, r) = (form(&t.lhs, env, &range)?, form(&t.rhs, env, &range)?);
                 l.add(r.neg()?)?.settles()
             });
             settled = settled
@@ -264,6 +273,12 @@ impl Grounder<'_> {
         let mut out = Vec::new();
         for i in 0..self.rules.times.len() {
             let t = &self.rules.times[i];
+            if t.at.is_some() {
+                // Read at an agent's cell: grounded where it is used, on
+                // the agent's positions ([`Grounder::field_read`]).
+                out.push(Expr::Const(false));
+                continue;
+            }
             let mut set = vec![0u64; size.div_ceil(64) as usize];
             for v in 0..size {
                 let both =
@@ -394,6 +409,7 @@ mod tests {
     #[test]
     fn the_clock_keeps_every_comparison_exact() {
         let env = NumEnv {
+            field: &|_| None,
             parts: &[],
             header: &[],
             count: &|_| 0,
@@ -416,11 +432,12 @@ mod tests {
         ];
         for n in &cases {
             for k in -3..12 {
-                let f = form(n, &env).expect("a settling shape");
+                let f = form(n, &env, &|_| (0, 0)).expect("a settling shape");
                 let d = f.add(Form::constant(-k)).expect("no overflow");
                 let (from, period) = d.settles().expect("settles");
                 let at = |t: i64| {
                     let e = NumEnv {
+                        field: &|_| None,
                         steps: Some(t),
                         ..env
                     };
@@ -443,7 +460,8 @@ mod tests {
             }
         }
         // Shapes that never repeat have no form.
-        assert!(form(&bin(steps(), BinOp::Mul, steps()), &env).is_none());
-        assert!(form(&bin(steps(), BinOp::Div, lit(2)), &env).is_none());
+        let none = |_| (0, 0);
+        assert!(form(&bin(steps(), BinOp::Mul, steps()), &env, &none).is_none());
+        assert!(form(&bin(steps(), BinOp::Div, lit(2)), &env, &none).is_none());
     }
 }

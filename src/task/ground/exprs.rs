@@ -107,6 +107,7 @@ impl Grounder<'_> {
     pub(super) fn expr(&mut self, e: &resolve::Expr, class: Option<&Class>) -> Expr {
         use resolve::Expr as E;
         match e {
+            E::Time(i) if self.rules.times[*i].at.is_some() => self.field_read(*i),
             E::Time(i) => self.times[*i].clone(),
             E::InBeam(agent, beam) => self.in_beam(*agent, *beam),
             E::Flag { state, index } => {

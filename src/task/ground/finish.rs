@@ -105,6 +105,7 @@ impl Grounder<'_> {
             goal_parts,
             limit,
             clock: self.clock_var,
+            fields: std::mem::take(&mut self.field_summaries),
             phases: Default::default(),
         }
         .with_coords();

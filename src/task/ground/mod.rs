@@ -19,6 +19,7 @@ const NONE: ClassId = ClassId::MAX;
 mod board;
 mod clock;
 mod exprs;
+mod fields;
 mod finish;
 mod movers;
 
@@ -135,10 +136,13 @@ pub fn ground(rules: &Rules, case: &RawCase) -> Result<Task, Vec<InputError>> {
         cell_tests: hashbrown::HashMap::new(),
         times: Vec::new(),
         clock_var: None,
+        field_values: Vec::new(),
+        field_summaries: Vec::new(),
         prices: Vec::new(),
         errors: Vec::new(),
     };
     g.prices();
+    g.fields();
     g.clock();
     g.movers_and_vars();
     let (task, errors) = g.finish();
@@ -186,6 +190,10 @@ struct Grounder<'a> {
     times: Vec<Expr>,
     /// The variable that keeps the time, where a condition reads it.
     clock_var: Option<VarId>,
+    /// Per field of the rules, its number on every cell of the board.
+    field_values: Vec<Vec<i64>>,
+    /// Per field, what `explain` says of it on this map.
+    field_summaries: Vec<FieldSummary>,
     errors: Vec<InputError>,
 }
 
@@ -199,6 +207,7 @@ impl Grounder<'_> {
     fn num(&mut self, n: &Num, what: &str) -> i64 {
         let counts = &self.tile_count;
         let env = NumEnv {
+            field: &|_| None,
             parts: &[],
             header: &self.case.header,
             count: &|t| counts[t.ix()],

@@ -1,0 +1,155 @@
+//! Fields on a map: each cell's number, worked out once per case in time
+//! linear in the map's cells (a breadth-first spread from the `from`
+//! cells), and the comparisons that read them at an agent's cell, grounded
+//! as conditions on the agent's position (and the clock, where they read
+//! the time too).
+
+use super::*;
+use crate::resolve::TimeRead;
+use std::collections::{BTreeMap, VecDeque};
+
+impl Grounder<'_> {
+    /// Every field's number on every cell of the board.
+    pub(super) fn fields(&mut self) {
+        let rules = self.rules;
+        for f in &rules.fields {
+            let otherwise = self.num(&f.otherwise, "a field's number where it never reaches");
+            let board = &self.board;
+            let n = board.class.len();
+            let class_is = |k: &Class, (t, v): (TileId, ValueSel)| self.class_matches(k, t, v);
+            let crosses: Vec<bool> = (board.classes.iter())
+                .map(|k| match f.through.is_empty() {
+                    true => !k.solid,
+                    false => f.through.iter().any(|&p| class_is(k, p)),
+                })
+                .collect();
+            let mut dist = vec![-1i64; n];
+            let mut queue = VecDeque::new();
+            for cell in 0..n as u32 {
+                if class_is(&board.classes[board.class(cell) as usize], f.from) {
+                    dist[cell as usize] = 0;
+                    queue.push_back(cell);
+                }
+            }
+            let offsets: Vec<(i32, i32)> = f.by.iter().map(|d| (d.dr, d.dc)).collect();
+            let mut farthest = 0;
+            while let Some(cell) = queue.pop_front() {
+                let d = dist[cell as usize] + 1;
+                for &off in &offsets {
+                    let Some(next) = board.shifted(cell, off) else {
+                        continue;
+                    };
+                    if dist[next as usize] < 0 && crosses[board.class(next) as usize] {
+                        dist[next as usize] = d;
+                        farthest = d;
+                        queue.push_back(next);
+                    }
+                }
+            }
+            let reached = dist.iter().filter(|&&d| d >= 0).count() as u64;
+            for d in &mut dist {
+                if *d < 0 {
+                    *d = otherwise;
+                }
+            }
+            self.field_values.push(dist);
+            self.field_summaries.push(FieldSummary {
+                name: f.name.clone(),
+                reached,
+                farthest,
+                cells: n as u64,
+                otherwise,
+            });
+        }
+    }
+
+    /// The least and largest number of field `f` on this map.
+    pub(super) fn field_range(&self, f: usize) -> (i64, i64) {
+        let v = &self.field_values[f];
+        let lo = v.iter().copied().min().unwrap_or(0);
+        let hi = v.iter().copied().max().unwrap_or(0);
+        (lo, hi)
+    }
+
+    /// Comparison `i`, which reads fields at an agent's cell: per set of
+    /// the numbers its fields have on a cell, the agent on such a cell
+    /// and the clock's values where the comparison then holds.
+    pub(super) fn field_read(&mut self, i: usize) -> Expr {
+        let t: &TimeRead = &self.rules.times[i];
+        let agent = t.at.expect("a comparison that reads a field at an agent");
+        let Some(inst) = (0..self.instances.len()).find(|&j| self.instances[j].agent == agent)
+        else {
+            // An optional agent absent from this map stands on no cell.
+            return Expr::Const(false);
+        };
+        let mut reads = Vec::new();
+        t.lhs.field_reads(&mut reads);
+        t.rhs.field_reads(&mut reads);
+        let mut reads: Vec<usize> = reads.iter().map(|r| r.0).collect();
+        reads.sort_unstable();
+        reads.dedup();
+        // The agent's positions, grouped by the numbers read there.
+        let d = &self.movers[inst].domain;
+        let mut groups: BTreeMap<Vec<i64>, Vec<u64>> = BTreeMap::new();
+        let words = d.len().div_ceil(64);
+        let mut len = 0;
+        d.for_each(|p, c, _| {
+            len += 1;
+            let key: Vec<i64> = reads
+                .iter()
+                .map(|&f| self.field_values[f][c as usize])
+                .collect();
+            let w = groups.entry(key).or_insert_with(|| vec![0; words]);
+            w[p as usize / 64] |= 1 << (p % 64);
+        });
+        let size = self.clock_var.map_or(1, |c| self.vars[c.ix()].size());
+        let mut parts = Vec::new();
+        for (key, cells) in groups {
+            let value = |f: usize| reads.iter().position(|&r| r == f).map(|k| key[k]);
+            let mut set = vec![0u64; size.div_ceil(64) as usize];
+            for v in 0..size {
+                let steps = self.clock_var.map(|_| v as i64);
+                let counts = &self.tile_count;
+                let env = NumEnv {
+                    field: &value,
+                    parts: &[],
+                    header: &self.case.header,
+                    count: &|t| counts[t.ix()],
+                    case: self.case.number as i64,
+                    cost: None,
+                    steps,
+                };
+                match t.lhs.eval(&env).zip(t.rhs.eval(&env)) {
+                    Some((a, b)) if super::clock::holds(t.op, a, b) => {
+                        set[v as usize / 64] |= 1 << (v % 64)
+                    }
+                    Some(_) => {}
+                    None => {
+                        let e = case_error(
+                            self.case,
+                            format!(
+                                "a comparison of fields cannot be worked out for case {}",
+                                self.case.number
+                            ),
+                            format!(
+                                "with the numbers {key:?} of its fields, at time {v}, it \
+                                 divides by zero or overflows"
+                            ),
+                        );
+                        self.errors.push(e);
+                        return Expr::Const(false);
+                    }
+                }
+            }
+            let ones: u64 = set.iter().map(|w| u64::from(w.count_ones())).sum();
+            let at = Expr::at_words(MoverId(inst as u32), cells, len);
+            match (self.clock_var, ones) {
+                (_, 0) => {}
+                (None, _) => parts.push(at),
+                (Some(_), n) if n == size => parts.push(at),
+                (Some(c), _) => parts.push(Expr::and(vec![at, Expr::In(c, set)])),
+            }
+        }
+        Expr::or(parts)
+    }
+}
