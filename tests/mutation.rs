@@ -188,6 +188,16 @@ const TOKENS: &[&str] = &[
     "from 1",
     "of '.'",
     "of \"0\"",
+    "field f = distance from wall",
+    "field g = distance from floor through floor, wall by north northeast else -5",
+    "field",
+    "distance from",
+    "through",
+    "else 99",
+    "else 0 / 0",
+    "f(hero) <= steps",
+    "g(me) > 2",
+    "f(x)",
 ];
 
 /// Numbers at the edges of what the engine holds, for numeric slots.

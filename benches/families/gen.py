@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|stairs|lasers|pushing > FILE`. Also `gen.py robots5`:
+`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|stairs|lasers|pushing|burrow|fire > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -328,6 +328,29 @@ def burrow(rng):
     return "\n".join(cases) + "\n0 0 0\n"
 
 
+def fire(rng):
+    """Mazes of Fire! (UVa 11624): SIZE x SIZE, a quarter of the cells
+    wall, Joe in the middle, a few fires; every other maze walled in but
+    for one gap, so that the fire closes in before he is out."""
+    cases = []
+    for k in range(FIRE_MAZES):
+        n = FIRE_SIZE
+        g = grid(rng, n, n, lambda r: "#" if r.random() < 0.25 else ".")
+        if k % 2:
+            for i in range(n):
+                g[0][i] = g[n - 1][i] = g[i][0] = g[i][n - 1] = "#"
+            g[0][rng.randrange(1, n - 1)] = "."
+        g[n // 2][n // 2] = "J"
+        for _ in range(3):
+            g[rng.randrange(n)][rng.randrange(n)] = "F"
+        g[n // 2][n // 2] = "J"
+        cases.append(f"{n} {n}\n{show(g)}")
+    return f"{len(cases)}\n" + "\n".join(cases) + "\n"
+
+
+FIRE_MAZES, FIRE_SIZE = 8, 200
+
+
 def live_cells(g, spots):
     """Cells from which pushes can bring a box to a spot, walls aside."""
     live, todo = set(spots), list(spots)
@@ -344,4 +367,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs, "lasers": lasers, "pushing": pushing, "burrow": burrow}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs, "lasers": lasers, "pushing": pushing, "burrow": burrow, "fire": fire}[kind](random.Random(2026)))

@@ -34,6 +34,14 @@ pub enum Node<W> {
         bits: u32,
         set: Vec<u64>,
     },
+    /// Bit `p * times + v` of `set`, `p` the raw field `pos` and `v` the
+    /// raw field `clock` ([`Expr::AtTime`]).
+    AtTime {
+        pos: (u32, u32),
+        clock: (u32, u32),
+        times: usize,
+        set: Vec<u64>,
+    },
     /// The raw field at `offset`, compared with `value`.
     Cmp {
         offset: u32,
@@ -107,6 +115,16 @@ impl<W: Word> Conds<W> {
             Node::At { offset, bits, set } => {
                 let p = field(s, *offset, *bits) as usize;
                 set[p / 64] >> (p % 64) & 1 == 1
+            }
+            Node::AtTime {
+                pos,
+                clock,
+                times,
+                set,
+            } => {
+                let p = field(s, pos.0, pos.1) as usize;
+                let i = p * times + field(s, clock.0, clock.1) as usize;
+                set[i / 64] >> (i % 64) & 1 == 1
             }
             Node::Cmp {
                 offset,
@@ -192,6 +210,20 @@ impl<W: Word> Conds<W> {
                     offset: f.offset,
                     bits: f.bits,
                     set: set.clone(),
+                })
+            }
+            Expr::AtTime {
+                mover,
+                clock,
+                times,
+                bits,
+            } => {
+                let (p, c) = (layout.field(task.mover(*mover).pos()), layout.field(*clock));
+                self.push(Node::AtTime {
+                    pos: (p.offset, p.bits),
+                    clock: (c.offset, c.bits),
+                    times: *times,
+                    set: bits.clone(),
                 })
             }
             Expr::Near { a, b, off } => {

@@ -19,6 +19,8 @@ pub struct Field {
     pub by: Vec<Dir>,
     /// A cell's number where the distance never reaches.
     pub otherwise: Num,
+    /// Some condition reads it.
+    pub read: bool,
     pub span: Span,
 }
 
@@ -64,6 +66,8 @@ impl Resolver {
             through.into_iter().collect::<Option<Vec<_>>>(),
             otherwise,
         ) else {
+            // Reported; its readers are not told again that it is unknown.
+            self.broken_fields.push(f.name.name.clone());
             return;
         };
         self.fields.push(Field {
@@ -72,8 +76,29 @@ impl Resolver {
             through,
             by,
             otherwise,
+            read: false,
             span: f.name.span,
         });
+    }
+
+    /// A field no condition reads changes nothing: said, since a misspelt
+    /// reader is more likely than a field meant to be idle.
+    pub(super) fn field_warnings(&mut self) {
+        let idle: Vec<(String, Span)> = (self.fields.iter())
+            .filter(|f| !f.read)
+            .map(|f| (f.name.clone(), f.span))
+            .collect();
+        for (name, span) in idle {
+            self.errors.push(RuleError::Never {
+                message: format!("field `{name}` is never read"),
+                span,
+                label: "no condition reads it".into(),
+                help: format!(
+                    "read it at an agent in a condition (`forbid {name}(hero) <= steps`), or \
+                     remove it"
+                ),
+            });
+        }
     }
 
     /// A tile of a field's `from` or `through`: all its cells, or those of
@@ -108,7 +133,7 @@ impl Resolver {
         allow: Allow,
     ) -> Option<Num> {
         let f = self.fields.iter().position(|f| f.name == field.name);
-        if f.is_none() {
+        if f.is_none() && !self.broken_fields.contains(&field.name) {
             let names = self.fields.iter().map(|f| f.name.as_str());
             let help = did_you_mean(&field.name, names, "fields");
             self.invalid(
@@ -136,6 +161,7 @@ impl Resolver {
             return None;
         }
         let (f, agent) = (f?, agent?);
+        self.fields[f].read = true;
         let a = &self.agents[agent.ix()];
         if a.several() || a.piece.is_some() {
             let what = if a.piece.is_some() {

@@ -948,6 +948,8 @@ struct Resolver {
     beams: Vec<Beam>,
     /// The fields declared.
     fields: Vec<Field>,
+    /// The names of fields whose declarations are reported.
+    broken_fields: Vec<String>,
     /// The condition being resolved is an `enter` rule's, where `moving
     /// DIR` has a meaning (the way the cell is entered).
     in_enter: bool,
@@ -1680,6 +1682,7 @@ impl Resolver {
         self.piece_checks(mode.as_ref(), &teleports);
         let io = self.io(input.map(|(i, _)| i), file);
         self.parts_warnings(&enter_costs);
+        self.field_warnings();
         self.legend_warnings(
             &enter_rules,
             &on_enter,

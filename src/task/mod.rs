@@ -244,6 +244,16 @@ pub enum Expr {
     /// The variable's value (less its smallest) is one of these (bit
     /// `v % 64` of word `v / 64`): the time read in a condition.
     In(VarId, Vec<u64>),
+    /// A table of the mover's position and the clock's value (less its
+    /// smallest): bit `p * times + v` (of words of 64) where the
+    /// condition holds at position `p` and time `v`: a field compared with
+    /// the time (`burnt(joe) <= steps`), one look-up.
+    AtTime {
+        mover: MoverId,
+        clock: VarId,
+        times: usize,
+        bits: Vec<u64>,
+    },
     /// Mover `b` stands on (a piece: covers) the cell `off` (rows,
     /// columns) from mover `a`'s cell: a cell test of a move's condition
     /// (`cell ahead has box`).
@@ -1435,6 +1445,18 @@ impl Task {
             Expr::In(v, set) => {
                 let x = (vals[v.ix()] - self.vars[v.ix()].lo()) as usize;
                 set[x / 64] >> (x % 64) & 1 == 1
+            }
+            Expr::AtTime {
+                mover,
+                clock,
+                times,
+                bits,
+            } => {
+                let m = &self.movers[mover.ix()];
+                let p = (vals[m.pos.ix()] - self.vars[m.pos.ix()].lo()) as usize;
+                let v = (vals[clock.ix()] - self.vars[clock.ix()].lo()) as usize;
+                let i = p * times + v;
+                bits[i / 64] >> (i % 64) & 1 == 1
             }
             Expr::Near { a, b, off } => self.near(*a, *b, *off, vals),
             Expr::Pos { terms, op, k } => {

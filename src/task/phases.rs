@@ -17,6 +17,21 @@ impl Expr {
     pub fn at_time(&self, clock: VarId, v: usize) -> Expr {
         match self {
             Expr::In(c, set) if *c == clock => Expr::Const(set[v / 64] >> (v % 64) & 1 == 1),
+            Expr::AtTime {
+                mover,
+                clock: c,
+                times,
+                bits,
+            } if *c == clock => {
+                // The positions where it holds at time `v`.
+                let n = bits.len() * 64 / times;
+                let mut set = vec![0u64; n.div_ceil(64)];
+                for p in 0..n {
+                    let i = p * times + v;
+                    set[p / 64] |= (bits[i / 64] >> (i % 64) & 1) << (p % 64);
+                }
+                Expr::At(*mover, set)
+            }
             Expr::And(es) => Expr::and(es.iter().map(|e| e.at_time(clock, v)).collect()),
             Expr::Or(es) => Expr::or(es.iter().map(|e| e.at_time(clock, v)).collect()),
             Expr::Not(e) => Expr::not(e.at_time(clock, v)),
@@ -28,6 +43,7 @@ impl Expr {
     pub fn reads_var(&self, var: VarId) -> bool {
         match self {
             Expr::In(v, _) | Expr::Cmp(v, _, _) => *v == var,
+            Expr::AtTime { clock, .. } => *clock == var,
             Expr::And(es) | Expr::Or(es) => es.iter().any(|e| e.reads_var(var)),
             Expr::Not(e) => e.reads_var(var),
             _ => false,

@@ -75,6 +75,15 @@ impl Grounder<'_> {
     /// the numbers its fields have on a cell, the agent on such a cell
     /// and the clock's values where the comparison then holds.
     pub(super) fn field_read(&mut self, i: usize) -> Expr {
+        if let Some(e) = self.field_reads.get(&i) {
+            return e.clone();
+        }
+        let e = self.ground_field_read(i);
+        self.field_reads.insert(i, e.clone());
+        e
+    }
+
+    fn ground_field_read(&mut self, i: usize) -> Expr {
         let t: &TimeRead = &self.rules.times[i];
         let agent = t.at.expect("a comparison that reads a field at an agent");
         let Some(inst) = (0..self.instances.len()).find(|&j| self.instances[j].agent == agent)
@@ -104,6 +113,12 @@ impl Grounder<'_> {
         });
         let size = self.clock_var.map_or(1, |c| self.vars[c.ix()].size());
         let mut parts = Vec::new();
+        // Where it reads the clock too, and the table of positions and
+        // times is not too large: one look-up, position by time.
+        let times = size as usize;
+        let positions = d.len();
+        let mut table = (self.clock_var.is_some() && (positions as u64) * size <= MAX_TABLE_BITS)
+            .then(|| vec![0u64; (positions * times).div_ceil(64)]);
         for (key, cells) in groups {
             let value = |f: usize| reads.iter().position(|&r| r == f).map(|k| key[k]);
             let mut set = vec![0u64; size.div_ceil(64) as usize];
@@ -142,6 +157,17 @@ impl Grounder<'_> {
                 }
             }
             let ones: u64 = set.iter().map(|w| u64::from(w.count_ones())).sum();
+            if let Some(table) = &mut table {
+                for (w, &word) in cells.iter().enumerate() {
+                    let mut word = word;
+                    while word != 0 {
+                        let p = w * 64 + word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        or_at(table, p * times, &set);
+                    }
+                }
+                continue;
+            }
             let at = Expr::at_words(MoverId(inst as u32), cells, len);
             match (self.clock_var, ones) {
                 (_, 0) => {}
@@ -150,6 +176,30 @@ impl Grounder<'_> {
                 (Some(c), _) => parts.push(Expr::and(vec![at, Expr::In(c, set)])),
             }
         }
-        Expr::or(parts)
+        match (table, self.clock_var) {
+            (Some(bits), Some(_)) if bits.iter().all(|&w| w == 0) => Expr::Const(false),
+            (Some(bits), Some(clock)) => Expr::AtTime {
+                mover: MoverId(inst as u32),
+                clock,
+                times,
+                bits,
+            },
+            _ => Expr::or(parts),
+        }
     }
 }
+
+/// Sets in `table` the bits of `set` from bit `at` on, a word at a time.
+fn or_at(table: &mut [u64], at: usize, set: &[u64]) {
+    let (w, shift) = (at / 64, at % 64);
+    for (k, &bits) in set.iter().enumerate().filter(|(_, b)| **b != 0) {
+        table[w + k] |= bits << shift;
+        if shift > 0 && w + k + 1 < table.len() {
+            table[w + k + 1] |= bits >> (64 - shift);
+        }
+    }
+}
+
+/// The largest table of positions by times a comparison is grounded to
+/// (16 MiB); a larger one is a disjunction over the fields' numbers.
+const MAX_TABLE_BITS: u64 = 1 << 27;

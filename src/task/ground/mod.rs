@@ -137,6 +137,7 @@ pub fn ground(rules: &Rules, case: &RawCase) -> Result<Task, Vec<InputError>> {
         times: Vec::new(),
         clock_var: None,
         field_values: Vec::new(),
+        field_reads: hashbrown::HashMap::new(),
         field_summaries: Vec::new(),
         prices: Vec::new(),
         errors: Vec::new(),
@@ -192,6 +193,8 @@ struct Grounder<'a> {
     clock_var: Option<VarId>,
     /// Per field of the rules, its number on every cell of the board.
     field_values: Vec<Vec<i64>>,
+    /// The comparisons that read fields, grounded (by place), once each.
+    field_reads: hashbrown::HashMap<usize, Expr>,
     /// Per field, what `explain` says of it on this map.
     field_summaries: Vec<FieldSummary>,
     errors: Vec<InputError>,
