@@ -1273,6 +1273,18 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::state_ref => "a flag or counter",
         Rule::measure => "`steps` or `cost`",
         Rule::limit_op => "`<=` or `<`",
+        r => {
+            return describe_condition_rule(r)
+                .map_or_else(|| name.replace('_', " "), str::to_string);
+        }
+    }
+    .to_string()
+}
+
+/// Says a rule of conditions, numbers and output in words (the rest of
+/// [`describe_rule`]).
+fn describe_condition_rule(r: Rule) -> Option<&'static str> {
+    Some(match r {
         Rule::pred | Rule::conj | Rule::neg => "a condition",
         Rule::not_op => "`not`",
         Rule::every_on => "`every`",
@@ -1305,9 +1317,8 @@ pub fn describe_rule(r: Rule) -> String {
         Rule::output_item | Rule::output_kind => {
             "`before`, `solved`, `unsolved`, `separator`, `stopped` or `after`"
         }
-        _ => return name.replace('_', " "),
-    }
-    .to_string()
+        _ => return None,
+    })
 }
 
 /// The words an expected rule may start with: the candidates of a

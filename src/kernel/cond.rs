@@ -3,7 +3,7 @@
 //! node of a small expression table.
 
 use crate::pack::{Layout, Word};
-use crate::task::{Cmp, Expr, Task};
+use crate::task::{Cmp, Expr, MoverId, Task};
 
 /// A condition on a packed state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -158,6 +158,44 @@ impl<W: Word> Conds<W> {
     }
 
     /// Compiles a task's expression against a layout.
+    /// Mover `b` on the cell at `off` from mover `a`'s ([`Expr::Near`]):
+    /// per position of `a`, the positions of `b` that cover that cell.
+    fn near(
+        &mut self,
+        task: &Task,
+        layout: &Layout,
+        (a, b): (MoverId, MoverId),
+        off: (i32, i32),
+    ) -> Cond<W> {
+        let (ma, mb) = (task.mover(a), task.mover(b));
+        let (fa, fb) = (layout.field(ma.pos()), layout.field(mb.pos()));
+        let board = task.board();
+        let (mut starts, mut want) = (vec![0u32], Vec::new());
+        for pa in 0..ma.domain().len() as u32 {
+            let from = ma.domain().cell(pa);
+            if let Some(c) = board.shifted(from, off) {
+                // Where `b` stands when it covers `c`: on it, or
+                // (a piece) so that one of its cells is.
+                let anchors = std::iter::once((0, 0)).chain(mb.shape().iter().copied());
+                for (dr, dc) in anchors {
+                    if let Some(at) = board.shifted(c, (-dr, -dc))
+                        && let Some(pb) = mb.position_of(at)
+                        && !want[*starts.last().unwrap() as usize..].contains(&pb)
+                    {
+                        want.push(pb);
+                    }
+                }
+            }
+            starts.push(want.len() as u32);
+        }
+        self.push(Node::Near {
+            a: (fa.offset, fa.bits),
+            b: (fb.offset, fb.bits),
+            starts,
+            want,
+        })
+    }
+
     pub fn compile(&mut self, e: &Expr, task: &Task, layout: &Layout) -> Cond<W> {
         match e {
             Expr::Const(true) => Cond::Always,
@@ -226,35 +264,7 @@ impl<W: Word> Conds<W> {
                     set: bits.clone(),
                 })
             }
-            Expr::Near { a, b, off } => {
-                let (ma, mb) = (task.mover(*a), task.mover(*b));
-                let (fa, fb) = (layout.field(ma.pos()), layout.field(mb.pos()));
-                let board = task.board();
-                let (mut starts, mut want) = (vec![0u32], Vec::new());
-                for pa in 0..ma.domain().len() as u32 {
-                    let from = ma.domain().cell(pa);
-                    if let Some(c) = board.shifted(from, *off) {
-                        // Where `b` stands when it covers `c`: on it, or
-                        // (a piece) so that one of its cells is.
-                        let anchors = std::iter::once((0, 0)).chain(mb.shape().iter().copied());
-                        for (dr, dc) in anchors {
-                            if let Some(at) = board.shifted(c, (-dr, -dc))
-                                && let Some(pb) = mb.position_of(at)
-                                && !want[*starts.last().unwrap() as usize..].contains(&pb)
-                            {
-                                want.push(pb);
-                            }
-                        }
-                    }
-                    starts.push(want.len() as u32);
-                }
-                self.push(Node::Near {
-                    a: (fa.offset, fa.bits),
-                    b: (fb.offset, fb.bits),
-                    starts,
-                    want,
-                })
-            }
+            Expr::Near { a, b, off } => self.near(task, layout, (*a, *b), *off),
             Expr::Pos { terms, op, k } => {
                 let terms = terms
                     .iter()
