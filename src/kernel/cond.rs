@@ -123,8 +123,7 @@ impl<W: Word> Conds<W> {
                 set,
             } => {
                 let p = field(s, pos.0, pos.1) as usize;
-                let i = p * times + field(s, clock.0, clock.1) as usize;
-                set[i / 64] >> (i % 64) & 1 == 1
+                crate::task::table_bit(set, p * times + field(s, clock.0, clock.1) as usize)
             }
             Node::Cmp {
                 offset,

@@ -346,6 +346,12 @@ impl Expr {
     }
 }
 
+/// Bit `i` of a table of words of 64 bits ([`Expr::AtTime`]'s).
+#[inline(always)]
+pub fn table_bit(bits: &[u64], i: usize) -> bool {
+    bits[i / 64] >> (i % 64) & 1 == 1
+}
+
 /// What an effect does to its variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Op {
@@ -1455,8 +1461,7 @@ impl Task {
                 let m = &self.movers[mover.ix()];
                 let p = (vals[m.pos.ix()] - self.vars[m.pos.ix()].lo()) as usize;
                 let v = (vals[clock.ix()] - self.vars[clock.ix()].lo()) as usize;
-                let i = p * times + v;
-                bits[i / 64] >> (i % 64) & 1 == 1
+                table_bit(bits, p * times + v)
             }
             Expr::Near { a, b, off } => self.near(*a, *b, *off, vals),
             Expr::Pos { terms, op, k } => {

@@ -27,8 +27,7 @@ impl Expr {
                 let n = bits.len() * 64 / times;
                 let mut set = vec![0u64; n.div_ceil(64)];
                 for p in 0..n {
-                    let i = p * times + v;
-                    set[p / 64] |= (bits[i / 64] >> (i % 64) & 1) << (p % 64);
+                    set[p / 64] |= u64::from(table_bit(bits, p * times + v)) << (p % 64);
                 }
                 Expr::At(*mover, set)
             }

@@ -185,9 +185,20 @@ pub(super) fn holds(op: CmpOp, a: i64, b: i64) -> bool {
 impl Grounder<'_> {
     /// `f` of the numbers of this map, with the time `steps`.
     fn with_env<R>(&self, steps: Option<i64>, f: impl FnOnce(&NumEnv<'_>) -> R) -> R {
+        self.with_fields(steps, &|_| None, f)
+    }
+
+    /// `f` of the numbers of this map, with the time `steps` and the
+    /// fields' numbers `field` gives.
+    fn with_fields<R>(
+        &self,
+        steps: Option<i64>,
+        field: &dyn Fn(usize) -> Option<i64>,
+        f: impl FnOnce(&NumEnv<'_>) -> R,
+    ) -> R {
         let counts = &self.tile_count;
         f(&NumEnv {
-            field: &|_| None,
+            field,
             parts: &[],
             header: &self.case.header,
             count: &|t| counts[t.ix()],
@@ -257,6 +268,48 @@ impl Grounder<'_> {
         best
     }
 
+    /// The `size` values of the clock where comparison `t` holds (bit `v %
+    /// 64` of word `v / 64`), its fields' numbers from `field`; reported
+    /// (and `Err`) at a time it cannot be worked out.
+    pub(super) fn times_where(
+        &mut self,
+        t: &TimeRead,
+        size: u64,
+        field: &dyn Fn(usize) -> Option<i64>,
+    ) -> Result<Vec<u64>, ()> {
+        let mut set = vec![0u64; size.div_ceil(64) as usize];
+        for v in 0..size {
+            let both = self.with_fields(Some(v as i64), field, |env| {
+                t.lhs.eval(env).zip(t.rhs.eval(env))
+            });
+            match both {
+                Some((a, b)) if holds(t.op, a, b) => set[v as usize / 64] |= 1 << (v % 64),
+                Some(_) => {}
+                None => {
+                    let e = case_error(
+                        self.case,
+                        format!(
+                            "a comparison cannot be worked out for case {}",
+                            self.case.number
+                        ),
+                        format!(
+                            "at time {v} it divides by zero or overflows with this case's \
+                             numbers{}",
+                            if t.at.is_some() {
+                                " and its fields'"
+                            } else {
+                                ""
+                            }
+                        ),
+                    );
+                    self.errors.push(e);
+                    return Err(());
+                }
+            }
+        }
+        Ok(set)
+    }
+
     /// Makes the clock, where a condition reads the time, and works out
     /// every comparison of numbers: a set of the clock's values, or a
     /// constant.
@@ -279,30 +332,10 @@ impl Grounder<'_> {
                 out.push(Expr::Const(false));
                 continue;
             }
-            let mut set = vec![0u64; size.div_ceil(64) as usize];
-            for v in 0..size {
-                let both =
-                    self.with_env(Some(v as i64), |env| t.lhs.eval(env).zip(t.rhs.eval(env)));
-                match both {
-                    Some((a, b)) if holds(t.op, a, b) => set[v as usize / 64] |= 1 << (v % 64),
-                    Some(_) => {}
-                    None => {
-                        let e = case_error(
-                            self.case,
-                            format!(
-                                "a comparison cannot be worked out for case {}",
-                                self.case.number
-                            ),
-                            format!(
-                                "at time {v} it divides by zero or overflows with this case's \
-                                 numbers"
-                            ),
-                        );
-                        self.errors.push(e);
-                        break;
-                    }
-                }
-            }
+            let Ok(set) = self.times_where(t, size, &|_| None) else {
+                out.push(Expr::Const(false));
+                continue;
+            };
             let ones: u64 = set.iter().map(|w| u64::from(w.count_ones())).sum();
             out.push(match (clock, ones) {
                 (_, 0) => Expr::Const(false),

@@ -121,41 +121,9 @@ impl Grounder<'_> {
             .then(|| vec![0u64; (positions * times).div_ceil(64)]);
         for (key, cells) in groups {
             let value = |f: usize| reads.iter().position(|&r| r == f).map(|k| key[k]);
-            let mut set = vec![0u64; size.div_ceil(64) as usize];
-            for v in 0..size {
-                let steps = self.clock_var.map(|_| v as i64);
-                let counts = &self.tile_count;
-                let env = NumEnv {
-                    field: &value,
-                    parts: &[],
-                    header: &self.case.header,
-                    count: &|t| counts[t.ix()],
-                    case: self.case.number as i64,
-                    cost: None,
-                    steps,
-                };
-                match t.lhs.eval(&env).zip(t.rhs.eval(&env)) {
-                    Some((a, b)) if super::clock::holds(t.op, a, b) => {
-                        set[v as usize / 64] |= 1 << (v % 64)
-                    }
-                    Some(_) => {}
-                    None => {
-                        let e = case_error(
-                            self.case,
-                            format!(
-                                "a comparison of fields cannot be worked out for case {}",
-                                self.case.number
-                            ),
-                            format!(
-                                "with the numbers {key:?} of its fields, at time {v}, it \
-                                 divides by zero or overflows"
-                            ),
-                        );
-                        self.errors.push(e);
-                        return Expr::Const(false);
-                    }
-                }
-            }
+            let Ok(set) = self.times_where(t, size, &value) else {
+                return Expr::Const(false);
+            };
             let ones: u64 = set.iter().map(|w| u64::from(w.count_ones())).sum();
             if let Some(table) = &mut table {
                 for (w, &word) in cells.iter().enumerate() {
