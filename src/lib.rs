@@ -88,7 +88,17 @@ pub fn load(name: &str, text: &str) -> Result<Loaded, Diagnostics<RuleError>> {
     let src = error::Source::new(name, text);
     let fail = |errors| Diagnostics::new(src.clone(), errors, name);
     let ast = syntax::parse(text).map_err(|e| fail(vec![e]))?;
-    let (rules, warnings) = resolve::resolve(&ast).map_err(fail)?;
+    let (mut rules, warnings) = resolve::resolve(&ast).map_err(fail)?;
+    // What `explain --why` names the goal's parts by: their text.
+    rules.goal_part_texts = (rules.goal_part_spans.iter())
+        .map(|s| {
+            let part = text.get(s.offset()..s.offset() + s.len()).unwrap_or("");
+            let code = part.lines().map(|l| l.split('#').next().unwrap_or(""));
+            code.flat_map(str::split_whitespace)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
     Ok(Loaded {
         rules,
         warnings,

@@ -1153,7 +1153,11 @@ fn why(
     let ground = crate::show::ground(rules, case, &task);
     let symbol = |cell: usize| ground[cell].clone();
     let cols = task.board().cols();
-    Ok((found.describe(cols, &symbol), found.json(cols)))
+    let texts = &rules.goal_part_texts;
+    Ok((
+        found.describe(cols, &symbol, texts),
+        found.json(cols, texts),
+    ))
 }
 
 pub fn describe(

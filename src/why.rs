@@ -108,8 +108,14 @@ fn why_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Why {
 impl Why {
     /// What `explain --why` prints: the counts, the moves never taken, and
     /// each mover's cells drawn as `+` over the map's symbols
-    /// (`symbol(cell)`), for a map of `cols` columns.
-    pub fn describe(&self, cols: usize, symbol: &dyn Fn(usize) -> String) -> String {
+    /// (`symbol(cell)`), for a map of `cols` columns; the goal's parts
+    /// named by their text (`texts`, where known).
+    pub fn describe(
+        &self,
+        cols: usize,
+        symbol: &dyn Fn(usize) -> String,
+        texts: &[String],
+    ) -> String {
         use std::fmt::Write;
         let mut out = String::new();
         let all = if self.whole {
@@ -125,9 +131,11 @@ impl Why {
         let _ = writeln!(out, "why: {} states reached ({all}), {goal}", self.states);
         let n = self.parts.len();
         for (k, _) in self.parts.iter().enumerate().filter(|(_, held)| !**held) {
+            let text = texts.get(k).map_or(String::new(), |t| format!(": `{t}`"));
             let _ = writeln!(
                 out,
-                "  part {} of the goal's {n} (joined by `and`, in the order written) is never true",
+                "  part {} of the goal's {n} (joined by `and`, in the order written) is never \
+                 true{text}",
                 k + 1
             );
         }
@@ -156,9 +164,10 @@ impl Why {
 
 impl Why {
     /// The same as JSON: `states`, `whole`, `goal`, `parts_never_true`
-    /// (their places, from 1), `moves_never_taken`, and `cells` with each
+    /// (their places, from 1) and `parts_never_true_text` (as written,
+    /// where `texts` has them), `moves_never_taken`, and `cells` with each
     /// mover's `[row, column]`s (on a map of `cols` columns).
-    pub fn json(&self, cols: usize) -> serde_json::Value {
+    pub fn json(&self, cols: usize, texts: &[String]) -> serde_json::Value {
         let cols = cols.max(1);
         let cells: serde_json::Map<String, serde_json::Value> = (self.reached.iter())
             .map(|(name, on)| {
@@ -173,11 +182,15 @@ impl Why {
             .filter(|(_, held)| !**held)
             .map(|(k, _)| k + 1)
             .collect();
+        let never_text: Vec<&str> = (never_true.iter())
+            .filter_map(|k| texts.get(k - 1).map(String::as_str))
+            .collect();
         serde_json::json!({
             "states": self.states,
             "whole": self.whole,
             "goal": self.goal,
             "parts_never_true": never_true,
+            "parts_never_true_text": never_text,
             "moves_never_taken": self.never,
             "cells": cells,
         })

@@ -207,7 +207,7 @@ fn why_shows_what_the_start_can_reach() {
     puzzle::run::explain_input(&loaded.rules, &input, &opts, &mut out).unwrap();
     let out = String::from_utf8(out).unwrap();
     let never = "of the goal's 2 (joined by `and`, in the order written) is never true";
-    assert!(out.contains(&format!("part 2 {never}")), "{out}");
+    assert!(out.contains(&format!("part 2 {never}: `got`\n")), "{out}");
     assert!(!out.contains(&format!("part 1 {never}")), "{out}");
     // The same as JSON, a line a case.
     let opts = puzzle::run::Options {
@@ -221,6 +221,11 @@ fn why_shows_what_the_start_can_reach() {
     assert_eq!(why["states"], 4, "{line}");
     assert_eq!(why["goal"], false, "{line}");
     assert_eq!(why["parts_never_true"], serde_json::json!([2]), "{line}");
+    assert_eq!(
+        why["parts_never_true_text"],
+        serde_json::json!(["got"]),
+        "{line}"
+    );
     assert_eq!(why["moves_never_taken"], serde_json::json!([]), "{line}");
     assert_eq!(
         why["cells"]["hero"],

@@ -72,6 +72,11 @@ pub struct Rules {
     /// The goal's parts joined by `and`, in the order written (empty for a
     /// goal of one part): `explain --why` says which is never true.
     pub(crate) goal_parts: Vec<Expr>,
+    /// Each of [`Rules::goal_parts`] as written (its source, its blanks
+    /// run together), filled in by [`crate::load`] from the rule file's
+    /// text at the parts' spans ([`Rules::goal_part_spans`]).
+    pub(crate) goal_part_texts: Vec<String>,
+    pub(crate) goal_part_spans: Vec<Span>,
     pub(crate) limit: Option<Limit>,
     /// The comparisons of numbers in conditions ([`Expr::Time`]).
     pub(crate) times: Vec<TimeRead>,
@@ -987,6 +992,8 @@ struct Found {
     /// The goal's parts joined by `and`, each resolved (where it has
     /// more than one).
     goal_parts: Vec<Expr>,
+    /// Where each of `goal_parts` is written.
+    goal_part_spans: Vec<Span>,
     /// The first goal written, resolved or not.
     goal_written: Option<Span>,
     limit: Option<(Limit, Span)>,
@@ -1488,6 +1495,7 @@ impl Resolver {
                         let each: Option<Vec<Expr>> =
                             parts.iter().map(|q| self.expr(q, &scope)).collect();
                         found.goal_parts = each.unwrap_or_default();
+                        found.goal_part_spans = parts.iter().map(|q| q.span()).collect();
                     }
                 }
                 found.goal_written.get_or_insert(p.span());
@@ -1656,6 +1664,7 @@ impl Resolver {
             when,
             goal,
             goal_parts,
+            goal_part_spans,
             goal_written,
             limit,
             teleports,
@@ -1737,6 +1746,8 @@ impl Resolver {
             carries,
             goal,
             goal_parts,
+            goal_part_texts: Vec::new(),
+            goal_part_spans,
             limit: limit.map(|l| l.0),
             times: std::mem::take(&mut self.times),
             beams: std::mem::take(&mut self.beams),
