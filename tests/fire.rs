@@ -185,3 +185,28 @@ fn the_fire_sample_is_worked_out_by_the_hand_written_search() {
         .collect();
     common::assert_sample_is("fire", &want);
 }
+
+/// The plan keeps each state at its earliest only where that cannot
+/// change an answer: a fire that closes in (the shipped file), not a cell
+/// that is safe only at one minute, nor one safe only from some minute on
+/// (where waiting for it matters).
+#[test]
+fn the_earliest_arrival_is_kept_only_where_the_time_only_hurts() {
+    let shipped = common::read(&common::root().join("puzzles/fire.puz"));
+    let input = common::read(&common::root().join("puzzles/fire.in"));
+    let earliest = |text: &str| {
+        let rules = puzzle::load("f.puz", text)
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .rules;
+        let task = common::task_of(&rules, &input);
+        let plan = puzzle::plan::plan(&task, puzzle::search::Config::default()).expect("a plan");
+        plan.earliest().is_some()
+    };
+    assert!(earliest(&shipped));
+    let at = shipped.replace("burnt(joe) <= steps and", "burnt(joe) == steps and");
+    assert!(!earliest(&at), "a forbid true at one minute only");
+    let later = shipped.replace("burnt(joe) <= steps and", "burnt(joe) > steps and");
+    assert!(!earliest(&later), "a forbid that lifts as the time passes");
+    let rising = format!("{shipped}\nenter open only if steps >= 1\n");
+    assert!(!earliest(&rising), "an entry that opens as the time passes");
+}

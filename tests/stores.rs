@@ -59,6 +59,7 @@ fn search<S: Store<u64>>(task: &Task, engine: Engine, threads: usize) -> Solutio
         limit: None,
         threads,
         checks: plan.checks(),
+        earliest: plan.earliest(),
     };
     let budget = Budget::unlimited();
     if engine == Engine::Bidir {

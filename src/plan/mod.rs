@@ -257,6 +257,10 @@ pub struct Plan {
     /// Where costs have parts (the ordered engine): how it keeps each
     /// state's least label.
     labels: Option<LabelStore>,
+    /// Breadth-first search keeps each state once, at its earliest: the
+    /// clock left out of the visited store's keys
+    /// ([`Task::earliest_is_best`]).
+    earliest: Option<VarId>,
 }
 
 /// How the ordered engine keeps each state's least label (cost part by
@@ -310,6 +314,12 @@ impl Plan {
 
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// The clock the visited store leaves out, where a state is kept at
+    /// its earliest.
+    pub fn earliest(&self) -> Option<VarId> {
+        self.earliest
     }
 
     /// Where costs have parts: how the ordered engine keeps its labels.
@@ -640,7 +650,15 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let bound = bound(task);
     let (engine, engine_why) = engine(task, config.strategy, bound.as_ref(), layout.bits());
     let (kernel, kernel_why) = kernel(task, engine);
-    let (store, store_why, labels) = store(task, engine, &layout);
+    let (store, mut store_why, labels) = store(task, engine, &layout);
+    let earliest = task.earliest_is_best().filter(|_| engine == Engine::Bfs);
+    if earliest.is_some() {
+        store_why = format!(
+            "{store_why}; each state kept once, at its earliest (the time left out of its key: \
+             the conditions that read the time only get harder as it passes, and every step \
+             costs 1, so a state reached later is no better)"
+        );
+    }
     let (checks, checks_why) = checks(task, config.count);
     Ok(Plan {
         layout,
@@ -656,6 +674,7 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         bound: if engine == Engine::Astar { bound } else { None },
         threads: config.threads,
         labels,
+        earliest,
     })
 }
 
@@ -778,6 +797,14 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
     // breadth-first search 0.06 s and 10.0 MB); where breadth-first search
     // keeps a hash set too, A* wins both ways (five robots on 14 x 14
     // boards: 3.9 s and 299 MB against 48.8 s and 506 MB).
+    if asked == Strategy::Auto && task.earliest_is_best().is_some() {
+        return (
+            Engine::Bfs,
+            "the time is read, but only ever makes a step harder as it passes, and every step \
+             costs 1: breadth-first search keeping each state at its earliest"
+                .into(),
+        );
+    }
     let wants_astar = match asked {
         Strategy::Astar => true,
         Strategy::Auto if task.far_moves() => task.unconditional() && bits > DENSE_MAX_BITS,

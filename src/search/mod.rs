@@ -25,7 +25,7 @@ pub use astar::{Heuristic, astar};
 pub use dijkstra::dijkstra;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-pub use store::{Dense, Growing, Mark, Own, Sparse, Store};
+pub use store::{Dense, Growing, Mark, Masked, Own, Sparse, Store};
 
 /// Runs a plan within a budget: the answer for its task, or how far the
 /// search got when the budget ran out. Successors are counted (see
@@ -98,6 +98,9 @@ pub struct How {
     pub limit: Option<u64>,
     pub threads: usize,
     pub checks: Checks,
+    /// The clock, where a state is kept once, at its earliest (its bits
+    /// left out of the visited store's keys).
+    pub earliest: Option<crate::task::VarId>,
 }
 no_bitset!(u64, u128, Wide<4>, Wide<16>);
 
@@ -124,6 +127,7 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, way: bool) -> Solu
         limit,
         threads: plan.threads(),
         checks: plan.checks(),
+        earliest: plan.earliest(),
     };
     match (plan.engine(), plan.store()) {
         (
@@ -593,10 +597,26 @@ fn expand<W: Word, S: Store<W>>(
 /// Breadth-first search from the kernel's start states, to at most `limit`
 /// steps, within `budget`.
 pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -> Solution {
-    let How { limit, threads, .. } = how;
-    let Some(mut store) = new_store::<W, S>(k, budget) else {
+    let Some(store) = new_store::<W, S>(k, budget) else {
         return Solution::stopped(budget);
     };
+    match how.earliest {
+        Some(clock) => {
+            let keep = !k.layout().field(clock).mask::<W>();
+            bfs_in(k, how, budget, Masked { inner: store, keep })
+        }
+        None => bfs_in(k, how, budget, store),
+    }
+}
+
+/// [`bfs`] with its visited store made.
+fn bfs_in<W: Word, S: Store<W>>(
+    k: &Kernel<'_, W>,
+    how: How,
+    budget: &Budget,
+    mut store: S,
+) -> Solution {
+    let How { limit, threads, .. } = how;
     let mut out = Solution::default();
     let goal = |t: W| k.is_goal(t);
     let starts: Vec<W> = k

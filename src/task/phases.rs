@@ -113,3 +113,102 @@ impl Task {
         t
     }
 }
+
+/// How a condition changes as the time passes, all else the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Trend {
+    /// True at a time, true at every earlier one.
+    falls: bool,
+    /// True at a time, true at every later one.
+    rises: bool,
+}
+
+impl Expr {
+    /// How it changes with the clock `c` of `n` values (kept whole: its
+    /// values are the times, up to the last, which stands for every later
+    /// one).
+    fn trend(&self, c: VarId, n: usize) -> Trend {
+        let both = Trend {
+            falls: true,
+            rises: true,
+        };
+        let of_set = |set: &dyn Fn(usize) -> bool, n: usize| {
+            // A prefix falls; a suffix rises.
+            let first_off = (0..n).find(|&v| !set(v)).unwrap_or(n);
+            let first_on = (0..n).find(|&v| set(v)).unwrap_or(n);
+            Trend {
+                falls: (first_off..n).all(|v| !set(v)),
+                rises: (first_on..n).all(|v| set(v)),
+            }
+        };
+        match self {
+            Expr::In(v, set) if *v == c => of_set(&|t| set[t / 64] >> (t % 64) & 1 == 1, n),
+            Expr::AtTime {
+                clock, times, bits, ..
+            } if *clock == c => {
+                let mut t = both;
+                for p in 0..bits.len() * 64 / times {
+                    let row = of_set(&|v| table_bit(bits, p * times + v), *times);
+                    t.falls &= row.falls;
+                    t.rises &= row.rises;
+                }
+                t
+            }
+            Expr::And(es) | Expr::Or(es) => es.iter().fold(both, |t, e| {
+                let u = e.trend(c, n);
+                Trend {
+                    falls: t.falls && u.falls,
+                    rises: t.rises && u.rises,
+                }
+            }),
+            Expr::Not(e) => {
+                let u = e.trend(c, n);
+                Trend {
+                    falls: u.rises,
+                    rises: u.falls,
+                }
+            }
+            e if e.reads_var(c) => Trend {
+                falls: false,
+                rises: false,
+            },
+            _ => both,
+        }
+    }
+}
+
+impl Task {
+    /// The clock, where arriving sooner never hurts: the clock keeps the
+    /// time whole (no period), every step costs 1, no mover moves by
+    /// itself on a condition of the time, no rule's condition reads it,
+    /// and every condition that lets a step be taken (moves', `enter`),
+    /// and the goal, only ever turns false as the time passes, while
+    /// `forbid` only ever turns true. Then a state reached at a time is as
+    /// good as the same state reached later: every way on from the later
+    /// one is a way on from the earlier, step for step, to a goal as soon.
+    /// A breadth-first search may keep each state once, at its earliest,
+    /// whatever its clock.
+    pub fn earliest_is_best(&self) -> Option<VarId> {
+        let c = self.clock?;
+        if !matches!(self.var(c).kind(), VarKind::Clock { period: 1, .. }) || !self.unit_costs() {
+            return None;
+        }
+        let scripted = |a: &Action| self.movers[a.mover.ix()].script.is_some();
+        if (self.actions.iter()).any(|a| scripted(a) && a.guard.reads_var(c))
+            || self.rules.iter().any(|r| r.cond.reads_var(c))
+        {
+            return None;
+        }
+        let entries = (self.entry.iter()).chain(self.entry_moving.iter().flat_map(|(_, es)| es));
+        let allows = (self.actions.iter().map(|a| &a.guard))
+            .chain(entries)
+            .chain(std::iter::once(&self.goal));
+        let n = self.var(c).size() as usize;
+        for e in allows {
+            if !e.trend(c, n).falls {
+                return None;
+            }
+        }
+        self.forbid.trend(c, n).rises.then_some(c)
+    }
+}
