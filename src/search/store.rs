@@ -476,6 +476,68 @@ fn lock<W>(shard: &mut Mutex<HashSet<W>>) -> &mut HashSet<W> {
     shard.get_mut().expect("a shard lock is never poisoned")
 }
 
+/// A store that keeps each state less some bits: `keep` clears them
+/// (the clock, where the plan keeps each state at its earliest, see
+/// [`crate::task::Task::earliest_is_best`]): a state found again at a
+/// later time is not new.
+pub struct Masked<S, W> {
+    pub inner: S,
+    pub keep: W,
+}
+
+impl<W: Word, S: Store<W>> Store<W> for Masked<S, W> {
+    /// Made from a store and its mask, never from a size alone.
+    fn try_new(_: u32) -> Option<Self> {
+        None
+    }
+    fn settle(&mut self, next: u64, room: impl FnOnce(u64) -> bool) {
+        self.inner.settle(next, room)
+    }
+    fn failed(&self) -> bool {
+        self.inner.failed()
+    }
+    #[inline(always)]
+    fn insert(&self, s: W) -> bool {
+        self.inner.insert(s & self.keep)
+    }
+    fn contains(&self, s: W) -> bool {
+        self.inner.contains(s & self.keep)
+    }
+    /// State by state: the bits cleared may be those of the row.
+    fn insert_row<const R: usize>(&self, base: W, mask: [u64; R], mut new: impl FnMut(u32)) {
+        for (r, &word) in mask.iter().enumerate() {
+            for_each_bit(word, |b| {
+                let p = 64 * r as u32 + b;
+                if self.insert(base | W::from_u64(p as u64)) {
+                    new(p);
+                }
+            });
+        }
+    }
+    fn count(&self) -> u64 {
+        self.inner.count()
+    }
+    #[inline(always)]
+    fn insert_mut(&mut self, s: W) -> bool {
+        self.inner.insert_mut(s & self.keep)
+    }
+    fn insert_row_mut<const R: usize>(
+        &mut self,
+        base: W,
+        mask: [u64; R],
+        mut new: impl FnMut(u32),
+    ) {
+        for (r, &word) in mask.iter().enumerate() {
+            for_each_bit(word, |b| {
+                let p = 64 * r as u32 + b;
+                if self.insert_mut(base | W::from_u64(p as u64)) {
+                    new(p);
+                }
+            });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -568,67 +630,5 @@ mod tests {
         // The plan's own threshold: 2^12 values, 4 states in the hash set.
         let late = agrees::<Growing<u64>>(12, 11, true);
         assert!(late.is_dense());
-    }
-}
-
-/// A store that keeps each state less some bits: `keep` clears them
-/// (the clock, where the plan keeps each state at its earliest, see
-/// [`crate::task::Task::earliest_is_best`]): a state found again at a
-/// later time is not new.
-pub struct Masked<S, W> {
-    pub inner: S,
-    pub keep: W,
-}
-
-impl<W: Word, S: Store<W>> Store<W> for Masked<S, W> {
-    /// Made from a store and its mask, never from a size alone.
-    fn try_new(_: u32) -> Option<Self> {
-        None
-    }
-    fn settle(&mut self, next: u64, room: impl FnOnce(u64) -> bool) {
-        self.inner.settle(next, room)
-    }
-    fn failed(&self) -> bool {
-        self.inner.failed()
-    }
-    #[inline(always)]
-    fn insert(&self, s: W) -> bool {
-        self.inner.insert(s & self.keep)
-    }
-    fn contains(&self, s: W) -> bool {
-        self.inner.contains(s & self.keep)
-    }
-    /// State by state: the bits cleared may be those of the row.
-    fn insert_row<const R: usize>(&self, base: W, mask: [u64; R], mut new: impl FnMut(u32)) {
-        for (r, &word) in mask.iter().enumerate() {
-            for_each_bit(word, |b| {
-                let p = 64 * r as u32 + b;
-                if self.insert(base | W::from_u64(p as u64)) {
-                    new(p);
-                }
-            });
-        }
-    }
-    fn count(&self) -> u64 {
-        self.inner.count()
-    }
-    #[inline(always)]
-    fn insert_mut(&mut self, s: W) -> bool {
-        self.inner.insert_mut(s & self.keep)
-    }
-    fn insert_row_mut<const R: usize>(
-        &mut self,
-        base: W,
-        mask: [u64; R],
-        mut new: impl FnMut(u32),
-    ) {
-        for (r, &word) in mask.iter().enumerate() {
-            for_each_bit(word, |b| {
-                let p = 64 * r as u32 + b;
-                if self.insert_mut(base | W::from_u64(p as u64)) {
-                    new(p);
-                }
-            });
-        }
     }
 }

@@ -138,7 +138,7 @@ impl Expr {
             let first_on = (0..n).find(|&v| set(v)).unwrap_or(n);
             Trend {
                 falls: (first_off..n).all(|v| !set(v)),
-                rises: (first_on..n).all(|v| set(v)),
+                rises: (first_on..n).all(set),
             }
         };
         match self {
