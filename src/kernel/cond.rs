@@ -254,6 +254,7 @@ impl<W: Word> Conds<W> {
                 clock,
                 times,
                 bits,
+                ..
             } => {
                 let (p, c) = (layout.field(task.mover(*mover).pos()), layout.field(*clock));
                 self.push(Node::AtTime {

@@ -21,7 +21,7 @@ mod domain;
 mod ground;
 mod phases;
 
-pub use phases::MAX_PHASES;
+pub use phases::{MAX_PHASES, set_trend};
 
 pub use domain::Domain;
 pub use ground::MAX_AT_ONCE;
@@ -253,6 +253,11 @@ pub enum Expr {
         clock: VarId,
         times: usize,
         bits: Vec<u64>,
+        /// Every position's row only ever turns false as the time passes
+        /// (`falls`), or only ever true (`rises`): worked out where it is
+        /// made, from the few distinct rows.
+        falls: bool,
+        rises: bool,
     },
     /// Mover `b` stands on (a piece: covers) the cell `off` (rows,
     /// columns) from mover `a`'s cell: a cell test of a move's condition
@@ -1457,6 +1462,7 @@ impl Task {
                 clock,
                 times,
                 bits,
+                ..
             } => {
                 let m = &self.movers[mover.ix()];
                 let p = (vals[m.pos.ix()] - self.vars[m.pos.ix()].lo()) as usize;

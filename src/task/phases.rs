@@ -22,6 +22,7 @@ impl Expr {
                 clock: c,
                 times,
                 bits,
+                ..
             } if *c == clock => {
                 // The positions where it holds at time `v`.
                 let n = bits.len() * 64 / times;
@@ -114,6 +115,16 @@ impl Task {
     }
 }
 
+/// Whether the set of a clock's `n` values (bit `v % 64` of word `v /
+/// 64`) only ever turns false as the time passes (a prefix), and whether
+/// only ever true (a suffix).
+pub fn set_trend(set: &[u64], n: usize) -> (bool, bool) {
+    let has = |v: usize| set[v / 64] >> (v % 64) & 1 == 1;
+    let first_off = (0..n).find(|&v| !has(v)).unwrap_or(n);
+    let first_on = (0..n).find(|&v| has(v)).unwrap_or(n);
+    ((first_off..n).all(|v| !has(v)), (first_on..n).all(has))
+}
+
 /// How a condition changes as the time passes, all else the same.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Trend {
@@ -132,28 +143,20 @@ impl Expr {
             falls: true,
             rises: true,
         };
-        let of_set = |set: &dyn Fn(usize) -> bool, n: usize| {
-            // A prefix falls; a suffix rises.
-            let first_off = (0..n).find(|&v| !set(v)).unwrap_or(n);
-            let first_on = (0..n).find(|&v| set(v)).unwrap_or(n);
-            Trend {
-                falls: (first_off..n).all(|v| !set(v)),
-                rises: (first_on..n).all(set),
-            }
-        };
         match self {
-            Expr::In(v, set) if *v == c => of_set(&|t| set[t / 64] >> (t % 64) & 1 == 1, n),
-            Expr::AtTime {
-                clock, times, bits, ..
-            } if *clock == c => {
-                let mut t = both;
-                for p in 0..bits.len() * 64 / times {
-                    let row = of_set(&|v| table_bit(bits, p * times + v), *times);
-                    t.falls &= row.falls;
-                    t.rises &= row.rises;
-                }
-                t
+            Expr::In(v, set) if *v == c => {
+                let (falls, rises) = set_trend(set, n);
+                Trend { falls, rises }
             }
+            Expr::AtTime {
+                clock,
+                falls,
+                rises,
+                ..
+            } if *clock == c => Trend {
+                falls: *falls,
+                rises: *rises,
+            },
             Expr::And(es) | Expr::Or(es) => es.iter().fold(both, |t, e| {
                 let u = e.trend(c, n);
                 Trend {

@@ -119,12 +119,15 @@ impl Grounder<'_> {
         let positions = d.len();
         let mut table = (self.clock_var.is_some() && (positions as u64) * size <= MAX_TABLE_BITS)
             .then(|| vec![0u64; (positions * times).div_ceil(64)]);
+        let (mut falls, mut rises) = (true, true);
         for (key, cells) in groups {
             let value = |f: usize| reads.iter().position(|&r| r == f).map(|k| key[k]);
             let Ok(set) = self.times_where(t, size, &value) else {
                 return Expr::Const(false);
             };
             let ones: u64 = set.iter().map(|w| u64::from(w.count_ones())).sum();
+            let (f, r) = crate::task::set_trend(&set, times);
+            (falls, rises) = (falls && f, rises && r);
             if let Some(table) = &mut table {
                 for (w, &word) in cells.iter().enumerate() {
                     let mut word = word;
@@ -151,6 +154,8 @@ impl Grounder<'_> {
                 clock,
                 times,
                 bits,
+                falls,
+                rises,
             },
             _ => Expr::or(parts),
         }
