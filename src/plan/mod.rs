@@ -648,7 +648,8 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         _ => return Err(TooWide(layout)),
     };
     let bound = bound(task);
-    let (engine, engine_why) = engine(task, config.strategy, bound.as_ref(), layout.bits());
+    let (engine, engine_why) = earliest_engine(task, config.strategy)
+        .unwrap_or_else(|| engine(task, config.strategy, bound.as_ref(), layout.bits()));
     let (kernel, kernel_why) = kernel(task, engine);
     let (store, mut store_why, labels) = store(task, engine, &layout);
     let earliest = task.earliest_is_best().filter(|_| engine == Engine::Bfs);
@@ -739,6 +740,21 @@ fn label_store(task: &Task, layout: &Layout) -> (LabelStore, String) {
     (LabelStore { packing, array }, why)
 }
 
+/// Breadth-first search keeping each state at its earliest, where the
+/// task allows it ([`Task::earliest_is_best`]) and no engine was asked for:
+/// a state per cell where A* or a search of every time would keep one per
+/// cell and minute.
+fn earliest_engine(task: &Task, asked: Strategy) -> Option<(Engine, String)> {
+    let fits = asked == Strategy::Auto
+        && *task.goal() != Expr::Const(false)
+        && task.earliest_is_best().is_some();
+    fits.then(|| {
+        let why = "the time is read, but only ever makes a step harder as it passes, and every \
+                   step costs 1: breadth-first search keeping each state at its earliest";
+        (Engine::Bfs, why.into())
+    })
+}
+
 fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (Engine, String) {
     if *task.goal() == Expr::Const(false) {
         return (
@@ -797,14 +813,6 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
     // breadth-first search 0.06 s and 10.0 MB); where breadth-first search
     // keeps a hash set too, A* wins both ways (five robots on 14 x 14
     // boards: 3.9 s and 299 MB against 48.8 s and 506 MB).
-    if asked == Strategy::Auto && task.earliest_is_best().is_some() {
-        return (
-            Engine::Bfs,
-            "the time is read, but only ever makes a step harder as it passes, and every step \
-             costs 1: breadth-first search keeping each state at its earliest"
-                .into(),
-        );
-    }
     let wants_astar = match asked {
         Strategy::Astar => true,
         Strategy::Auto if task.far_moves() => task.unconditional() && bits > DENSE_MAX_BITS,
