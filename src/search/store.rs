@@ -485,6 +485,8 @@ pub struct Masked<S, W> {
     pub keep: W,
 }
 
+// Rows go state by state through `insert` (the trait's own `insert_row`):
+// the bits cleared may be those of the row.
 impl<W: Word, S: Store<W>> Store<W> for Masked<S, W> {
     /// Made from a store and its mask, never from a size alone.
     fn try_new(_: u32) -> Option<Self> {
@@ -503,38 +505,12 @@ impl<W: Word, S: Store<W>> Store<W> for Masked<S, W> {
     fn contains(&self, s: W) -> bool {
         self.inner.contains(s & self.keep)
     }
-    /// State by state: the bits cleared may be those of the row.
-    fn insert_row<const R: usize>(&self, base: W, mask: [u64; R], mut new: impl FnMut(u32)) {
-        for (r, &word) in mask.iter().enumerate() {
-            for_each_bit(word, |b| {
-                let p = 64 * r as u32 + b;
-                if self.insert(base | W::from_u64(p as u64)) {
-                    new(p);
-                }
-            });
-        }
-    }
     fn count(&self) -> u64 {
         self.inner.count()
     }
     #[inline(always)]
     fn insert_mut(&mut self, s: W) -> bool {
         self.inner.insert_mut(s & self.keep)
-    }
-    fn insert_row_mut<const R: usize>(
-        &mut self,
-        base: W,
-        mask: [u64; R],
-        mut new: impl FnMut(u32),
-    ) {
-        for (r, &word) in mask.iter().enumerate() {
-            for_each_bit(word, |b| {
-                let p = 64 * r as u32 + b;
-                if self.insert_mut(base | W::from_u64(p as u64)) {
-                    new(p);
-                }
-            });
-        }
     }
 }
 
