@@ -298,9 +298,14 @@ pub fn check(rules: &Path) -> Result<Outcome, Report> {
     let mut out = std::io::stdout().lock();
     // `1 agent`, `2 agents`.
     let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    // Fields only where there are some (most files have none).
+    let fields = match r.fields().len() {
+        0 => String::new(),
+        n => format!(", {}", count(n, "field")),
+    };
     let said = writeln!(
         out,
-        "{}: ok ({}, {}, {}, {}, {})",
+        "{}: ok ({}, {}, {}, {}{fields}, {})",
         rules.display(),
         count(r.tiles().len(), "tile"),
         count(r.agents().len(), "agent"),

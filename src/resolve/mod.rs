@@ -113,6 +113,11 @@ impl Rules {
     pub fn states(&self) -> &[State] {
         &self.states
     }
+
+    /// The fields (`field NAME = distance from ...`), one per declaration.
+    pub fn fields(&self) -> &[Field] {
+        &self.fields
+    }
 }
 
 /// A parameter domain: `colour = blue yellow red green`.
