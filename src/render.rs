@@ -17,6 +17,21 @@ const COLOURS: [&str; 8] = [
     "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
 ];
 
+/// The colour of style `i`: the palette's first, then hues a golden angle
+/// apart (every style its own colour, however many there are).
+fn colour(i: usize) -> String {
+    match COLOURS.get(i) {
+        Some(c) => (*c).to_string(),
+        None => {
+            let k = i - COLOURS.len();
+            let hue = (k as f64 * 137.507_764) % 360.0;
+            // Three lightnesses in turn keep close hues apart.
+            let light = [38, 48, 30][k % 3];
+            format!("hsl({hue:.1},65%,{light}%)")
+        }
+    }
+}
+
 /// Text escaped for XML and HTML.
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -94,7 +109,7 @@ impl Walk {
         );
         cells(self, &mut out);
         for (m, mover) in self.movers.iter().enumerate() {
-            let colour = COLOURS[mover.style % COLOURS.len()];
+            let colour = colour(mover.style);
             let at: Vec<[usize; 2]> = self.frames.iter().map(|f| f.at[m]).collect();
             let points: Vec<String> = at
                 .iter()
@@ -191,7 +206,10 @@ impl Walk {
         let data = serde_json::to_string(self)
             .expect("a walk is plain data")
             .replace("</", "<\\/");
-        let colours = serde_json::to_string(&COLOURS).expect("strings");
+        // A colour for every style the walk uses.
+        let styles = self.movers.iter().map(|m| m.style + 1).max().unwrap_or(0);
+        let colours: Vec<String> = (0..styles.max(COLOURS.len())).map(colour).collect();
+        let colours = serde_json::to_string(&colours).expect("strings");
         PAGE.replace("{{TITLE}}", &escape(title))
             .replace("{{W}}", &w.to_string())
             .replace("{{H}}", &h.to_string())
@@ -335,3 +353,16 @@ for (const k of keys) {
 </body>
 </html>
 "##;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// However many styles a walk has, each has its own colour.
+    #[test]
+    fn every_style_has_its_own_colour() {
+        let all: std::collections::HashSet<String> = (0..500).map(colour).collect();
+        assert_eq!(all.len(), 500);
+        assert_eq!(colour(0), COLOURS[0]);
+    }
+}
