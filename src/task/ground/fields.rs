@@ -83,6 +83,10 @@ impl Grounder<'_> {
         e
     }
 
+    /// [`Grounder::field_read`], made: a table of positions by times where
+    /// it reads the clock and the table is small enough, else a
+    /// disjunction over the numbers its fields have; false where the agent
+    /// is absent from the map (an optional one).
     fn ground_field_read(&mut self, i: usize) -> Expr {
         let t: &TimeRead = &self.rules.times[i];
         let agent = t.at.expect("a comparison that reads a field at an agent");
