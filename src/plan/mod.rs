@@ -648,11 +648,13 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         _ => return Err(TooWide(layout)),
     };
     let bound = bound(task);
-    let (engine, engine_why) = earliest_engine(task, config.strategy)
+    // Worked out once: it walks every condition of the task.
+    let earliest = task.earliest_is_best();
+    let (engine, engine_why) = earliest_engine(task, config.strategy, earliest.is_some())
         .unwrap_or_else(|| engine(task, config.strategy, bound.as_ref(), layout.bits()));
     let (kernel, kernel_why) = kernel(task, engine);
     let (store, mut store_why, labels) = store(task, engine, &layout);
-    let earliest = task.earliest_is_best().filter(|_| engine == Engine::Bfs);
+    let earliest = earliest.filter(|_| engine == Engine::Bfs);
     if earliest.is_some() {
         store_why = format!(
             "{store_why}; each state kept once, at its earliest (the time left out of its key: \
@@ -741,13 +743,11 @@ fn label_store(task: &Task, layout: &Layout) -> (LabelStore, String) {
 }
 
 /// Breadth-first search keeping each state at its earliest, where the
-/// task allows it ([`Task::earliest_is_best`]) and no engine was asked for:
-/// a state per cell where A* or a search of every time would keep one per
-/// cell and minute.
-fn earliest_engine(task: &Task, asked: Strategy) -> Option<(Engine, String)> {
-    let fits = asked == Strategy::Auto
-        && *task.goal() != Expr::Const(false)
-        && task.earliest_is_best().is_some();
+/// task allows it (`allows`: [`Task::earliest_is_best`]) and no engine was
+/// asked for: a state per cell where A* or a search of every time would
+/// keep one per cell and minute.
+fn earliest_engine(task: &Task, asked: Strategy, allows: bool) -> Option<(Engine, String)> {
+    let fits = asked == Strategy::Auto && *task.goal() != Expr::Const(false) && allows;
     fits.then(|| {
         let why = "the time is read, but only ever makes a step harder as it passes, and every \
                    step costs 1: breadth-first search keeping each state at its earliest";

@@ -129,10 +129,9 @@ impl Grounder<'_> {
             let Ok(set) = self.times_where(t, size, &value) else {
                 return Expr::Const(false);
             };
-            let ones: u64 = set.iter().map(|w| u64::from(w.count_ones())).sum();
-            let (f, r) = crate::task::set_trend(&set, times);
-            (falls, rises) = (falls && f, rises && r);
             if let Some(table) = &mut table {
+                let (f, r) = crate::task::set_trend(&set, times);
+                (falls, rises) = (falls && f, rises && r);
                 for (w, &word) in cells.iter().enumerate() {
                     let mut word = word;
                     while word != 0 {
@@ -143,6 +142,7 @@ impl Grounder<'_> {
                 }
                 continue;
             }
+            let ones: u64 = set.iter().map(|w| u64::from(w.count_ones())).sum();
             let at = Expr::at_words(MoverId(inst as u32), cells, len);
             match (self.clock_var, ones) {
                 (_, 0) => {}
