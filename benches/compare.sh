@@ -119,6 +119,32 @@ awk -v a="$c1" -v b="$c2" \
 awk -v a="$m1" -v b="$m2" \
   'BEGIN {printf "peak memory (median): 1 thread %d KB, 2 threads %d KB: %.2fx\n", a, b, (a > 0 ? b / a : 0)}'
 
+# Scale: five robots taking turns on a 7 x 7 floor (228.8 million states),
+# plain BFS on 1 and 2 threads against the naive C++ bitset BFS beside it,
+# alternated in one run. The goals: 1 thread at most 0.5x the C++ time,
+# memory at most 1.0x, 2 threads at least 1.8x one.
+SCALE="$SHARED/bench/scale"
+if [ -f "$SCALE/r5.puz" ] && [ -f "$SCALE/r5.cpp" ]; then
+  echo
+  echo "Scale: $SCALE/r5.puz, plain BFS, against r5.cpp"
+  g++ -O2 -o target/bench-r5 "$SCALE/r5.cpp"
+  : >/tmp/puzzle-s1.$$; : >/tmp/puzzle-s2.$$; : >/tmp/puzzle-sc.$$
+  for _ in $(seq "$RUNS"); do
+    measure target/bench-r5 >>/tmp/puzzle-sc.$$
+    measure "$BIN" run "$SCALE/r5.puz" "$SCALE/r5.txt" --strategy bfs --threads 1 >>/tmp/puzzle-s1.$$
+    measure "$BIN" run "$SCALE/r5.puz" "$SCALE/r5.txt" --strategy bfs --threads 2 >>/tmp/puzzle-s2.$$
+  done
+  for f in sc s1 s2; do
+    eval "t_$f=\$(cut -d' ' -f1 /tmp/puzzle-$f.$$ | median)"
+    eval "m_$f=\$(cut -d' ' -f2 /tmp/puzzle-$f.$$ | median)"
+  done
+  awk -v c="$t_sc" -v a="$t_s1" -v b="$t_s2" -v mc="$m_sc" -v ma="$m_s1" -v mb="$m_s2" \
+    'BEGIN {printf "median: C++ %.2f s %d KB; 1 thread %.2f s (%.2fx) %d KB (%.2fx); 2 threads %.2f s (%.2fx one thread) %d KB\n", c, mc, a, (c > 0 ? a / c : 0), ma, (mc > 0 ? ma / mc : 0), b, (b > 0 ? a / b : 0), mb}'
+else
+  echo
+  echo "Scale: $SCALE not found: skipped"
+fi
+
 # Families of moves (slides, leaps, teleports): each shipped puzzle against a
 # hand-written straightforward C++ solver of it (benches/families/*.cpp),
 # on a large input that benches/families/gen.py makes the same every time.
@@ -151,4 +177,4 @@ for spec in ice escape minotaur daleks bloxorz snake knights horse walkways tilt
   awk -v n="$n" -v o="$ours" -v t="$theirs" -v ob="$ours_b" -v tb="$theirs_b" -v ok="$ours_kb" -v tk="$theirs_kb" -v e="$expanded" \
     'BEGIN {printf "%-10s %9.4f %9.4f %7.2f %7.2f %10d %10d %12d\n", n, o, t, (t > 0 ? o / t : 0), (tb > 0 ? ob / tb : 0), ok, tk, e}'
 done
-rm -f /tmp/puzzle-bench.$$ /tmp/puzzle-ours.$$ /tmp/puzzle-theirs.$$ /tmp/puzzle-two.$$ /tmp/puzzle-base.$$ /tmp/puzzle-t1.$$ /tmp/puzzle-t2.$$
+rm -f /tmp/puzzle-bench.$$ /tmp/puzzle-ours.$$ /tmp/puzzle-theirs.$$ /tmp/puzzle-two.$$ /tmp/puzzle-base.$$ /tmp/puzzle-t1.$$ /tmp/puzzle-t2.$$ /tmp/puzzle-s1.$$ /tmp/puzzle-s2.$$ /tmp/puzzle-sc.$$

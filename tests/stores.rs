@@ -8,7 +8,7 @@ use crate::common;
 use puzzle::budget::Budget;
 use puzzle::kernel::Kernel;
 use puzzle::plan::{Config, Engine, Strategy};
-use puzzle::search::{Dense, Growing, How, Sparse, Store, bfs, bidir};
+use puzzle::search::{Dense, Growing, How, Sparse, Store, bfs, bfs_layered, bidir};
 use puzzle::solution::Solution;
 use puzzle::task::Task;
 use rand::rngs::SmallRng;
@@ -126,5 +126,57 @@ fn every_store_gives_the_same_answers() {
     assert!(
         crossed > 40 && solved > 40 && unsolved > 10,
         "searches that passed the bitset's threshold: {crossed}; solved {solved}, unsolved {unsolved}"
+    );
+}
+
+/// Breadth-first search that turns to bitset layers (`search::layers`)
+/// from its first level, against the hash set alone, on random robots in
+/// turn and at once: the same costs, and where no goal is reached, the
+/// same number of states; on one thread and two.
+#[test]
+fn layers_give_the_same_answers() {
+    let mut rng = SmallRng::seed_from_u64(0x1a7e25);
+    let (mut solved, mut unsolved) = (0, 0);
+    for round in 0..200 {
+        let mode = if round % 2 == 0 { "in turn" } else { "at once" };
+        let loaded = puzzle::load("layers.puz", &rules(mode)).unwrap();
+        let input = random_case(&mut rng);
+        let task = common::task_of(&loaded.rules, &input);
+        let want = answer(&search::<Sparse<u64>>(&task, Engine::Bfs, 1));
+        for threads in [1, 2] {
+            let config = Config {
+                strategy: Strategy::Bfs,
+                threads,
+                count: false,
+            };
+            let plan = puzzle::plan::plan(&task, config).expect("a plan");
+            if plan.engine() == Engine::Nothing {
+                // No state is a goal: nothing to search.
+                continue;
+            }
+            let Some(layers) = plan.layers() else {
+                panic!("no layers: {}\n{input}", plan.describe(&task));
+            };
+            let layers = layers.clone().turning_at(1);
+            let k = Kernel::<u64>::new(&task, plan.layout(), plan.kernel());
+            let how = How {
+                limit: None,
+                threads,
+                checks: plan.checks(),
+                earliest: plan.earliest(),
+            };
+            let got =
+                bfs_layered::<u64, Growing<u64>>(&k, how, &Budget::unlimited(), Some(&layers));
+            assert_eq!(answer(&got), want, "{mode}, {threads} threads\n{input}");
+        }
+        if want.0.is_some() {
+            solved += 1;
+        } else {
+            unsolved += 1;
+        }
+    }
+    assert!(
+        solved > 60 && unsolved > 10,
+        "solved {solved}, unsolved {unsolved}"
     );
 }

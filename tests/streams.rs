@@ -322,12 +322,16 @@ fn a_time_limit_ends_a_case_and_the_run_goes_on() {
 
 #[test]
 fn a_memory_limit_ends_a_case_and_the_run_goes_on() {
-    // Four robots on an open floor, each a step from its target (4 steps),
-    // then far apart: 15 million states, far more than 20 MiB of frontier.
-    let near = "aA......\nbB......\ncC......\ndD......\n........\n........\n........\n........\n";
-    let far = common::read(&common::root().join("benches/synthetic/robots.txt"));
+    // Five robots on an open floor, each a step from its target (5 steps),
+    // then far apart: hundreds of millions of states, far more than 20 MiB
+    // of frontier (and bitset layers that do not fit either).
+    let near = "aA......\nbB......\ncC......\ndD......\neE......\n........\n........\n........\n";
+    let far = common::read(&common::root().join("benches/synthetic/robots.txt"))
+        .replacen("........", "e.......", 1)
+        .replacen("........", ".......E", 1);
     let input = write_temp("mem.in", format!("{near}\n{far}").as_bytes());
     let rules = common::read(&common::root().join("benches/synthetic/robots.puz"))
+        .replace("bot[4]", "bot[5]")
         .replace("tiles {", "input { cases until eof  grid 8 x 8 }\ntiles {");
     let rules = write_temp("mem.puz", rules.as_bytes());
     for threads in ["1", "2"] {
@@ -346,7 +350,7 @@ fn a_memory_limit_ends_a_case_and_the_run_goes_on() {
             .unwrap();
         let stdout = String::from_utf8(out.stdout).unwrap();
         let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(stdout, "4\n?\n", "{threads} threads: {err}");
+        assert_eq!(stdout, "5\n?\n", "{threads} threads: {err}");
         assert_eq!(out.status.code(), Some(3), "{threads} threads");
         assert!(
             err.contains("case 2 stopped by the memory limit of 20.0 MiB (--max-memory)"),

@@ -386,4 +386,21 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
             Imp::Slides(_) | Imp::Bodies(_) | Imp::Generic(_) | Imp::Phased(_) => false,
         }
     }
+
+    /// The successors of a row of states (`base | p` for each bit `p` of
+    /// `mask`), as rows (see `tables_succ`), and how many successors they
+    /// are state by state; `None`, with no call, for a kernel that has no
+    /// rows.
+    #[inline(always)]
+    pub fn rows_of<const R: usize>(
+        &mut self,
+        base: W,
+        mask: [u64; R],
+        row: impl FnMut(W, [u64; R]),
+    ) -> Option<u64> {
+        match &mut self.imp {
+            Imp::Tables(t) => Some(t.rows_of::<R>(base, mask, row)),
+            Imp::Slides(_) | Imp::Bodies(_) | Imp::Generic(_) | Imp::Phased(_) => None,
+        }
+    }
 }

@@ -187,6 +187,9 @@ pub struct Reach {
     /// cannot stand): the cell the last mover may not end on, or may not
     /// swap into.
     pub under: Vec<Vec<u64>>,
+    /// The last mover's position -> how many positions its moves reach
+    /// (the ones of its mask in `moves`).
+    pub degree: Vec<u32>,
 }
 
 impl Reach {
@@ -220,10 +223,15 @@ impl Reach {
                 masks
             })
             .collect();
+        let degree = moves
+            .chunks_exact(words)
+            .map(|m| m.iter().map(|w| w.count_ones()).sum())
+            .collect();
         Reach {
             words,
             moves,
             under,
+            degree,
         }
     }
 

@@ -329,6 +329,123 @@ impl<'m, 't, W: Word> Tables<'m, 't, W> {
         row(base, mask);
     }
 
+    /// The successors of every state `base | p`, `p` a bit of `mask` (a
+    /// row of states that differ only in the last mover's position), as
+    /// rows: their union is the union of [`Self::rows`] over the row's
+    /// states. Returns how many successors that is state by state (a
+    /// successor per state and move, as the other engines count them).
+    ///
+    /// In turn, the row is expanded at once: a move of another mover is
+    /// the same for every state of the row but the one whose last mover
+    /// stands where it goes (one row out, `mask` less that bit), and the
+    /// last mover's moves from all of them are one row. At once, each
+    /// state of the row is expanded on its own.
+    #[inline(always)]
+    pub fn rows_of<const R: usize>(
+        &mut self,
+        base: W,
+        mask: [u64; R],
+        mut row: impl FnMut(W, [u64; R]),
+    ) -> u64 {
+        let m = self.m;
+        let reach = m.reach.as_ref().expect("rows need the model's Reach");
+        let ones = |x: [u64; R]| x.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        if m.mode != Mode::InTurn {
+            let mut count = 0;
+            for (r, &word) in mask.iter().enumerate() {
+                let mut w = word;
+                while w != 0 {
+                    let p = 64 * r as u64 + u64::from(w.trailing_zeros());
+                    w &= w - 1;
+                    self.rows::<R>(base | W::from_u64(p), |b, out| {
+                        count += ones(out);
+                        row(b, out);
+                        true
+                    });
+                }
+            }
+            return count;
+        }
+        let (last, others) = m.movers.split_last().expect("Reach needs two movers");
+        debug_assert!(
+            (base & last.field()) == W::ZERO,
+            "a row's base has no last mover"
+        );
+        // Where the others stand (not the last mover: it stands at every
+        // bit of the row).
+        for (i, mv) in others.iter().enumerate() {
+            let p = mv.pos(base);
+            self.old_pos[i] = p;
+            self.old_cell[i] = mv.cells[p as usize];
+            if !self.occupied.is_empty() {
+                let c = self.old_cell[i] as usize;
+                self.occupied[c / 64] |= 1 << (c % 64);
+            }
+        }
+        let same = !self.occupied.is_empty();
+        let mut count = 0;
+        // Counted once a row: a move of another mover is a successor of
+        // every state of the row but the one it would step onto.
+        let states = ones(mask);
+        for (i, mv) in others.iter().enumerate() {
+            let cleared = base & !mv.field();
+            for st in mv.moves(self.old_pos[i] as usize) {
+                if self.taken(st.cell) {
+                    continue;
+                }
+                let mut out = mask;
+                let mut n = states;
+                if same {
+                    // The state whose last mover stands there may not.
+                    let there = Reach::at::<R>(&reach.under[i], st.pos);
+                    if (0..R).any(|r| out[r] & there[r] != 0) {
+                        n -= 1;
+                        out = std::array::from_fn(|r| out[r] & !there[r]);
+                    }
+                }
+                if n > 0 {
+                    count += n;
+                    row(cleared | mv.bits(st.pos), out);
+                }
+            }
+        }
+        let mut blocked = [0u64; R];
+        if m.forbid_same_cell {
+            for (under, &p) in reach.under.iter().zip(&self.old_pos) {
+                let there = Reach::at::<R>(under, p);
+                blocked = std::array::from_fn(|r| blocked[r] | there[r]);
+            }
+        }
+        let mut all = [0u64; R];
+        for (r, &word) in mask.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                let p = 64 * r as u32 + w.trailing_zeros();
+                w &= w - 1;
+                let to = Reach::at::<R>(&reach.moves, p);
+                // Its moves, less the few onto the others' cells.
+                count += u64::from(reach.degree[p as usize]);
+                for r in 0..R {
+                    let mut off = to[r] & blocked[r];
+                    while off != 0 {
+                        count -= 1;
+                        off &= off - 1;
+                    }
+                    all[r] |= to[r] & !blocked[r];
+                }
+            }
+        }
+        if !self.occupied.is_empty() {
+            for &c in &self.old_cell[..others.len()] {
+                self.occupied[c as usize / 64] &= !(1 << (c % 64));
+            }
+        }
+        if all.iter().any(|&w| w != 0) {
+            row(base, all);
+        }
+        count
+    }
+
     /// One mover in turn: its moves, each checked against its entry
     /// condition, with the effect of arriving (entering, then standing).
     #[inline(always)]

@@ -4,7 +4,9 @@
 //! it knows the task's variables and nothing of how they are searched.
 
 mod encode;
+mod rank;
 mod word;
 
 pub use encode::{Field, Layout, bits_for};
+pub use rank::{Odometer, Ranker};
 pub use word::{Wide, Word, ones};

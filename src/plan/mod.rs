@@ -14,7 +14,7 @@
 
 use crate::budget::{CHECK_EVERY, CHECK_SUCCESSORS};
 use crate::kernel::KernelKind;
-use crate::pack::Layout;
+use crate::pack::{Layout, Ranker};
 use crate::resolve::MAX_PARTS;
 use crate::task::{Cmp, Expr, Mode, MoverId, Op, Relation, RuleId, SIGHT, Task, VarId, VarKind};
 
@@ -261,6 +261,8 @@ pub struct Plan {
     /// clock left out of the visited store's keys
     /// ([`Task::earliest_is_best`]).
     earliest: Option<VarId>,
+    /// Breadth-first search turns to bitset layers once a level is large.
+    layers: Option<Layers>,
 }
 
 /// How the ordered engine keeps each state's least label (cost part by
@@ -278,6 +280,72 @@ pub struct LabelStore {
 /// more than 2^[`LABEL_ARRAY_MAX_BITS`] entries, a hash map keeps them.
 pub const LABEL_ARRAY_BYTES: u64 = 64 << 20;
 pub const LABEL_ARRAY_MAX_BITS: u32 = 26;
+
+/// Breadth-first search by bitset layers (`search::layers`): the ranks of
+/// the states, and the level at which the search turns to them.
+#[derive(Debug, Clone)]
+pub struct Layers {
+    pub ranker: Ranker,
+    /// Words per row (the rows kernel's `R`).
+    pub row_words: usize,
+    /// Words per bitset.
+    pub words: usize,
+    /// The level size at which the search turns to them.
+    from: usize,
+}
+
+impl Layers {
+    /// The layers for a ranker whose rows hold the last mover's positions
+    /// in `row_words` words; `None` when a bitset would not fit an
+    /// address.
+    pub fn new(ranker: Ranker, row_words: usize) -> Option<Layers> {
+        let bits = ranker.rows().checked_shl(ranker.low_bits())?;
+        let words = usize::try_from(bits.div_ceil(64)).ok()?;
+        Some(Layers {
+            ranker,
+            row_words,
+            words,
+            // A layered level costs a sweep of the bitsets' words besides
+            // its states, a level of vectors a hash set's probe per
+            // successor (the store holds a hash set until millions of
+            // states are seen): some thousand times a word swept, for
+            // twenty successors a state.
+            from: (words / 1024).max(4096),
+        })
+    }
+
+    /// The bytes of the three bitsets.
+    pub fn bytes(&self) -> u64 {
+        3 * 8 * self.words as u64
+    }
+
+    /// A level of at least this many states turns the search to layers.
+    pub fn from_level(&self) -> usize {
+        self.from
+    }
+
+    /// The same layers, turned to from a level of `n` states (tests run
+    /// small maps through them).
+    pub fn turning_at(self, n: usize) -> Layers {
+        Layers { from: n, ..self }
+    }
+
+    /// What `explain` says of them.
+    pub fn describe(&self, layout: &Layout) -> String {
+        let (packed, ranked) = self.ranker.bits_saved(layout);
+        format!(
+            "once a level reaches {} states, the visited set, the frontier and the next level \
+             are bitsets of {} each, over the states ranked ({} rows of {} values: the fields \
+             above the last agent's position as one mixed-radix number of {ranked} bits, not \
+             {packed} packed); a level's rows are expanded at once, in order, and ORed into the \
+             next",
+            self.from_level(),
+            crate::budget::size(8 * self.words as u64),
+            self.ranker.rows(),
+            1u64 << self.ranker.low_bits(),
+        )
+    }
+}
 
 /// A state too wide to pack: its layout, for the report.
 #[derive(Debug, Clone)]
@@ -320,6 +388,12 @@ impl Plan {
     /// its earliest.
     pub fn earliest(&self) -> Option<VarId> {
         self.earliest
+    }
+
+    /// The bitset layers breadth-first search turns to once a level is
+    /// large, where it does.
+    pub fn layers(&self) -> Option<&Layers> {
+        self.layers.as_ref()
     }
 
     /// Where costs have parts: how the ordered engine keeps its labels.
@@ -419,6 +493,9 @@ impl Plan {
             let _ = writeln!(s, "  A*'s bound: {}", b.describe(task));
         }
         let _ = writeln!(s, "  visited store: {}", self.store_why);
+        if let Some(l) = &self.layers {
+            let _ = writeln!(s, "  layers: {}", l.describe(&self.layout));
+        }
         let _ = writeln!(s, "  budget checks: {}", self.checks_why);
         if self.way_from_search() {
             let _ = writeln!(s, "  path: {PATH_FROM_SEARCH_WHY}");
@@ -663,6 +740,16 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         );
     }
     let (checks, checks_why) = checks(task, config.count);
+    let layers = match kernel {
+        KernelKind::Rows { words }
+            if engine == Engine::Bfs
+                && matches!(store, Store::Bitset | Store::Growing)
+                && earliest.is_none() =>
+        {
+            Ranker::new(&layout).and_then(|r| Layers::new(r, words))
+        }
+        _ => None,
+    };
     Ok(Plan {
         layout,
         word,
@@ -678,6 +765,7 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         threads: config.threads,
         labels,
         earliest,
+        layers,
     })
 }
 

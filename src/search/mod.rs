@@ -11,13 +11,14 @@
 
 mod astar;
 mod dijkstra;
+mod layers;
 pub mod ordered;
 mod store;
 
 use crate::budget::{self, Budget};
 use crate::kernel::{Gen, Kernel, Split, Successors, Tables};
 use crate::pack::{Wide, Word};
-use crate::plan::{Checks, Engine, Plan, Store as StoreKind};
+use crate::plan::{Checks, Engine, Layers, Plan, Store as StoreKind};
 pub use crate::plan::{Config, Strategy};
 use crate::solution::Solution;
 use crate::task::Task;
@@ -53,6 +54,7 @@ trait Bits: Word {
         k: &Kernel<'_, Self>,
         how: How,
         b: &Budget,
+        layers: Option<&Layers>,
     ) -> Solution;
 }
 
@@ -66,12 +68,13 @@ macro_rules! with_bitset {
                 k: &Kernel<'_, $t>,
                 how: How,
                 b: &Budget,
+                layers: Option<&Layers>,
             ) -> Solution {
                 match (engine, store) {
                     (Engine::Bidir, StoreKind::Bitset) => bidir::<$t, Dense<$t>>(k, how, b),
                     (Engine::Bidir, _) => bidir::<$t, Growing<$t>>(k, how, b),
-                    (_, StoreKind::Bitset) => bfs::<$t, Dense<$t>>(k, how, b),
-                    _ => bfs::<$t, Growing<$t>>(k, how, b),
+                    (_, StoreKind::Bitset) => bfs_layered::<$t, Dense<$t>>(k, how, b, layers),
+                    _ => bfs_layered::<$t, Growing<$t>>(k, how, b, layers),
                 }
             }
         }
@@ -82,8 +85,14 @@ with_bitset!(u32);
 macro_rules! no_bitset {
     ($($t:ty),*) => {$(
         impl Bits for $t {
-            fn with_bitset(_: Engine, _: StoreKind, _: &Kernel<'_, $t>, _: How, _: &Budget)
-            -> Solution {
+            fn with_bitset(
+                _: Engine,
+                _: StoreKind,
+                _: &Kernel<'_, $t>,
+                _: How,
+                _: &Budget,
+                _: Option<&Layers>,
+            ) -> Solution {
                 unreachable!("the plan keeps a bitset for states of at most 30 bits only")
             }
         }
@@ -133,7 +142,7 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, way: bool) -> Solu
         (
             engine @ (Engine::Bfs | Engine::Bidir),
             store @ (StoreKind::Bitset | StoreKind::Growing),
-        ) => W::with_bitset(engine, store, &k, how, budget),
+        ) => W::with_bitset(engine, store, &k, how, budget, plan.layers()),
         (Engine::Bidir, _) => bidir::<W, Sparse<W>>(&k, how, budget),
         (Engine::Bfs, _) => bfs::<W, Sparse<W>>(&k, how, budget),
         (Engine::Astar, _) => {
@@ -597,15 +606,26 @@ fn expand<W: Word, S: Store<W>>(
 /// Breadth-first search from the kernel's start states, to at most `limit`
 /// steps, within `budget`.
 pub fn bfs<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget) -> Solution {
+    bfs_layered::<W, S>(k, how, budget, None)
+}
+
+/// [`bfs`], turning to bitset layers ([`layers`]) once a level is large,
+/// where the plan chose them.
+pub fn bfs_layered<W: Word, S: Store<W>>(
+    k: &Kernel<'_, W>,
+    how: How,
+    budget: &Budget,
+    layers: Option<&Layers>,
+) -> Solution {
     let Some(store) = new_store::<W, S>(k, budget) else {
         return Solution::stopped(budget);
     };
     match how.earliest {
         Some(clock) => {
             let keep = !k.layout().field(clock).mask::<W>();
-            bfs_in(k, how, budget, Masked { inner: store, keep })
+            bfs_in(k, how, budget, Masked { inner: store, keep }, None)
         }
-        None => bfs_in(k, how, budget, store),
+        None => bfs_in(k, how, budget, store, layers),
     }
 }
 
@@ -615,6 +635,7 @@ fn bfs_in<W: Word, S: Store<W>>(
     how: How,
     budget: &Budget,
     mut store: S,
+    mut layers: Option<&Layers>,
 ) -> Solution {
     let How { limit, threads, .. } = how;
     let mut out = Solution::default();
@@ -638,6 +659,12 @@ fn bfs_in<W: Word, S: Store<W>>(
         let mut spare = Vec::new();
         let within = |depth| limit.is_none_or(|l| depth < l);
         while !frontier.is_empty() && within(depth) {
+            let turn = layers.filter(|l| frontier.len() >= l.from_level());
+            if let Some(l) = turn.filter(|l| budget.fits(l.bytes())) {
+                return turn_to_layers(k, l, (how, budget), (store, frontier), (depth, found), out);
+            }
+            // No room for the bitsets: on with vectors.
+            layers = layers.filter(|_| turn.is_none());
             if threads <= 1 || frontier.len() < PAR_MIN {
                 // Level after level on this thread, until one is large
                 // enough to share: two vectors and no allocation per
@@ -663,7 +690,8 @@ fn bfs_in<W: Word, S: Store<W>>(
                     std::mem::swap(&mut cur, &mut next);
                     let share = threads > 1 && cur.len() >= PAR_MIN;
                     let due = unchecked >= budget::CHECK_EVERY as usize;
-                    if hit || cur.is_empty() || !within(depth) || share || due {
+                    let turn = layers.is_some_and(|l| cur.len() >= l.from_level());
+                    if hit || cur.is_empty() || !within(depth) || share || due || turn {
                         break;
                     }
                 }
@@ -714,6 +742,24 @@ fn bfs_in<W: Word, S: Store<W>>(
     }
     out.visited = store.count();
     out
+}
+
+/// [`bfs_in`] from a level of `frontier` states on, with bitset layers
+/// ([`layers::finish`]).
+fn turn_to_layers<W: Word, S: Store<W>>(
+    k: &Kernel<'_, W>,
+    l: &Layers,
+    limits: (How, &Budget),
+    (store, frontier): (S, Frontier<W>),
+    at: (u64, u64),
+    mut out: Solution,
+) -> Solution {
+    out.depth = at.0;
+    if layers::finish(k, l, limits, store, frontier.parts, at, &mut out) {
+        Solution::stopped(limits.1)
+    } else {
+        out
+    }
 }
 
 /// A visited store for the kernel's layout, if the budget has room for it.

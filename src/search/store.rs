@@ -77,6 +77,8 @@ pub trait Store<W: Word>: Sync {
     }
     /// How many states are marked.
     fn count(&self) -> u64;
+    /// Calls `f` with each state marked, in no set order.
+    fn states(&self, f: &mut dyn FnMut(W));
     /// [`Store::insert`] with the store to this thread alone: no atomic
     /// read-modify-write, no lock.
     fn insert_mut(&mut self, s: W) -> bool {
@@ -261,6 +263,14 @@ impl<W: Word> Store<W> for Dense<W> {
             .map(|w| w.load(Relaxed).count_ones() as u64)
             .sum()
     }
+
+    fn states(&self, f: &mut dyn FnMut(W)) {
+        for (i, w) in self.words.iter().enumerate() {
+            for_each_bit(w.load(Relaxed), |b| {
+                f(W::from_u64(64 * i as u64 + u64::from(b)))
+            });
+        }
+    }
 }
 
 /// Calls `f` with the index of each set bit of `word`, lowest first.
@@ -339,6 +349,16 @@ impl<W: Word> Store<W> for Sparse<W> {
             .iter()
             .map(|s| s.lock().expect("a shard lock is never poisoned").len() as u64)
             .sum()
+    }
+
+    fn states(&self, f: &mut dyn FnMut(W)) {
+        for shard in &self.shards {
+            shard
+                .lock()
+                .expect("a shard lock is never poisoned")
+                .iter()
+                .for_each(|&s| f(s));
+        }
     }
 }
 
@@ -444,6 +464,13 @@ impl<W: Word, const SHIFT: u32> Store<W> for Growing<W, SHIFT> {
         }
     }
 
+    fn states(&self, f: &mut dyn FnMut(W)) {
+        match &self.dense {
+            Some(d) => d.states(f),
+            None => self.sparse.states(&mut |s| f(W::from_u64(s.into()))),
+        }
+    }
+
     #[inline(always)]
     fn insert_mut(&mut self, s: W) -> bool {
         match &mut self.dense {
@@ -507,6 +534,9 @@ impl<W: Word, S: Store<W>> Store<W> for Masked<S, W> {
     }
     fn count(&self) -> u64 {
         self.inner.count()
+    }
+    fn states(&self, f: &mut dyn FnMut(W)) {
+        self.inner.states(f)
     }
     #[inline(always)]
     fn insert_mut(&mut self, s: W) -> bool {

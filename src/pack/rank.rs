@@ -1,0 +1,144 @@
+//! Ranked states: a packed state's fields above the lowest read as the
+//! digits of one mixed-radix number, each field in its own base (its
+//! number of values), so that a table with one entry per rank wastes
+//! nothing on the values a field's bits can hold but its variable cannot.
+//!
+//! Invariant of [`Ranker`]: `rank` maps the packed states of its layout
+//! one to one onto `0..rows()` (the lowest field left out: it is the
+//! position within a row, kept as its raw bits), and `base` is its
+//! inverse on states whose lowest field is zero.
+
+use super::{Layout, Word};
+
+/// The mixed-radix rank of the fields above a layout's lowest.
+#[derive(Debug, Clone)]
+pub struct Ranker {
+    /// The lowest field's bits: a row's width is `2^low_bits` values.
+    low_bits: u32,
+    /// The fields above the lowest, lowest digit first: offset, bits,
+    /// number of values, and the product of the numbers of values below.
+    digits: Vec<Digit>,
+    rows: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Digit {
+    offset: u32,
+    bits: u32,
+    size: u64,
+    weight: u64,
+}
+
+impl Ranker {
+    /// The ranker of a layout; `None` when its ranks do not fit 63 bits.
+    pub fn new(layout: &Layout) -> Option<Ranker> {
+        let mut order = layout.order().iter().map(|&v| layout.field(v));
+        let low_bits = order.next().map_or(0, |f| f.bits);
+        let mut weight = 1u64;
+        let mut digits = Vec::new();
+        for f in order.filter(|f| f.size > 1) {
+            digits.push(Digit {
+                offset: f.offset,
+                bits: f.bits,
+                size: f.size,
+                weight,
+            });
+            weight = weight.checked_mul(f.size)?;
+        }
+        (weight.checked_shl(low_bits)? < 1 << 62).then_some(Ranker {
+            low_bits,
+            digits,
+            rows: weight,
+        })
+    }
+
+    /// How many rows: the product of the sizes of the fields above the
+    /// lowest.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// The lowest field's bits: a row holds `2^low_bits` values.
+    pub fn low_bits(&self) -> u32 {
+        self.low_bits
+    }
+
+    /// The row of a packed state (its lowest field ignored).
+    #[inline(always)]
+    pub fn rank<W: Word>(&self, s: W) -> u64 {
+        self.digits.iter().fold(0, |r, d| {
+            let raw = (s >> d.offset).low() & ((1u64 << d.bits) - 1);
+            r + raw * d.weight
+        })
+    }
+
+    /// The packed state of a row, its lowest field zero.
+    pub fn base<W: Word>(&self, mut row: u64) -> W {
+        let mut s = W::ZERO;
+        for d in &self.digits {
+            s = s | (W::from_u64(row % d.size) << d.offset);
+            row /= d.size;
+        }
+        s
+    }
+
+    /// The bits a packed state's layout spends on the fields above the
+    /// lowest, and the bits a rank needs.
+    pub fn bits_saved(&self, layout: &Layout) -> (u32, u32) {
+        let packed = layout.bits() - self.low_bits;
+        (packed, super::bits_for(self.rows))
+    }
+}
+
+/// Walks the rows in order, with the packed base of each, dividing only
+/// when it jumps: the next row is one addition with carries.
+#[derive(Debug, Clone)]
+pub struct Odometer<'r, W> {
+    ranker: &'r Ranker,
+    row: u64,
+    digits: Vec<u64>,
+    base: W,
+}
+
+impl<'r, W: Word> Odometer<'r, W> {
+    pub fn new(ranker: &'r Ranker) -> Self {
+        Odometer {
+            ranker,
+            row: 0,
+            digits: vec![0; ranker.digits.len()],
+            base: W::ZERO,
+        }
+    }
+
+    /// The base of `row`.
+    #[inline(always)]
+    pub fn at(&mut self, row: u64) -> W {
+        if row == self.row {
+            return self.base;
+        }
+        if row == self.row + 1 {
+            self.row = row;
+            for (i, d) in self.ranker.digits.iter().enumerate() {
+                let field = W::from_u64((1u64 << d.bits) - 1) << d.offset;
+                self.digits[i] += 1;
+                let carry = self.digits[i] == d.size;
+                if carry {
+                    self.digits[i] = 0;
+                }
+                self.base = (self.base & !field) | (W::from_u64(self.digits[i]) << d.offset);
+                if !carry {
+                    return self.base;
+                }
+            }
+            return self.base;
+        }
+        self.row = row;
+        let mut rest = row;
+        for (i, d) in self.ranker.digits.iter().enumerate() {
+            self.digits[i] = rest % d.size;
+            rest /= d.size;
+        }
+        self.base = self.ranker.base(row);
+        self.base
+    }
+}

@@ -1,0 +1,384 @@
+//! Breadth-first search by bitset layers: once a level is large next to
+//! the space of states, the visited set, the frontier and the next level
+//! are each a bitset over ranked states ([`Ranker`]), and a level is two
+//! passes in order over them.
+//!
+//! The frontier is read row by row (the states that differ only in the
+//! last mover's position), in rank order, and each row is expanded at once
+//! by the kernel ([`Successors::rows_of`]): its successors come out as rows
+//! that are ORed into the next level, without a test or a branch per
+//! successor. Then one pass keeps what is new (`next & !visited`), which is
+//! the frontier of the level after. Both passes read memory in order, and a
+//! row's successors land on a few rows near those of the row before, so
+//! the search runs from the caches rather than from random reads.
+//!
+//! Invariant between levels: `visited` holds every state seen, `frontier`
+//! exactly the states of the last level (a subset of `visited`), `next` is
+//! zero; the frontier's nonzero words lie in `[lo, hi)`.
+//!
+//! The answer is a level's number, and a level's set of states does not
+//! depend on who finds them first: the same at any thread count.
+
+use super::{How, Store};
+use crate::budget::Budget;
+use crate::kernel::Kernel;
+use crate::pack::{Odometer, Word};
+use crate::plan::Layers;
+use crate::solution::Solution;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// A bitset in anonymous memory, zero when made, asked for huge pages: a
+/// level's passes sweep all of it, and with small pages every few rows
+/// would cost a page walk.
+struct Bits {
+    map: memmap2::MmapMut,
+    words: usize,
+}
+
+impl Bits {
+    fn new(words: usize) -> Option<Bits> {
+        let map = memmap2::MmapMut::map_anon(words.max(1) * 8).ok()?;
+        #[cfg(target_os = "linux")]
+        {
+            // Advice only: without huge pages the search is slower, not
+            // wrong.
+            let _ = map.advise(memmap2::Advice::HugePage);
+        }
+        Some(Bits { map, words })
+    }
+
+    fn words(&self) -> &[AtomicU64] {
+        // SAFETY: the map is page-aligned, `words * 8` bytes long, and
+        // all-zero bytes are a valid `AtomicU64`; it is only ever accessed
+        // through these atomics while the slice lives.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<AtomicU64>(), self.words) }
+    }
+}
+
+/// The three bitsets, and where each row lies in them.
+struct Sets<'l> {
+    l: &'l Layers,
+    visited: Bits,
+    frontier: Bits,
+    next: Bits,
+}
+
+impl Sets<'_> {
+    /// The word of a rank's row, and the shift of its bits in it (rows
+    /// narrower than a word share one).
+    #[inline(always)]
+    fn place(&self, row: u64) -> (usize, u32) {
+        let i = row << self.l.ranker.low_bits();
+        if self.l.row_words > 1 {
+            (row as usize * self.l.row_words, 0)
+        } else {
+            ((i >> 6) as usize, (i & 63) as u32)
+        }
+    }
+
+    /// The bit of a packed state.
+    fn bit<W: Word>(&self, s: W) -> (usize, u64) {
+        let low = s.low() & ((1u64 << self.l.ranker.low_bits()) - 1);
+        let i = (self.l.ranker.rank(s) << self.l.ranker.low_bits()) + low;
+        ((i >> 6) as usize, 1 << (i & 63))
+    }
+}
+
+/// Searches on from a level of `frontier` states at `depth` (none of them
+/// a goal), all of them and those before in `store`, with layers; true
+/// when the budget stopped it. The plan's store and the frontier's vectors
+/// are given back once their states are in the bitsets. The caller has
+/// weighed the bitsets' bytes against the budget ([`Layers::bytes`]);
+/// `out` holds the counts so far.
+pub(super) fn finish<W: Word, S: Store<W>>(
+    k: &Kernel<'_, W>,
+    l: &Layers,
+    (how, budget): (How, &Budget),
+    store: S,
+    frontier: Vec<Vec<W>>,
+    (depth, found): (u64, u64),
+    out: &mut Solution,
+) -> bool {
+    let (Some(visited), Some(f), Some(next)) =
+        (Bits::new(l.words), Bits::new(l.words), Bits::new(l.words))
+    else {
+        budget.out_of_memory();
+        return true;
+    };
+    let sets = Sets {
+        l,
+        visited,
+        frontier: f,
+        next,
+    };
+    let v = sets.visited.words();
+    store.states(&mut |s| {
+        let (w, b) = sets.bit(s);
+        v[w].fetch_or(b, Relaxed);
+    });
+    drop(store);
+    let fr = sets.frontier.words();
+    let (mut lo, mut hi) = (usize::MAX, 0);
+    for &s in frontier.iter().flatten() {
+        let (w, b) = sets.bit(s);
+        fr[w].fetch_or(b, Relaxed);
+        lo = lo.min(w);
+        hi = hi.max(w + 1);
+    }
+    drop(frontier);
+    let r = l.row_words;
+    let lo = lo / r * r;
+    let hi = hi.div_ceil(r) * r;
+    match l.row_words {
+        1 => levels::<W, 1>(k, &sets, how, budget, (lo, hi), (depth, found), out),
+        2 => levels::<W, 2>(k, &sets, how, budget, (lo, hi), (depth, found), out),
+        _ => levels::<W, 4>(k, &sets, how, budget, (lo, hi), (depth, found), out),
+    }
+}
+
+/// Words a piece of a level's work covers: a budget check between two,
+/// and enough pieces for the threads to share.
+const PIECE: usize = 1 << 16;
+
+/// The levels, until a goal, an empty level, the limit or the budget;
+/// true when the budget stopped it.
+#[allow(clippy::too_many_arguments)]
+fn levels<W: Word, const R: usize>(
+    k: &Kernel<'_, W>,
+    sets: &Sets<'_>,
+    how: How,
+    budget: &Budget,
+    (mut lo, mut hi): (usize, usize),
+    (mut depth, mut found): (u64, u64),
+    out: &mut Solution,
+) -> bool {
+    let goal = k.task().goal_state().map(|g| {
+        let s: W = k.layout().encode(&g);
+        sets.bit(s)
+    });
+    let within = |depth| how.limit.is_none_or(|l| depth < l);
+    while lo < hi && within(depth) {
+        let work = pieces::<R>(lo, hi, how.threads);
+        let parallel = how.threads > 1 && work.len() > 1;
+        let run = |&(a, b): &(usize, usize)| {
+            if budget.check(found, depth) {
+                return None;
+            }
+            Some(if parallel {
+                expand::<W, R, true>(k, sets, (a, b))
+            } else {
+                expand::<W, R, false>(k, sets, (a, b))
+            })
+        };
+        let done: Vec<_> = if parallel {
+            work.par_iter().map(run).collect()
+        } else {
+            work.iter().map(run).collect()
+        };
+        let Some(done) = done.into_iter().collect::<Option<Vec<_>>>() else {
+            return true;
+        };
+        let (mut xlo, mut xhi) = (usize::MAX, 0);
+        for e in &done {
+            out.expanded += e.expanded;
+            out.generated += e.generated;
+            xlo = xlo.min(e.lo);
+            xhi = xhi.max(e.hi);
+        }
+        if xlo >= xhi {
+            break;
+        }
+        let xlo = xlo / R * R;
+        let xhi = xhi.div_ceil(R) * R;
+        let work = pieces::<R>(xlo, xhi, how.threads);
+        let keep = |&(a, b): &(usize, usize)| keep::<W, R>(k, sets, (a, b), goal.is_none());
+        let kept: Vec<Kept> = if how.threads > 1 {
+            work.par_iter().map(keep).collect()
+        } else {
+            work.iter().map(keep).collect()
+        };
+        depth += 1;
+        let new: u64 = kept.iter().map(|k| k.new).sum();
+        found += new;
+        out.frontier = out.frontier.max(new);
+        budget.note_frontier(new as usize);
+        let hit = match goal {
+            Some((w, b)) => sets.frontier.words()[w].load(Relaxed) & b != 0,
+            None => kept.iter().any(|k| k.goal),
+        };
+        if hit {
+            out.cost = Some(depth);
+            break;
+        }
+        if budget.check(found, depth) {
+            return true;
+        }
+        lo = kept.iter().map(|k| k.lo).min().unwrap_or(usize::MAX) / R * R;
+        hi = kept.iter().map(|k| k.hi).max().unwrap_or(0).div_ceil(R) * R;
+    }
+    out.depth = depth;
+    out.visited = found;
+    false
+}
+
+/// `[lo, hi)` in pieces of whole rows, at most [`PIECE`] words each, at
+/// least four a thread when there are several.
+fn pieces<const R: usize>(lo: usize, hi: usize, threads: usize) -> Vec<(usize, usize)> {
+    let n = hi - lo;
+    let want = if threads > 1 { threads * 4 } else { 1 };
+    let size = n.div_ceil(want).clamp(1, PIECE).div_ceil(R) * R;
+    (lo..hi)
+        .step_by(size)
+        .map(|a| (a, (a + size).min(hi)))
+        .collect()
+}
+
+/// What expanding a piece of the frontier did.
+struct Expanded {
+    expanded: u64,
+    generated: u64,
+    /// The words of the next level it wrote, `[lo, hi)`.
+    lo: usize,
+    hi: usize,
+}
+
+/// Expands the frontier's rows in words `[a, b)` into the next level,
+/// clearing them. `SHARED`: other threads write the next level too.
+#[inline(never)]
+fn expand<W: Word, const R: usize, const SHARED: bool>(
+    k: &Kernel<'_, W>,
+    sets: &Sets<'_>,
+    (a, b): (usize, usize),
+) -> Expanded {
+    let ranker = &sets.l.ranker;
+    let mut odo = Odometer::<W>::new(ranker);
+    let mut succ = k.successors();
+    let (fr, nx) = (sets.frontier.words(), sets.next.words());
+    let mut e = Expanded {
+        expanded: 0,
+        generated: 0,
+        lo: usize::MAX,
+        hi: 0,
+    };
+    let or = |w: usize, x: u64| {
+        if SHARED {
+            // Most words are ORed with bits they hold already: read first.
+            let old = nx[w].load(Relaxed);
+            if old | x != old {
+                nx[w].fetch_or(x, Relaxed);
+            }
+        } else {
+            nx[w].store(nx[w].load(Relaxed) | x, Relaxed);
+        }
+    };
+    let mut row = |r: u64, mask: [u64; R], e: &mut Expanded| {
+        e.expanded += mask.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        let base = odo.at(r);
+        let n = succ.rows_of::<R>(base, mask, |t, out| {
+            let (w, sh) = sets.place(ranker.rank(t));
+            for (i, &x) in out.iter().enumerate() {
+                or(w + i, x << sh);
+            }
+            e.lo = e.lo.min(w);
+            e.hi = e.hi.max(w + R);
+        });
+        e.generated += n.expect("layers are planned for kernels with rows");
+    };
+    let low = ranker.low_bits();
+    if R == 1 && low < 6 {
+        // Several rows a word.
+        let per = 1usize << (6 - low);
+        let width = 1u32 << low;
+        let ones = u64::MAX >> (64 - width);
+        for (w, word) in fr.iter().enumerate().take(b).skip(a) {
+            let x = word.load(Relaxed);
+            if x == 0 {
+                continue;
+            }
+            word.store(0, Relaxed);
+            for j in 0..per {
+                let m = (x >> (j as u32 * width)) & ones;
+                if m != 0 {
+                    row((w * per + j) as u64, [m; R], &mut e);
+                }
+            }
+        }
+    } else {
+        for w in (a..b).step_by(R) {
+            let mask: [u64; R] = std::array::from_fn(|i| fr[w + i].load(Relaxed));
+            if mask.iter().all(|&x| x == 0) {
+                continue;
+            }
+            for x in &fr[w..w + R] {
+                x.store(0, Relaxed);
+            }
+            row((w / R) as u64, mask, &mut e);
+        }
+    }
+    e
+}
+
+/// What keeping the new states of a piece of the next level found.
+struct Kept {
+    new: u64,
+    goal: bool,
+    /// The words of the frontier it wrote, `[lo, hi)`.
+    lo: usize,
+    hi: usize,
+}
+
+/// Keeps the new states of words `[a, b)` of the next level (those not
+/// visited): marks them visited, makes them the frontier, clears the next
+/// level; with `test`, tests each for the goal.
+fn keep<W: Word, const R: usize>(
+    k: &Kernel<'_, W>,
+    sets: &Sets<'_>,
+    (a, b): (usize, usize),
+    test: bool,
+) -> Kept {
+    let (v, fr, nx) = (
+        sets.visited.words(),
+        sets.frontier.words(),
+        sets.next.words(),
+    );
+    let ranker = &sets.l.ranker;
+    let low = ranker.low_bits();
+    let mut odo = Odometer::<W>::new(ranker);
+    let mut kept = Kept {
+        new: 0,
+        goal: false,
+        lo: usize::MAX,
+        hi: 0,
+    };
+    for w in a..b {
+        let x = nx[w].load(Relaxed);
+        if x == 0 {
+            continue;
+        }
+        nx[w].store(0, Relaxed);
+        let old = v[w].load(Relaxed);
+        let new = x & !old;
+        if new == 0 {
+            continue;
+        }
+        v[w].store(old | new, Relaxed);
+        fr[w].store(new, Relaxed);
+        kept.new += u64::from(new.count_ones());
+        kept.lo = kept.lo.min(w);
+        kept.hi = kept.hi.max(w + 1);
+        if test && !kept.goal {
+            let mut bits = new;
+            while bits != 0 {
+                let i = (w as u64) * 64 + u64::from(bits.trailing_zeros());
+                bits &= bits - 1;
+                let (row, p) = (i >> low, i & ((1 << low) - 1));
+                if k.is_goal(odo.at(row) | W::from_u64(p)) {
+                    kept.goal = true;
+                    break;
+                }
+            }
+        }
+    }
+    kept
+}
