@@ -108,6 +108,31 @@ impl Layout {
         self.bits
     }
 
+    /// A layout of variables of these sizes (from 0), the first lowest:
+    /// for tests of what reads layouts.
+    #[cfg(test)]
+    pub(super) fn of_sizes(sizes: &[u64]) -> Layout {
+        let mut off = 0;
+        let fields = sizes
+            .iter()
+            .map(|&size| {
+                let bits = bits_for(size);
+                off += bits;
+                Field {
+                    offset: off - bits,
+                    bits,
+                    lo: 0,
+                    size,
+                }
+            })
+            .collect();
+        Layout {
+            fields,
+            order: (0..sizes.len() as u32).map(VarId).collect(),
+            bits: off,
+        }
+    }
+
     pub fn field(&self, v: VarId) -> Field {
         self.fields[v.ix()]
     }

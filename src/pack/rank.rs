@@ -142,3 +142,32 @@ impl<'r, W: Word> Odometer<'r, W> {
         self.base
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every row of a layout of odd sizes: `rank` numbers the bases
+    /// `0..rows` one to one, `base` inverts it, and the odometer gives the
+    /// same bases walking on by one and jumping.
+    #[test]
+    fn ranks_are_dense_and_the_odometer_agrees() {
+        let layout = Layout::of_sizes(&[49, 3, 1, 5, 7]);
+        let r = Ranker::new(&layout).expect("a small ranker");
+        assert_eq!((r.rows(), r.low_bits()), (3 * 5 * 7, 6));
+        let mut odo = Odometer::<u32>::new(&r);
+        let mut seen = vec![false; r.rows() as usize];
+        for row in 0..r.rows() {
+            let base: u32 = r.base(row);
+            assert_eq!(base & 63, 0, "a base has no lowest field");
+            assert_eq!(r.rank(base | 17), row);
+            assert!(!std::mem::replace(&mut seen[row as usize], true));
+            assert_eq!(odo.at(row), base, "row {row} walking");
+        }
+        let mut odo = Odometer::<u32>::new(&r);
+        for row in (0..r.rows()).rev().step_by(4) {
+            assert_eq!(odo.at(row), r.base::<u32>(row), "row {row} jumping");
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+}
