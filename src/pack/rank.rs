@@ -18,6 +18,8 @@ pub struct Ranker {
     /// The fields above the lowest, lowest digit first: offset, bits,
     /// number of values, and the product of the numbers of values below.
     digits: Vec<Digit>,
+    /// A bit of the packed state -> the digit whose field holds it.
+    digit_at: [u8; 64],
     rows: u64,
 }
 
@@ -30,7 +32,8 @@ struct Digit {
 }
 
 impl Ranker {
-    /// The ranker of a layout; `None` when its ranks do not fit 63 bits.
+    /// The ranker of a layout; `None` when its ranks do not fit 63 bits,
+    /// or the layout is wider than 64 bits.
     pub fn new(layout: &Layout) -> Option<Ranker> {
         let mut order = layout.order().iter().map(|&v| layout.field(v));
         let low_bits = order.next().map_or(0, |f| f.bits);
@@ -45,9 +48,17 @@ impl Ranker {
             });
             weight = weight.checked_mul(f.size)?;
         }
+        if layout.bits() > 64 || digits.len() > u8::MAX as usize {
+            return None;
+        }
+        let mut digit_at = [0; 64];
+        for (i, d) in digits.iter().enumerate() {
+            digit_at[d.offset as usize..(d.offset + d.bits) as usize].fill(i as u8);
+        }
         (weight.checked_shl(low_bits)? < 1 << 62).then_some(Ranker {
             low_bits,
             digits,
+            digit_at,
             rows: weight,
         })
     }
@@ -70,6 +81,27 @@ impl Ranker {
             let raw = (s >> d.offset).low() & ((1u64 << d.bits) - 1);
             r + raw * d.weight
         })
+    }
+
+    /// The row of `t`, knowing that `base` (lowest field zero) is in row
+    /// `row`: the fields that differ are read again, no others (a move
+    /// changes one or two). For layouts of at most 64 bits.
+    #[inline(always)]
+    pub fn rank_near<W: Word>(&self, row: u64, base: W, t: W) -> u64 {
+        let low = (1u64 << self.low_bits) - 1;
+        let mut diff = (t ^ base).low() & !low;
+        let mut rank = row;
+        while diff != 0 {
+            let d = self.digits[self.digit_at[diff.trailing_zeros() as usize] as usize];
+            let ones = (1u64 << d.bits) - 1;
+            let (old, new) = (
+                (base.low() >> d.offset) & ones,
+                (t.low() >> d.offset) & ones,
+            );
+            rank = rank.wrapping_add(new.wrapping_sub(old).wrapping_mul(d.weight));
+            diff &= !(ones << d.offset);
+        }
+        rank
     }
 
     /// The packed state of a row, its lowest field zero.
@@ -161,6 +193,10 @@ mod tests {
             let base: u32 = r.base(row);
             assert_eq!(base & 63, 0, "a base has no lowest field");
             assert_eq!(r.rank(base | 17), row);
+            for other in [0, row / 2, r.rows() - 1] {
+                let near: u32 = r.base(other);
+                assert_eq!(r.rank_near(other, near, base | 5), row, "from {other}");
+            }
             assert!(!std::mem::replace(&mut seen[row as usize], true));
             assert_eq!(odo.at(row), base, "row {row} walking");
         }

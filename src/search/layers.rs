@@ -68,11 +68,11 @@ impl Sets<'_> {
     /// The word of a rank's row, and the shift of its bits in it (rows
     /// narrower than a word share one).
     #[inline(always)]
-    fn place(&self, row: u64) -> (usize, u32) {
-        let i = row << self.l.ranker.low_bits();
-        if self.l.row_words > 1 {
-            (row as usize * self.l.row_words, 0)
+    fn place<const R: usize>(&self, row: u64) -> (usize, u32) {
+        if R > 1 {
+            (row as usize * R, 0)
         } else {
+            let i = row << self.l.ranker.low_bits();
             ((i >> 6) as usize, (i & 63) as u32)
         }
     }
@@ -276,7 +276,7 @@ fn expand<W: Word, const R: usize, const SHARED: bool>(
         e.expanded += mask.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
         let base = odo.at(r);
         let n = succ.rows_of::<R>(base, mask, |t, out| {
-            let (w, sh) = sets.place(ranker.rank(t));
+            let (w, sh) = sets.place::<R>(ranker.rank_near(r, base, t));
             for (i, &x) in out.iter().enumerate() {
                 or(w + i, x << sh);
             }
