@@ -303,6 +303,27 @@ pub enum Split<'a, 'k, 't, W> {
 }
 
 /// Generates the successors of states, reusing its buffers.
+/// The one field of a packed state a move changed: the field at bit
+/// `offset`, from raw value `from` to `to` (a caller that ranks states
+/// moves the rank by the difference, reading nothing else).
+#[derive(Debug, Clone, Copy)]
+pub struct Moved {
+    pub offset: u32,
+    pub from: u32,
+    pub to: u32,
+}
+
+/// Where [`Successors::rows_of`] puts the rows it makes (a trait, not a
+/// closure, so that an implementation can ask to be inlined into the
+/// kernel's loops).
+pub trait RowSink<W, const R: usize> {
+    /// A row of successors: `base` with the last mover's field zero,
+    /// `moved` the one field it changed from the expanded row's base when
+    /// it is one, `mask` the last mover's positions (bit `p % 64` of word
+    /// `p / 64`).
+    fn row(&mut self, base: W, moved: Option<Moved>, mask: [u64; R]);
+}
+
 pub struct Successors<'k, 't, W> {
     imp: Imp<'k, 't, W>,
 }
@@ -388,15 +409,16 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     }
 
     /// The successors of a row of states (`base | p` for each bit `p` of
-    /// `mask`), as rows (see `tables_succ`), and how many successors they
-    /// are state by state; `None`, with no call, for a kernel that has no
-    /// rows.
+    /// `mask`), as rows (see `tables_succ`), each with the one field its
+    /// base changed from `base` when it is one, and how many successors
+    /// they are state by state; `None`, with no call, for a kernel that
+    /// has no rows.
     #[inline(always)]
     pub fn rows_of<const R: usize>(
         &mut self,
         base: W,
         mask: [u64; R],
-        row: impl FnMut(W, [u64; R]),
+        row: &mut impl RowSink<W, R>,
     ) -> Option<u64> {
         match &mut self.imp {
             Imp::Tables(t) => Some(t.rows_of::<R>(base, mask, row)),

@@ -3,6 +3,7 @@
 //! ([`KernelKind`]), made once per case.
 
 use super::tables::{Model, NONE, Reach, Step};
+use super::{Moved, RowSink};
 use crate::kernel::KernelKind;
 use crate::pack::Word;
 use crate::task::{MAX_AT_ONCE, Mode};
@@ -339,13 +340,14 @@ impl<'m, 't, W: Word> Tables<'m, 't, W> {
     /// the same for every state of the row but the one whose last mover
     /// stands where it goes (one row out, `mask` less that bit), and the
     /// last mover's moves from all of them are one row. At once, each
-    /// state of the row is expanded on its own.
+    /// state of the row is expanded on its own. `row` is told which one
+    /// field a successor row's base changed from `base`, when one did.
     #[inline(always)]
     pub fn rows_of<const R: usize>(
         &mut self,
         base: W,
         mask: [u64; R],
-        mut row: impl FnMut(W, [u64; R]),
+        sink: &mut impl RowSink<W, R>,
     ) -> u64 {
         let m = self.m;
         let reach = m.reach.as_ref().expect("rows need the model's Reach");
@@ -359,7 +361,7 @@ impl<'m, 't, W: Word> Tables<'m, 't, W> {
                     w &= w - 1;
                     self.rows::<R>(base | W::from_u64(p), |b, out| {
                         count += ones(out);
-                        row(b, out);
+                        sink.row(b, None, out);
                         true
                     });
                 }
@@ -405,7 +407,12 @@ impl<'m, 't, W: Word> Tables<'m, 't, W> {
                 }
                 if n > 0 {
                     count += n;
-                    row(cleared | mv.bits(st.pos), out);
+                    let moved = Moved {
+                        offset: mv.offset,
+                        from: self.old_pos[i],
+                        to: st.pos,
+                    };
+                    sink.row(cleared | mv.bits(st.pos), Some(moved), out);
                 }
             }
         }
@@ -441,7 +448,7 @@ impl<'m, 't, W: Word> Tables<'m, 't, W> {
             }
         }
         if all.iter().any(|&w| w != 0) {
-            row(base, all);
+            sink.row(base, None, all);
         }
         count
     }

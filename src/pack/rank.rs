@@ -104,6 +104,15 @@ impl Ranker {
         rank
     }
 
+    /// What a unit of the field at bit `offset` weighs in a rank, if a
+    /// digit's field starts there.
+    pub fn weight_at(&self, offset: u32) -> Option<u64> {
+        self.digits
+            .iter()
+            .find(|d| d.offset == offset)
+            .map(|d| d.weight)
+    }
+
     /// The packed state of a row, its lowest field zero.
     pub fn base<W: Word>(&self, mut row: u64) -> W {
         let mut s = W::ZERO;
@@ -122,8 +131,9 @@ impl Ranker {
     }
 }
 
-/// Walks the rows in order, with the packed base of each, dividing only
-/// when it jumps: the next row is one addition with carries.
+/// Walks the rows in order, with the packed base of each: the next row is
+/// one addition with carries, a jump forward an addition to the lowest
+/// digit with carries, a jump back a division per digit.
 #[derive(Debug, Clone)]
 pub struct Odometer<'r, W> {
     ranker: &'r Ranker,
@@ -142,35 +152,43 @@ impl<'r, W: Word> Odometer<'r, W> {
         }
     }
 
-    /// The base of `row`.
+    /// The base of `row`. Forward, the gap is added to the lowest digit
+    /// and carried up, dividing only where a digit overflows by more than
+    /// its base: the frontier's rows come in order, most of them a few
+    /// rows after the one before, and a division is tens of cycles.
     #[inline(always)]
     pub fn at(&mut self, row: u64) -> W {
-        if row == self.row {
-            return self.base;
-        }
-        if row == self.row + 1 {
+        if row < self.row {
             self.row = row;
+            let mut rest = row;
             for (i, d) in self.ranker.digits.iter().enumerate() {
-                let field = W::from_u64((1u64 << d.bits) - 1) << d.offset;
-                self.digits[i] += 1;
-                let carry = self.digits[i] == d.size;
-                if carry {
-                    self.digits[i] = 0;
-                }
-                self.base = (self.base & !field) | (W::from_u64(self.digits[i]) << d.offset);
-                if !carry {
-                    return self.base;
-                }
+                self.digits[i] = rest % d.size;
+                rest /= d.size;
             }
+            self.base = self.ranker.base(row);
             return self.base;
         }
+        let mut carry = row - self.row;
         self.row = row;
-        let mut rest = row;
         for (i, d) in self.ranker.digits.iter().enumerate() {
-            self.digits[i] = rest % d.size;
-            rest /= d.size;
+            if carry == 0 {
+                break;
+            }
+            let v = self.digits[i] + carry;
+            let digit = if v < d.size {
+                carry = 0;
+                v
+            } else if v < 2 * d.size {
+                carry = 1;
+                v - d.size
+            } else {
+                carry = v / d.size;
+                v % d.size
+            };
+            self.digits[i] = digit;
+            let field = W::from_u64((1u64 << d.bits) - 1) << d.offset;
+            self.base = (self.base & !field) | (W::from_u64(digit) << d.offset);
         }
-        self.base = self.ranker.base(row);
         self.base
     }
 }
@@ -181,7 +199,7 @@ mod tests {
 
     /// Every row of a layout of odd sizes: `rank` numbers the bases
     /// `0..rows` one to one, `base` inverts it, and the odometer gives the
-    /// same bases walking on by one and jumping.
+    /// same bases walking on by one and jumping back and forward.
     #[test]
     fn ranks_are_dense_and_the_odometer_agrees() {
         let layout = Layout::of_sizes(&[49, 3, 1, 5, 7]);
@@ -203,6 +221,14 @@ mod tests {
         let mut odo = Odometer::<u32>::new(&r);
         for row in (0..r.rows()).rev().step_by(4) {
             assert_eq!(odo.at(row), r.base::<u32>(row), "row {row} jumping");
+        }
+        // Forward by gaps of every size up to past the whole: carries of
+        // one, of more than a digit's base, over several digits.
+        for gap in 1..=r.rows() + 1 {
+            let mut odo = Odometer::<u32>::new(&r);
+            for row in (gap % 5..r.rows()).step_by(gap as usize) {
+                assert_eq!(odo.at(row), r.base::<u32>(row), "row {row} by {gap}");
+            }
         }
         assert!(seen.iter().all(|&s| s));
     }

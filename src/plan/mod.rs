@@ -338,7 +338,8 @@ impl Layers {
              are bitsets of {} each, over the states ranked ({} rows of {} values: the fields \
              above the last agent's position as one mixed-radix number of {ranked} bits, not \
              {packed} packed); a level's rows are expanded at once, in order, and ORed into the \
-             next",
+             next (on several threads, into a next level of each thread's own where the memory \
+             limit leaves room)",
             self.from_level(),
             crate::budget::size(8 * self.words as u64),
             self.ranker.rows(),

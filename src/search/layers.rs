@@ -21,12 +21,12 @@
 
 use super::{How, Store};
 use crate::budget::Budget;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Moved, RowSink};
 use crate::pack::{Odometer, Word};
 use crate::plan::Layers;
 use crate::solution::Solution;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// A bitset in anonymous memory, zero when made, asked for huge pages: a
 /// level's passes sweep all of it, and with small pages every few rows
@@ -45,7 +45,16 @@ impl Bits {
             // wrong.
             let _ = map.advise(memmap2::Advice::HugePage);
         }
-        Some(Bits { map, words })
+        let bits = Bits { map, words };
+        // Written once now, a page at a time: a page first read is the
+        // shared zero page, and writing it later swaps in a page of its
+        // own and flushes the old mapping from every thread's TLB (an
+        // interrupt to each core; with two threads, a tenth of a level's
+        // time went to that).
+        for w in bits.words().iter().step_by(4096 / 8) {
+            w.store(0, Relaxed);
+        }
+        Some(bits)
     }
 
     fn words(&self) -> &[AtomicU64] {
@@ -56,12 +65,23 @@ impl Bits {
     }
 }
 
-/// The three bitsets, and where each row lies in them.
+/// The bitsets, and where each row lies in them.
 struct Sets<'l> {
     l: &'l Layers,
     visited: Bits,
     frontier: Bits,
-    next: Bits,
+    /// The next level: one for each job of a level when there is room
+    /// (each job ORs into its own, with no atomic read-modify-write, and
+    /// the pass that keeps the new states ORs them together), else one
+    /// that the jobs share.
+    next: Vec<Bits>,
+}
+
+impl Sets<'_> {
+    /// Whether each job has a next level of its own.
+    fn own(&self) -> bool {
+        self.next.len() > 1
+    }
 }
 
 impl Sets<'_> {
@@ -100,8 +120,16 @@ pub(super) fn finish<W: Word, S: Store<W>>(
     (depth, found): (u64, u64),
     out: &mut Solution,
 ) -> bool {
-    let (Some(visited), Some(f), Some(next)) =
-        (Bits::new(l.words), Bits::new(l.words), Bits::new(l.words))
+    // A next level per job if they fit: with one, two threads spend a
+    // good part of a level on atomic ORs (a locked instruction each).
+    let extra = (how.threads.max(1) as u64 - 1) * 8 * l.words as u64;
+    let jobs = if budget.fits(l.bytes() + extra) {
+        how.threads.max(1)
+    } else {
+        1
+    };
+    let next: Option<Vec<Bits>> = (0..jobs).map(|_| Bits::new(l.words)).collect();
+    let (Some(visited), Some(f), Some(next)) = (Bits::new(l.words), Bits::new(l.words), next)
     else {
         budget.out_of_memory();
         return true;
@@ -161,36 +189,46 @@ fn levels<W: Word, const R: usize>(
     while lo < hi && within(depth) {
         let work = pieces::<R>(lo, hi, how.threads);
         let parallel = how.threads > 1 && work.len() > 1;
-        let run = |&(a, b): &(usize, usize)| {
-            if budget.check(found, depth) {
-                return None;
+        // Each job takes the next piece until none is left, and ORs into
+        // its own next level when there is one for each (so a job, not a
+        // thread, owns it: the pool may run jobs one after another).
+        let taken = AtomicUsize::new(0);
+        let job = |j: usize| -> Option<Expanded> {
+            let mut sum = Expanded::none();
+            loop {
+                let Some(&(a, b)) = work.get(taken.fetch_add(1, Relaxed)) else {
+                    return Some(sum);
+                };
+                if budget.check(found, depth) {
+                    return None;
+                }
+                let e = if parallel && !sets.own() {
+                    expand::<W, R, true>(k, sets, &sets.next[0], (a, b))
+                } else {
+                    expand::<W, R, false>(k, sets, &sets.next[j.min(sets.next.len() - 1)], (a, b))
+                };
+                sum.add(&e);
             }
-            Some(if parallel {
-                expand::<W, R, true>(k, sets, (a, b))
-            } else {
-                expand::<W, R, false>(k, sets, (a, b))
-            })
         };
         let done: Vec<_> = if parallel {
-            work.par_iter().map(run).collect()
+            (0..how.threads).into_par_iter().map(job).collect()
         } else {
-            work.iter().map(run).collect()
+            vec![job(0)]
         };
         let Some(done) = done.into_iter().collect::<Option<Vec<_>>>() else {
             return true;
         };
-        let (mut xlo, mut xhi) = (usize::MAX, 0);
+        let mut all = Expanded::none();
         for e in &done {
-            out.expanded += e.expanded;
-            out.generated += e.generated;
-            xlo = xlo.min(e.lo);
-            xhi = xhi.max(e.hi);
+            all.add(e);
         }
-        if xlo >= xhi {
+        out.expanded += all.expanded;
+        out.generated += all.generated;
+        if all.lo >= all.hi {
             break;
         }
-        let xlo = xlo / R * R;
-        let xhi = xhi.div_ceil(R) * R;
+        let xlo = all.lo / R * R;
+        let xhi = all.hi.div_ceil(R) * R;
         let work = pieces::<R>(xlo, xhi, how.threads);
         let keep = |&(a, b): &(usize, usize)| keep::<W, R>(k, sets, (a, b), goal.is_none());
         let kept: Vec<Kept> = if how.threads > 1 {
@@ -223,10 +261,11 @@ fn levels<W: Word, const R: usize>(
 }
 
 /// `[lo, hi)` in pieces of whole rows, at most [`PIECE`] words each, at
-/// least four a thread when there are several.
+/// least sixteen a thread when there are several (the rows of a level
+/// are not spread evenly over the words).
 fn pieces<const R: usize>(lo: usize, hi: usize, threads: usize) -> Vec<(usize, usize)> {
     let n = hi - lo;
-    let want = if threads > 1 { threads * 4 } else { 1 };
+    let want = if threads > 1 { threads * 16 } else { 1 };
     let size = n.div_ceil(want).clamp(1, PIECE).div_ceil(R) * R;
     (lo..hi)
         .step_by(size)
@@ -243,46 +282,51 @@ struct Expanded {
     hi: usize,
 }
 
-/// Expands the frontier's rows in words `[a, b)` into the next level,
-/// clearing them. `SHARED`: other threads write the next level too.
+impl Expanded {
+    fn none() -> Self {
+        Expanded {
+            expanded: 0,
+            generated: 0,
+            lo: usize::MAX,
+            hi: 0,
+        }
+    }
+
+    fn add(&mut self, e: &Expanded) {
+        self.expanded += e.expanded;
+        self.generated += e.generated;
+        self.lo = self.lo.min(e.lo);
+        self.hi = self.hi.max(e.hi);
+    }
+}
+
+/// Expands the frontier's rows in words `[a, b)` into `next`, clearing
+/// them. `SHARED`: other threads write `next` too.
 #[inline(never)]
 fn expand<W: Word, const R: usize, const SHARED: bool>(
     k: &Kernel<'_, W>,
     sets: &Sets<'_>,
+    next: &Bits,
     (a, b): (usize, usize),
 ) -> Expanded {
     let ranker = &sets.l.ranker;
     let mut odo = Odometer::<W>::new(ranker);
     let mut succ = k.successors();
-    let (fr, nx) = (sets.frontier.words(), sets.next.words());
-    let mut e = Expanded {
-        expanded: 0,
-        generated: 0,
+    let fr = sets.frontier.words();
+    let mut e = Expanded::none();
+    let mut put = Put::<W, SHARED> {
+        sets,
+        weights: std::array::from_fn(|b| ranker.weight_at(b as u32)),
+        next: next.words(),
+        row: 0,
+        base: W::ZERO,
         lo: usize::MAX,
         hi: 0,
     };
-    let or = |w: usize, x: u64| {
-        if SHARED {
-            // Most words are ORed with bits they hold already: read first.
-            let old = nx[w].load(Relaxed);
-            if old | x != old {
-                nx[w].fetch_or(x, Relaxed);
-            }
-        } else {
-            nx[w].store(nx[w].load(Relaxed) | x, Relaxed);
-        }
-    };
     let mut row = |r: u64, mask: [u64; R], e: &mut Expanded| {
         e.expanded += mask.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
-        let base = odo.at(r);
-        let n = succ.rows_of::<R>(base, mask, |t, out| {
-            let (w, sh) = sets.place::<R>(ranker.rank_near(r, base, t));
-            for (i, &x) in out.iter().enumerate() {
-                or(w + i, x << sh);
-            }
-            e.lo = e.lo.min(w);
-            e.hi = e.hi.max(w + R);
-        });
+        (put.row, put.base) = (r, odo.at(r));
+        let n = succ.rows_of::<R>(put.base, mask, &mut put);
         e.generated += n.expect("layers are planned for kernels with rows");
     };
     let low = ranker.low_bits();
@@ -316,7 +360,58 @@ fn expand<W: Word, const R: usize, const SHARED: bool>(
             row((w / R) as u64, mask, &mut e);
         }
     }
+    (e.lo, e.hi) = (put.lo, put.hi);
     e
+}
+
+/// Where a row's successor rows go: ORed into the next level.
+struct Put<'s, 'l, W, const SHARED: bool> {
+    sets: &'s Sets<'l>,
+    /// The weight in a rank of each field, by the bit it starts at.
+    weights: [Option<u64>; 64],
+    next: &'s [AtomicU64],
+    /// The row expanded, and its base.
+    row: u64,
+    base: W,
+    /// The words written, `[lo, hi)`.
+    lo: usize,
+    hi: usize,
+}
+
+impl<W: Word, const R: usize, const SHARED: bool> RowSink<W, R> for Put<'_, '_, W, SHARED> {
+    // Inlined into the kernel's loops: it runs for every successor row.
+    #[inline(always)]
+    fn row(&mut self, t: W, moved: Option<Moved>, out: [u64; R]) {
+        let ranker = &self.sets.l.ranker;
+        // A move of one mover moves the rank by its field's weight times
+        // its change: no field read again.
+        let rank = match moved.and_then(|m| Some((m, self.weights[m.offset as usize]?))) {
+            Some((m, w)) => self.row.wrapping_add(
+                u64::from(m.to)
+                    .wrapping_sub(u64::from(m.from))
+                    .wrapping_mul(w),
+            ),
+            None => ranker.rank_near(self.row, self.base, t),
+        };
+        debug_assert_eq!(rank, ranker.rank_near(self.row, self.base, t));
+        let (w, sh) = self.sets.place::<R>(rank);
+        let nx = self.next;
+        for (i, &x) in out.iter().enumerate() {
+            let (w, x) = (w + i, x << sh);
+            if SHARED {
+                // Most words are ORed with bits they hold already: read
+                // first.
+                let old = nx[w].load(Relaxed);
+                if old | x != old {
+                    nx[w].fetch_or(x, Relaxed);
+                }
+            } else {
+                nx[w].store(nx[w].load(Relaxed) | x, Relaxed);
+            }
+        }
+        self.lo = self.lo.min(w);
+        self.hi = self.hi.max(w + R);
+    }
 }
 
 /// What keeping the new states of a piece of the next level found.
@@ -337,11 +432,8 @@ fn keep<W: Word, const R: usize>(
     (a, b): (usize, usize),
     test: bool,
 ) -> Kept {
-    let (v, fr, nx) = (
-        sets.visited.words(),
-        sets.frontier.words(),
-        sets.next.words(),
-    );
+    let (v, fr) = (sets.visited.words(), sets.frontier.words());
+    let nx: Vec<&[AtomicU64]> = sets.next.iter().map(Bits::words).collect();
     let ranker = &sets.l.ranker;
     let low = ranker.low_bits();
     let mut odo = Odometer::<W>::new(ranker);
@@ -352,11 +444,17 @@ fn keep<W: Word, const R: usize>(
         hi: 0,
     };
     for w in a..b {
-        let x = nx[w].load(Relaxed);
+        let mut x = 0;
+        for n in &nx {
+            let y = n[w].load(Relaxed);
+            if y != 0 {
+                x |= y;
+                n[w].store(0, Relaxed);
+            }
+        }
         if x == 0 {
             continue;
         }
-        nx[w].store(0, Relaxed);
         let old = v[w].load(Relaxed);
         let new = x & !old;
         if new == 0 {
