@@ -279,6 +279,22 @@ impl Budget {
     /// Notes the states found so far and the depth reached; true when the
     /// search must stop (the budget is spent, or was before).
     pub fn check(&self, states: u64, depth: u64) -> bool {
+        if self.check_but_memory(states, depth) {
+            return true;
+        }
+        if let Some(m) = self.limits.max_memory
+            && self.memory_due()
+            && resident() > m
+        {
+            return self.stop(Limit::Memory);
+        }
+        false
+    }
+
+    /// [`Budget::check`] for a search whose memory does not grow with the
+    /// states it finds (IDA*: the way it is on): every limit but the
+    /// memory's, which its allocations meet when they are made.
+    pub fn check_but_memory(&self, states: u64, depth: u64) -> bool {
         self.states.fetch_max(states, Relaxed);
         self.depth.fetch_max(depth, Relaxed);
         if self.stop.load(Relaxed) != 0 {
@@ -290,16 +306,7 @@ impl Budget {
         if self.limits.max_states.is_some_and(|m| states > m) {
             return self.stop(Limit::States);
         }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return self.stop(Limit::Time);
-        }
-        if let Some(m) = self.limits.max_memory
-            && self.memory_due()
-            && resident() > m
-        {
-            return self.stop(Limit::Memory);
-        }
-        false
+        self.deadline.is_some_and(|d| Instant::now() >= d) && self.stop(Limit::Time)
     }
 
     /// Checks the budget between the phases of a case and in the loops that

@@ -1028,7 +1028,7 @@ fn say_stats(case: &RawCase, sol: &Solution, st: &Stats) -> std::io::Result<()> 
     writeln!(
         std::io::stderr(),
         "case {}: {cost}, expanded {}, generated {}, visited {}, peak frontier {}, \
-         depth {}, {:.3} s, {:.2} M states/s, peak memory {}",
+         depth {}, {:.3} s, {:.2} M states/s, peak memory {}{}",
         case.number,
         st.expanded,
         st.generated,
@@ -1038,6 +1038,9 @@ fn say_stats(case: &RawCase, sol: &Solution, st: &Stats) -> std::io::Result<()> 
         st.seconds,
         st.states_per_second / 1e6,
         crate::budget::size(st.peak_memory),
+        sol.ida_from.map_or(String::new(), |f| format!(
+            ", A* turned to IDA* at f {f} (near the memory limit)"
+        )),
     )
 }
 

@@ -46,6 +46,9 @@ pub struct Solution {
     /// Where costs have parts: the least cost, part by part (`cost` is
     /// the first).
     pub(crate) parts: Option<Vec<u64>>,
+    /// Where A* turned to IDA* (its states came near the memory limit):
+    /// the bound IDA* started from.
+    pub(crate) ida_from: Option<u64>,
 }
 
 impl Solution {
@@ -64,6 +67,11 @@ impl Solution {
     /// it.
     pub fn written(&self) -> Option<&str> {
         self.written.as_deref()
+    }
+
+    /// Where A* turned to IDA*, the bound IDA* started from.
+    pub fn ida_from(&self) -> Option<u64> {
+        self.ida_from
     }
 
     /// States expanded.

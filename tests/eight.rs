@@ -7,12 +7,12 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{HashMap, VecDeque};
 
-type Board = [u8; 9];
+pub(crate) type Board = [u8; 9];
 const SOLVED: Board = [1, 2, 3, 4, 5, 6, 7, 8, 0];
 
 /// The fewest moves from every solvable board to the solved one: one BFS
 /// from the solved board, the blank swapping with a neighbour.
-fn distances() -> HashMap<Board, u32> {
+pub(crate) fn distances() -> HashMap<Board, u32> {
     let mut dist = HashMap::from([(SOLVED, 0)]);
     let mut q = VecDeque::from([SOLVED]);
     while let Some(b) = q.pop_front() {
@@ -43,7 +43,7 @@ fn answer(dist: &HashMap<Board, u32>, b: &Board) -> String {
 }
 
 /// A board as nine tokens, broken over lines at random.
-fn board_text(rng: &mut SmallRng, b: &Board) -> String {
+pub(crate) fn board_text(rng: &mut SmallRng, b: &Board) -> String {
     let mut s = String::new();
     for (i, x) in b.iter().enumerate() {
         s.push_str(&x.to_string());
@@ -56,7 +56,7 @@ fn board_text(rng: &mut SmallRng, b: &Board) -> String {
     s
 }
 
-fn random_board(rng: &mut SmallRng) -> Board {
+pub(crate) fn random_board(rng: &mut SmallRng) -> Board {
     let mut b = SOLVED;
     if rng.gen_bool(0.1) {
         // Any arrangement: half of them cannot be solved.

@@ -17,6 +17,7 @@ mod ice;
 mod iceblocks;
 mod icecave;
 mod icecoins;
+mod ida;
 mod kernels;
 mod keyring;
 mod keytask;

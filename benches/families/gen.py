@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|stairs|lasers|pushing|burrow|fire > FILE`. Also `gen.py robots5`:
+`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|stairs|lasers|pushing|burrow|fire|fifteen > FILE`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -328,6 +328,25 @@ def burrow(rng):
     return "\n".join(cases) + "\n0 0 0\n"
 
 
+def fifteen(rng):
+    """Twelve 4 x 4 sliding boards, each a random walk of 80 blank moves
+    (never straight back) from the solved board: every one solvable."""
+    boards = []
+    for _ in range(12):
+        b = list(range(1, 16)) + [0]
+        z, back = 15, None
+        for _ in range(80):
+            r, c = divmod(z, 4)
+            moves = [(dr, dc) for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))
+                     if 0 <= r + dr < 4 and 0 <= c + dc < 4 and (dr, dc) != back]
+            dr, dc = rng.choice(moves)
+            t = (r + dr) * 4 + c + dc
+            b[z], b[t] = b[t], b[z]
+            z, back = t, (-dr, -dc)
+        boards.append(" ".join(map(str, b)))
+    return f"{len(boards)}\n" + "\n".join(boards) + "\n"
+
+
 def fire(rng):
     """Mazes of Fire! (UVa 11624): SIZE x SIZE, a quarter of the cells
     wall, Joe in the middle, a few fires; every other maze walled in but
@@ -367,4 +386,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs, "lasers": lasers, "pushing": pushing, "burrow": burrow, "fire": fire}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs, "lasers": lasers, "pushing": pushing, "burrow": burrow, "fire": fire, "fifteen": fifteen}[kind](random.Random(2026)))

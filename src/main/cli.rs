@@ -203,8 +203,10 @@ pub struct RunOpts {
     /// The search strategy. `auto` picks A* when the goal pins the agents and
     /// only other agents stand in their way, or when the goal asks for flags;
     /// else bidirectional search when the goal is one state and every step is
-    /// reversible; else breadth-first. When moves or tiles have costs,
-    /// Dijkstra's algorithm runs whatever is asked.
+    /// reversible; else breadth-first. `ida` is A*'s bound searched depth
+    /// first (IDA*): memory for the way only, for spaces too large to keep
+    /// (A* turns to it by itself near the memory limit). When moves or
+    /// tiles have costs, Dijkstra's algorithm runs whatever is asked.
     #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
     strategy: StrategyArg,
     /// Threads: the cases of a file are solved several at a time, and large
@@ -310,6 +312,7 @@ pub enum StrategyArg {
     Bfs,
     Bidir,
     Astar,
+    Ida,
 }
 
 impl From<StrategyArg> for puzzle::search::Strategy {
@@ -319,6 +322,7 @@ impl From<StrategyArg> for puzzle::search::Strategy {
             StrategyArg::Bfs => Self::Bfs,
             StrategyArg::Bidir => Self::Bidir,
             StrategyArg::Astar => Self::Astar,
+            StrategyArg::Ida => Self::Ida,
         }
     }
 }

@@ -31,6 +31,9 @@ pub enum Strategy {
     Bidir,
     /// A* with a lower bound from the movers' distances.
     Astar,
+    /// IDA* with the same bound: depth-first searches under a rising
+    /// bound, keeping only the way there.
+    Ida,
 }
 
 /// What the plan is asked for.
@@ -122,6 +125,10 @@ pub enum Engine {
     Bfs,
     Bidir,
     Astar,
+    /// Iterative deepening A*: depth-first searches bounded by steps plus
+    /// the bound, the bound raised each time to the least it cut off;
+    /// memory for the way only.
+    Ida,
     /// Dijkstra's algorithm with a bucket queue (costs are small integers).
     Buckets,
     /// Dijkstra's algorithm with a binary heap.
@@ -263,6 +270,10 @@ pub struct Plan {
     earliest: Option<VarId>,
     /// Breadth-first search turns to bitset layers once a level is large.
     layers: Option<Layers>,
+    /// A* turns to IDA* when its states come near the memory limit, or
+    /// once it has seen this many (`u64::MAX` but in tests); `None`: it
+    /// does not.
+    turns_to_ida: Option<u64>,
 }
 
 /// How the ordered engine keeps each state's least label (cost part by
@@ -391,6 +402,22 @@ impl Plan {
         self.earliest
     }
 
+    /// Whether A* turns to IDA* when its states come near the memory
+    /// limit, and the states it turns at besides (`u64::MAX` but in
+    /// tests).
+    pub fn turns_to_ida(&self) -> Option<u64> {
+        self.turns_to_ida
+    }
+
+    /// The same plan, with A* turning to IDA* once it has seen `n`
+    /// states (tests turn it on small maps).
+    pub fn turning_to_ida_after(self, n: u64) -> Plan {
+        Plan {
+            turns_to_ida: self.turns_to_ida.map(|_| n),
+            ..self
+        }
+    }
+
     /// The bitset layers breadth-first search turns to once a level is
     /// large, where it does.
     pub fn layers(&self) -> Option<&Layers> {
@@ -496,6 +523,14 @@ impl Plan {
         let _ = writeln!(s, "  visited store: {}", self.store_why);
         if let Some(l) = &self.layers {
             let _ = writeln!(s, "  layers: {}", l.describe(&self.layout));
+        }
+        if self.turns_to_ida.is_some() {
+            let _ = writeln!(
+                s,
+                "  memory: with a --timeout, when A*'s states come near the memory limit, IDA* \
+                 from the least f A* had left (the same bound, only the way kept; it cannot tell \
+                 that no way exists, so the time limit ends it then)"
+            );
         }
         let _ = writeln!(s, "  budget checks: {}", self.checks_why);
         if self.way_from_search() {
@@ -762,11 +797,18 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         store_why,
         checks,
         checks_why,
-        bound: if engine == Engine::Astar { bound } else { None },
+        bound: if matches!(engine, Engine::Astar | Engine::Ida) {
+            bound
+        } else {
+            None
+        },
         threads: config.threads,
         labels,
         earliest,
         layers,
+        // Its open list grows with the states seen, and with a map, its
+        // store too.
+        turns_to_ida: (engine == Engine::Astar).then_some(u64::MAX),
     })
 }
 
@@ -851,17 +893,12 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
             "no state of this map is a goal: nothing to search".into(),
         );
     }
-    let asked_for = match asked {
-        Strategy::Auto => "",
-        Strategy::Bfs => "breadth-first search was asked for, but ",
-        Strategy::Bidir => "bidirectional search was asked for, but ",
-        Strategy::Astar => "A* was asked for, but ",
-    };
+    let asked_why = asked_for(asked);
     if let Some(p) = task.parts() {
         return (
             Engine::Ordered,
             format!(
-                "{asked_for}costs are in parts ({}): Dijkstra's algorithm on the parts, compared \
+                "{asked_why}costs are in parts ({}): Dijkstra's algorithm on the parts, compared \
                  in order",
                 p.names().join(" then ")
             ),
@@ -869,12 +906,7 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
     }
     if !task.unit_costs() {
         let (min, max) = (task.min_cost(), task.max_cost());
-        let asked = match asked {
-            Strategy::Auto => "",
-            Strategy::Bfs => "breadth-first search was asked for, but ",
-            Strategy::Bidir => "bidirectional search was asked for, but ",
-            Strategy::Astar => "A* was asked for, but ",
-        };
+        let asked = asked_for(asked);
         return if max <= BUCKETS_MAX_COST {
             (
                 Engine::Buckets,
@@ -903,43 +935,24 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
     // keeps a hash set too, A* wins both ways (five robots on 14 x 14
     // boards: 3.9 s and 299 MB against 48.8 s and 506 MB).
     let wants_astar = match asked {
-        Strategy::Astar => true,
+        Strategy::Astar | Strategy::Ida => true,
         Strategy::Auto if task.far_moves() => task.unconditional() && bits > DENSE_MAX_BITS,
         Strategy::Auto => task.unconditional() || bound.is_some_and(|b| !b.flags.is_empty()),
         _ => false,
     };
-    if wants_astar && bound.is_some() {
-        let why = if asked == Strategy::Astar && task.far_moves() {
-            "A* with distances to the goal, as asked: moves slide or teleport, so each pinned \
-             mover's distances are on a graph of its moves where a move may stop on any cell \
-             it passes (they never overestimate)"
-        } else if task.far_moves() {
-            "the goal pins some movers, nothing but other movers stands in their way, and the \
-             states are too many for a bitset: A* with each pinned mover's distances on a graph \
-             of its moves where a move may stop on any cell it passes (they never \
-             overestimate)"
-        } else if asked == Strategy::Astar {
-            "A* with distances to the goal, as asked"
-        } else if bound.is_some_and(|b| !b.objects.is_empty()) {
-            "the goal puts objects on some cells: A* with the pushes each needs to get to one \
-             (on a board with nothing else on it), their sum"
-        } else if bound.is_some_and(|b| !b.flags.is_empty()) {
-            "the goal asks for flags that only steps onto some positions can give: \
-             A* with the agents' distances to those positions"
-        } else {
-            "the goal pins the agents' positions and nothing but other agents stands \
-             between them and it: A* with their distances to the goal"
-        };
-        return (Engine::Astar, why.into());
+    if wants_astar && let Some(bound) = bound {
+        return astar_engine(task, asked, bound);
     }
     match (asked, bidir_reason(task)) {
         (Strategy::Bfs, _) => (Engine::Bfs, "breadth-first search, as asked".into()),
-        (Strategy::Astar, _) if task.far_moves() => (
+        (Strategy::Astar | Strategy::Ida, _) if task.far_moves() => (
             Engine::Bfs,
-            "A* was asked for, but the goal pins no one-cell mover's position, or steps have \
-             costs (where moves slide or teleport, a flag's or an object's distances on the \
-             grid could overestimate): breadth-first search"
-                .into(),
+            format!(
+                "{}the goal pins no one-cell mover's position, or steps have costs (where moves \
+                 slide or teleport, a flag's or an object's distances on the grid could \
+                 overestimate): breadth-first search",
+                asked_for(asked)
+            ),
         ),
         (Strategy::Auto, Err(_)) if task.far_moves() => (
             Engine::Bfs,
@@ -949,11 +962,12 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
              way): breadth-first search (`--strategy astar` for A*)"
                 .into(),
         ),
-        (Strategy::Astar, _) => (
+        (Strategy::Astar | Strategy::Ida, _) => (
             Engine::Bfs,
-            "A* was asked for, but the goal pins no agent's position and fixes no flag: \
-             breadth-first search"
-                .into(),
+            format!(
+                "{}the goal pins no agent's position and fixes no flag: breadth-first search",
+                asked_for(asked)
+            ),
         ),
         (Strategy::Bidir | Strategy::Auto, Ok(why)) => (Engine::Bidir, why),
         (Strategy::Bidir, Err(why)) => (
@@ -961,6 +975,52 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
             format!("bidirectional search was asked for, but {why}: breadth-first search"),
         ),
         (Strategy::Auto, Err(why)) => (Engine::Bfs, format!("{why}: breadth-first search")),
+    }
+}
+
+/// A*, or IDA* where asked for, with the bound of the goal, and why.
+fn astar_engine(task: &Task, asked: Strategy, bound: &Bound) -> (Engine, String) {
+    if asked == Strategy::Ida {
+        return (
+            Engine::Ida,
+            "IDA* with distances to the goal, as asked: depth-first searches under a bound on \
+             steps plus distance, raised each time to the least it cut off (only the way is \
+             kept; a state may be expanded many times)"
+                .into(),
+        );
+    }
+    let why = if asked == Strategy::Astar && task.far_moves() {
+        "A* with distances to the goal, as asked: moves slide or teleport, so each pinned \
+         mover's distances are on a graph of its moves where a move may stop on any cell \
+         it passes (they never overestimate)"
+    } else if task.far_moves() {
+        "the goal pins some movers, nothing but other movers stands in their way, and the \
+         states are too many for a bitset: A* with each pinned mover's distances on a graph \
+         of its moves where a move may stop on any cell it passes (they never \
+         overestimate)"
+    } else if asked == Strategy::Astar {
+        "A* with distances to the goal, as asked"
+    } else if !bound.objects.is_empty() {
+        "the goal puts objects on some cells: A* with the pushes each needs to get to one \
+         (on a board with nothing else on it), their sum"
+    } else if !bound.flags.is_empty() {
+        "the goal asks for flags that only steps onto some positions can give: \
+         A* with the agents' distances to those positions"
+    } else {
+        "the goal pins the agents' positions and nothing but other agents stands \
+         between them and it: A* with their distances to the goal"
+    };
+    (Engine::Astar, why.into())
+}
+
+/// The start of a reason for an engine other than the one asked for.
+fn asked_for(asked: Strategy) -> &'static str {
+    match asked {
+        Strategy::Auto => "",
+        Strategy::Bfs => "breadth-first search was asked for, but ",
+        Strategy::Bidir => "bidirectional search was asked for, but ",
+        Strategy::Astar => "A* was asked for, but ",
+        Strategy::Ida => "IDA* was asked for, but ",
     }
 }
 
@@ -1069,6 +1129,7 @@ fn set_store(engine: Engine, layout: &Layout) -> (Store, String) {
     let bits = layout.bits();
     match engine {
         Engine::Nothing => (Store::None, "none".into()),
+        Engine::Ida => (Store::None, "none: IDA* keeps the way it is on".into()),
         Engine::Bfs | Engine::Bidir if bits <= DENSE_AT_ONCE_BITS => {
             let kib = (1u64 << bits).div_ceil(8 * 1024);
             (

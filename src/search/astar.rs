@@ -455,6 +455,19 @@ impl<W: Word> Best<W> {
         }
     }
 
+    /// The bytes the next record would allocate (a full map doubles), or
+    /// 0.
+    #[inline]
+    pub(super) fn next_bytes(&self) -> u64 {
+        match self {
+            Best::Sparse(h) if h.len() == h.capacity() => {
+                let entry = std::mem::size_of::<(W, u32)>() + 1;
+                (h.capacity().max(4) * entry) as u64 * 2
+            }
+            _ => 0,
+        }
+    }
+
     /// Records `g` for `s`; false when the map may not grow (the budget
     /// has no room for its next size, or the system none to give): the
     /// search must then stop.
@@ -493,13 +506,19 @@ impl<W: Word> Best<W> {
 
 /// A* from the kernel's starts, to at most `limit` steps: states in
 /// buckets by `f = g + h`, the best `g` of each state kept; a state is
-/// expanded once, at its fewest steps.
+/// expanded once, at its fewest steps. With `turn`, when its states come
+/// near the memory limit it lets them go and goes on as IDA* from the
+/// least `f` it had left: no way shorter than that is left to find (every
+/// state of a lower `f` was expanded).
 pub fn astar<W: Word>(
     k: &Kernel<'_, W>,
     mut h: Heuristic<'_>,
     how: super::How,
     budget: &Budget,
+    turn: Option<u64>,
 ) -> Solution {
+    let after = turn.unwrap_or(u64::MAX);
+    let turn = turn.is_some();
     let mut out = Solution::default();
     let limit = how.limit.unwrap_or(u64::MAX);
     // What `h` may be and still lead to a goal within the limit after `g`
@@ -507,27 +526,12 @@ pub fn astar<W: Word>(
     let room = |g: u32| limit.saturating_sub(g as u64).min(u64::from(u32::MAX - 1)) as u32;
     let mut best = Best::new(k.layout().bits());
     // buckets[f] holds (g, state); the smallest non-empty f is expanded next.
-    let mut buckets: Vec<Vec<(u32, W)>> = Vec::new();
+    let Some(mut buckets) = seed(k, &mut h, &mut best, budget, room(0), limit) else {
+        return Solution::stopped(budget);
+    };
     // States in the buckets (the open list), for the statistics.
-    let mut open = 0u64;
-    for &s in k.starts() {
-        let h0 = h.of(s, room(0));
-        if h0 == u32::MAX || h0 as u64 > limit || best.get(s).is_some() {
-            continue;
-        }
-        if !best.set(s, 0, budget) {
-            return Solution::stopped(budget);
-        }
-        out.visited += 1;
-        if buckets.len() <= h0 as usize {
-            buckets.resize(h0 as usize + 1, Vec::new());
-        }
-        if !budget.grow(&mut buckets[h0 as usize], 1) {
-            return Solution::stopped(budget);
-        }
-        buckets[h0 as usize].push((0, s));
-        open += 1;
-    }
+    let mut open = buckets.iter().map(|b| b.len() as u64).sum::<u64>();
+    out.visited = open;
     out.frontier = open;
     let mut f = 0;
     let mut succ = k.successors();
@@ -538,7 +542,8 @@ pub fn astar<W: Word>(
         Checks::Blocks { fan_out, .. } => budget.grow(&mut children, fan_out),
         Checks::Successors => false,
     };
-    while f < buckets.len() {
+    let mut turned = false;
+    'search: while f < buckets.len() {
         let Some((g, s)) = buckets[f].pop() else {
             f += 1;
             continue;
@@ -556,7 +561,15 @@ pub fn astar<W: Word>(
         }
         out.expanded += 1;
         out.depth = f as u64;
+        if out.visited >= after {
+            turned = true;
+            break;
+        }
         if pace.due(out.expanded + out.visited) {
+            if turn && near_limit(budget, 0) {
+                turned = true;
+                break;
+            }
             budget.note_frontier(open as usize);
             if budget.check(out.visited, f as u64) {
                 return Solution::stopped(budget);
@@ -587,6 +600,10 @@ pub fn astar<W: Word>(
                 continue;
             }
             let ft = (gt + ht) as usize;
+            if turn && growth_near_limit(budget, &best, buckets.get(ft)) {
+                turned = true;
+                break 'search;
+            }
             if ft >= buckets.len() {
                 buckets.resize(ft + 1, Vec::new());
             }
@@ -599,5 +616,64 @@ pub fn astar<W: Word>(
             out.frontier = out.frontier.max(open);
         }
     }
+    if turned {
+        // Every state of a lower f was expanded: no way is shorter.
+        let from = f as u32;
+        drop((best, buckets, children));
+        out.ida_from = Some(u64::from(from));
+        return super::ida::ida(k, &mut h, how, budget, from, out);
+    }
     out
+}
+
+/// The starts in their buckets by `f` (= `h`), each once, their `g` of 0
+/// kept; `None` when the budget stopped it.
+#[allow(clippy::type_complexity)]
+fn seed<W: Word>(
+    k: &Kernel<'_, W>,
+    h: &mut Heuristic<'_>,
+    best: &mut Best<W>,
+    budget: &Budget,
+    room: u32,
+    limit: u64,
+) -> Option<Vec<Vec<(u32, W)>>> {
+    let mut buckets: Vec<Vec<(u32, W)>> = Vec::new();
+    for &s in k.starts() {
+        let h0 = h.of(s, room);
+        if h0 == u32::MAX || h0 as u64 > limit || best.get(s).is_some() {
+            continue;
+        }
+        if !best.set(s, 0, budget) {
+            return None;
+        }
+        if buckets.len() <= h0 as usize {
+            buckets.resize(h0 as usize + 1, Vec::new());
+        }
+        if !budget.grow(&mut buckets[h0 as usize], 1) {
+            return None;
+        }
+        buckets[h0 as usize].push((0, s));
+    }
+    Some(buckets)
+}
+
+/// Whether what recording a state would allocate (the map of `g`s and the
+/// bucket, when full, double) comes near the memory limit.
+fn growth_near_limit<W: Word>(
+    budget: &Budget,
+    best: &Best<W>,
+    bucket: Option<&Vec<(u32, W)>>,
+) -> bool {
+    let bucket = bucket.filter(|v| v.len() == v.capacity()).map_or(0, |v| {
+        (v.capacity().max(4) * std::mem::size_of::<(u32, W)>()) as u64
+    });
+    let more = best.next_bytes() + bucket;
+    more > 0 && near_limit(budget, more)
+}
+
+/// Whether `more` bytes, and a sixteenth of the memory limit besides, would
+/// pass the limit (A* turns to IDA* before the limit stops it).
+fn near_limit(budget: &Budget, more: u64) -> bool {
+    let room = budget.limits().max_memory.map_or(0, |m| m / 16);
+    !budget.fits(more.saturating_add(room))
 }

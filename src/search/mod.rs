@@ -11,6 +11,7 @@
 
 mod astar;
 mod dijkstra;
+mod ida;
 mod layers;
 pub mod ordered;
 mod store;
@@ -145,10 +146,21 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, way: bool) -> Solu
         ) => W::with_bitset(engine, store, &k, how, budget, plan.layers()),
         (Engine::Bidir, _) => bidir::<W, Sparse<W>>(&k, how, budget),
         (Engine::Bfs, _) => bfs::<W, Sparse<W>>(&k, how, budget),
-        (Engine::Astar, _) => {
+        (engine @ (Engine::Astar | Engine::Ida), _) => {
             let bound = plan.bound().expect("A* is planned with its bound");
             match Heuristic::new(task, plan.layout(), bound, budget) {
-                Some(h) => astar(&k, h, how, budget),
+                Some(h) if engine == Engine::Ida => {
+                    let mut h = h;
+                    ida::ida(&k, &mut h, how, budget, 0, Solution::default())
+                }
+                // IDA* cannot tell that no way exists (it searches on
+                // with a higher bound): it is turned to only where a time
+                // limit will end it.
+                Some(h) => {
+                    let turn = plan.turns_to_ida();
+                    let turn = turn.filter(|_| budget.limits().timeout.is_some());
+                    astar(&k, h, how, budget, turn)
+                }
                 None => Solution::stopped(budget),
             }
         }

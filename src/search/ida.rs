@@ -1,0 +1,155 @@
+//! Iterative deepening A* (IDA*): depth-first searches from the starts,
+//! each cut off where the steps so far plus A*'s lower bound
+//! ([`Heuristic`]) pass a bound; the next bound is the least that the
+//! search before cut off. Memory holds the way being tried and the
+//! successors still to try along it, never the states seen: the engine for
+//! spaces too large to keep, at the price of expanding a state again each
+//! time a way reaches it.
+//!
+//! Exact: the bound starts at most at the optimum and rises to the least
+//! value cut off (the heuristic's values past a bound are lower bounds
+//! too), so the first goal reached is at the fewest steps. A successor
+//! that is the state just left is not tried (a step undone is never on a
+//! shortest way).
+//!
+//! A map with no way to the goal ends only where every way ends (a dead
+//! end, the step limit, or the bound passing the number of states the
+//! layout can hold); on a large space, the limits end it.
+
+use super::How;
+use super::astar::Heuristic;
+use crate::budget::{Budget, Pace, Sink};
+use crate::kernel::Kernel;
+use crate::pack::Word;
+use crate::solution::Solution;
+
+/// A state on the way being tried: its successors are `kids[start..end]`
+/// (`end` the start of the next state's, or the end), those from `next`
+/// on still to try.
+struct Frame<W> {
+    state: W,
+    start: usize,
+    next: usize,
+}
+
+/// What entering a state found.
+enum Entered {
+    On,
+    Goal,
+    /// The budget is spent.
+    Stop,
+}
+
+/// IDA* from the kernel's starts with the bound starting at `from` (0, or
+/// the least `f` A* had left when it turned to this), adding to the counts
+/// of `out`.
+pub fn ida<W: Word>(
+    k: &Kernel<'_, W>,
+    h: &mut Heuristic<'_>,
+    how: How,
+    budget: &Budget,
+    from: u32,
+    mut out: Solution,
+) -> Solution {
+    let limit = how.limit.unwrap_or(u64::MAX);
+    let mut seen = hashbrown::HashSet::new();
+    let starts: Vec<W> = k
+        .starts()
+        .iter()
+        .copied()
+        .filter(|&s| seen.insert(s))
+        .collect();
+    // No simple way is longer than the states there are.
+    let most = k.layout().bound().min(u128::from(u32::MAX - 1)) as u32;
+    let mut bound = from;
+    let mut succ = k.successors();
+    let mut pace = Pace::default();
+    let mut way: Vec<Frame<W>> = Vec::new();
+    let mut kids: Vec<W> = Vec::new();
+    let mut children: Vec<W> = Vec::new();
+    loop {
+        out.depth = u64::from(bound);
+        // The least f past the bound: the next bound.
+        let mut past = u32::MAX;
+        for &s0 in &starts {
+            way.clear();
+            kids.clear();
+            // Enters `s` at `g` steps: tests it, and if it is within the
+            // bound, not a goal and not at the limit, puts it on the way
+            // with its successors.
+            let mut enter = |s: W, g: u32, way: &mut Vec<Frame<W>>, kids: &mut Vec<W>| {
+                out.visited += 1;
+                if pace.due(out.visited + out.expanded) {
+                    budget.note_frontier(way.len());
+                    if budget.check_but_memory(out.visited, u64::from(bound)) {
+                        return Entered::Stop;
+                    }
+                }
+                let room = bound.saturating_sub(g);
+                let hs = h.of(s, room);
+                if hs == u32::MAX {
+                    return Entered::On;
+                }
+                if hs > room {
+                    past = past.min(g.saturating_add(hs));
+                    return Entered::On;
+                }
+                if k.is_goal(s) {
+                    return Entered::Goal;
+                }
+                if u64::from(g) >= limit {
+                    return Entered::On;
+                }
+                out.expanded += 1;
+                let back = way.last().map(|f| f.state);
+                let before = kids.len();
+                let mut sink = Sink::new(budget, &mut children, out.visited, u64::from(bound));
+                succ.each(s, |t| sink.push(t));
+                if sink.stopped() || !budget.grow(kids, children.len()) {
+                    return Entered::Stop;
+                }
+                kids.extend(children.iter().filter(|&&t| Some(t) != back));
+                out.generated += children.len() as u64;
+                way.push(Frame {
+                    state: s,
+                    start: before,
+                    next: before,
+                });
+                Entered::On
+            };
+            match enter(s0, 0, &mut way, &mut kids) {
+                Entered::On => {}
+                Entered::Goal => {
+                    out.cost = Some(0);
+                    return out;
+                }
+                Entered::Stop => return Solution::stopped(budget),
+            }
+            while let Some(top) = way.last_mut() {
+                if top.next == kids.len() {
+                    // Its successors all tried: back to the state before.
+                    kids.truncate(top.start);
+                    way.pop();
+                    continue;
+                }
+                let t = kids[top.next];
+                top.next += 1;
+                let g = way.len() as u32;
+                match enter(t, g, &mut way, &mut kids) {
+                    Entered::On => {}
+                    Entered::Goal => {
+                        out.cost = Some(u64::from(g));
+                        return out;
+                    }
+                    Entered::Stop => return Solution::stopped(budget),
+                }
+            }
+        }
+        if past == u32::MAX || u64::from(past) > limit || past > most {
+            // Every way ends, or goes past the limit or the states there
+            // are: no goal.
+            return out;
+        }
+        bound = past;
+    }
+}
