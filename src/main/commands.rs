@@ -98,6 +98,15 @@ pub fn run(
         Ok(both) => both,
         Err(o) => return Ok(o),
     };
+    if opts.search.strategy == puzzle::search::Strategy::Ida && opts.limits.timeout.is_none() {
+        // Said before the search: a case with no way would run on silently.
+        notice(
+            Notice::Note,
+            "puzzle::run::ida_without_timeout",
+            "--strategy ida without --timeout: IDA* cannot tell that a case has no way to the \
+             goal, so such a case runs until it is interrupted",
+        );
+    }
     let opts = puzzle::run::Options {
         warn: true,
         progress: !quiet && format == FormatArg::Text && std::io::stderr().is_terminal(),
