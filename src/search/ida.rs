@@ -117,24 +117,10 @@ pub fn ida<W: Word>(
                 });
                 Entered::On
             };
-            match enter(s0, 0, &mut way, &mut kids) {
-                Entered::On => {}
-                Entered::Goal => {
-                    out.cost = Some(0);
-                    return out;
-                }
-                Entered::Stop => return Solution::stopped(budget),
-            }
-            while let Some(top) = way.last_mut() {
-                if top.next == kids.len() {
-                    // Its successors all tried: back to the state before.
-                    kids.truncate(top.start);
-                    way.pop();
-                    continue;
-                }
-                let t = kids[top.next];
-                top.next += 1;
-                let g = way.len() as u32;
+            // The start first, then the next successor still to try of
+            // the deepest state on the way that has one.
+            let mut step = Some((s0, 0));
+            while let Some((t, g)) = step.take() {
                 match enter(t, g, &mut way, &mut kids) {
                     Entered::On => {}
                     Entered::Goal => {
@@ -142,6 +128,18 @@ pub fn ida<W: Word>(
                         return out;
                     }
                     Entered::Stop => return Solution::stopped(budget),
+                }
+                loop {
+                    let depth = way.len() as u32;
+                    let Some(top) = way.last_mut() else { break };
+                    if top.next < kids.len() {
+                        step = Some((kids[top.next], depth));
+                        top.next += 1;
+                        break;
+                    }
+                    // Its successors all tried: back to the state before.
+                    kids.truncate(top.start);
+                    way.pop();
                 }
             }
         }

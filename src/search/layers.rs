@@ -205,7 +205,7 @@ fn levels<W: Word, const R: usize>(
                 let e = if parallel && !sets.own() {
                     expand::<W, R, true>(k, sets, &sets.next[0], (a, b))
                 } else {
-                    expand::<W, R, false>(k, sets, &sets.next[j.min(sets.next.len() - 1)], (a, b))
+                    expand::<W, R, false>(k, sets, &sets.next[j], (a, b))
                 };
                 sum.add(&e);
             }

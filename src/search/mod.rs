@@ -48,15 +48,18 @@ pub fn run_finding_way(task: &Task, plan: &Plan, budget: &Budget, way: bool) -> 
 /// so only `u32` instantiates the bitset searches: wider words do not
 /// carry code they never run.
 trait Bits: Word {
-    /// Breadth-first or bidirectional search with the plan's bitset store.
+    /// Breadth-first or bidirectional search with the plan's bitset store;
+    /// never asked of the wider words.
     fn with_bitset(
-        engine: Engine,
-        store: StoreKind,
-        k: &Kernel<'_, Self>,
-        how: How,
-        b: &Budget,
-        layers: Option<&Layers>,
-    ) -> Solution;
+        _: Engine,
+        _: StoreKind,
+        _: &Kernel<'_, Self>,
+        _: How,
+        _: &Budget,
+        _: Option<&Layers>,
+    ) -> Solution {
+        unreachable!("the plan keeps a bitset for states of at most 30 bits only")
+    }
 }
 
 /// The bitset searches, for the words a bitset's layouts fit.
@@ -84,20 +87,7 @@ macro_rules! with_bitset {
 with_bitset!(u32);
 
 macro_rules! no_bitset {
-    ($($t:ty),*) => {$(
-        impl Bits for $t {
-            fn with_bitset(
-                _: Engine,
-                _: StoreKind,
-                _: &Kernel<'_, $t>,
-                _: How,
-                _: &Budget,
-                _: Option<&Layers>,
-            ) -> Solution {
-                unreachable!("the plan keeps a bitset for states of at most 30 bits only")
-            }
-        }
-    )*};
+    ($($t:ty),*) => {$( impl Bits for $t {} )*};
 }
 
 /// What a breadth-first engine takes from the plan and the task besides
