@@ -13,7 +13,9 @@
 # and the ratio of this checkout's to it (below 1: faster than it).
 #
 # Then each family of moves (slides, teleports) against a hand-written C++
-# solver of its puzzle, on inputs benches/families/gen.py makes.
+# solver of its puzzle, on inputs benches/families/gen.py makes; then
+# Korf's 15-puzzle boards (KORF of them, 10 unless set) by IDA* against a
+# C++ IDA* with Manhattan distance.
 #
 # Usage: benches/compare.sh [RUNS] [BASE]  (default 5; needs g++, python3 and GNU time)
 #   e.g. benches/compare.sh 7 3a3c8e7
@@ -177,4 +179,19 @@ for spec in ice escape minotaur daleks bloxorz snake knights horse walkways tilt
   awk -v n="$n" -v o="$ours" -v t="$theirs" -v ob="$ours_b" -v tb="$theirs_b" -v ok="$ours_kb" -v tk="$theirs_kb" -v e="$expanded" \
     'BEGIN {printf "%-10s %9.4f %9.4f %7.2f %7.2f %10d %10d %12d\n", n, o, t, (t > 0 ? o / t : 0), (tb > 0 ? ob / tb : 0), ok, tk, e}'
 done
+# Korf's 15-puzzle boards: IDA* with the pattern tables the plan builds
+# from the rules (tables shared by the boards: built once, counted in the
+# time) against a plain C++ IDA* with Manhattan distance (fifteen.cpp), on
+# the first KORF boards (10 unless set in the environment; KORF=100 for all
+# of them, which takes the C++ long), one run each, one thread.
+KORF=${KORF:-10}
+echo
+echo "Korf's 15-puzzle boards, the first $KORF: puzzle --strategy ida (pattern tables) against a C++ IDA* with Manhattan distance (1 thread)"
+python3 benches/families/gen.py korf "$KORF" >"$FAM/korf.in"
+cmp -s <("$BIN" run puzzles/fifteen.puz "$FAM/korf.in" --strategy ida --threads 1 2>/dev/null) <("$FAM/fifteen" <"$FAM/korf.in") ||
+  { echo "korf: the answers differ" >&2; exit 1; }
+read -r k_ours k_ours_kb _ < <(measure "$BIN" run puzzles/fifteen.puz "$FAM/korf.in" --strategy ida --threads 1)
+read -r k_theirs k_theirs_kb _ < <(measure sh -c "$FAM/fifteen < $FAM/korf.in")
+awk -v o="$k_ours" -v t="$k_theirs" -v ok="$k_ours_kb" -v tk="$k_theirs_kb" \
+  'BEGIN {printf "korf: puzzle %.2f s %d KB; C++ %.2f s %d KB; ratio %.3f\n", o, ok, t, tk, (t > 0 ? o / t : 0)}'
 rm -f /tmp/puzzle-bench.$$ /tmp/puzzle-ours.$$ /tmp/puzzle-theirs.$$ /tmp/puzzle-two.$$ /tmp/puzzle-base.$$ /tmp/puzzle-t1.$$ /tmp/puzzle-t2.$$ /tmp/puzzle-s1.$$ /tmp/puzzle-s2.$$ /tmp/puzzle-sc.$$

@@ -25,6 +25,7 @@ mod language;
 mod levers;
 mod monocycle;
 mod mutation;
+mod patterns;
 mod pieces;
 mod portals;
 mod pushing;

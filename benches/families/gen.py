@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|stairs|lasers|pushing|burrow|fire|fifteen > FILE`. Also `gen.py robots5`:
+`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|stairs|lasers|pushing|burrow|fire|fifteen > FILE`.
+`gen.py korf [N]`: the first N (10 unless given) of Korf's 100 15-puzzle
+boards (`korf100.txt`) for `puzzles/fifteen.puz`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
 default), not in `compare.sh`: its C++ BFS takes minutes and gigabytes."""
 import random
@@ -347,6 +349,24 @@ def fifteen(rng):
     return f"{len(boards)}\n" + "\n".join(boards) + "\n"
 
 
+def korf(_rng):
+    """The first N of Korf's 100 boards, turned half a turn and numbered
+    16 - k (0 stays the blank), which makes Korf's solved board (blank
+    first) `fifteen.puz`'s (blank last) and keeps every board's fewest
+    moves."""
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    with open(f"{here}/korf100.txt") as f:
+        rows = [list(map(int, l.split())) for l in f if l.strip() and not l.startswith("#")]
+    boards = []
+    for b in rows[:n]:
+        m = [0] * 16
+        for i, t in enumerate(b):
+            m[15 - i] = 0 if t == 0 else 16 - t
+        boards.append(" ".join(map(str, m)))
+    return f"{len(boards)}\n" + "\n".join(boards) + "\n"
+
+
 def fire(rng):
     """Mazes of Fire! (UVa 11624): SIZE x SIZE, a quarter of the cells
     wall, Joe in the middle, a few fires; every other maze walled in but
@@ -386,4 +406,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs, "lasers": lasers, "pushing": pushing, "burrow": burrow, "fire": fire, "fifteen": fifteen}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs, "lasers": lasers, "pushing": pushing, "burrow": burrow, "fire": fire, "fifteen": fifteen, "korf": korf}[kind](random.Random(2026)))

@@ -177,6 +177,13 @@ pub struct Bound {
     /// a step may go further than the next cell; else on a graph of single
     /// moves.
     pub far: bool,
+    /// Groups of pinned movers whose distances are replaced by pattern
+    /// tables ([`pattern_groups`]), once the search has expanded
+    /// `patterns_after` states: a search that ends sooner does without.
+    pub groups: Vec<Vec<MoverId>>,
+    /// The free cells the tables' searches follow (0: none).
+    pub free: usize,
+    pub patterns_after: u64,
 }
 
 impl Bound {
@@ -199,6 +206,38 @@ impl Bound {
                 if self.sum { "sum" } else { "largest" },
                 names.join(", ")
             ));
+        }
+        if !self.groups.is_empty() {
+            let names = |g: &Vec<MoverId>| {
+                let n: Vec<&str> = g.iter().map(|&m| task.mover(m).name()).collect();
+                n.join(" ")
+            };
+            let groups: Vec<String> = self.groups.iter().map(names).collect();
+            let frees = (mover_cells(task).len() as u64).pow(self.free as u32);
+            let entries: u64 = (self.groups.iter())
+                .map(|g| {
+                    g.iter()
+                        .map(|&m| task.mover(m).domain().len() as u64)
+                        .product::<u64>()
+                })
+                .map(|e| e * frees)
+                .sum();
+            parts[0] = format!(
+                "{}; once {} states are expanded, for the groups [{}] the fewest moves of \
+                 each group alone ({}): pattern tables of {} entries in all, a byte each, \
+                 searched once for the cases that share them",
+                parts[0],
+                self.patterns_after,
+                groups.join("], ["),
+                match self.free {
+                    0 => "its members blocking each other, the others gone".to_string(),
+                    f => format!(
+                        "moving into the {f} free cell{}, the others filling the rest at no cost",
+                        plural(f)
+                    ),
+                },
+                entries
+            );
         }
         if !self.flags.is_empty() {
             parts.push(format!(
@@ -416,6 +455,17 @@ impl Plan {
             turns_to_ida: self.turns_to_ida.map(|_| n),
             ..self
         }
+    }
+
+    /// The same plan, with A* and IDA* building their pattern tables
+    /// (where the plan has them) after `n` expanded states, or never
+    /// (`u64::MAX`): tests build them on small maps, and search without
+    /// them to compare.
+    pub fn patterns_after(mut self, n: u64) -> Plan {
+        if let Some(b) = &mut self.bound {
+            b.patterns_after = n;
+        }
+        self
     }
 
     /// The bitset layers breadth-first search turns to once a level is
@@ -1274,13 +1324,134 @@ fn bound(task: &Task) -> Option<Bound> {
     if pinned.is_empty() && flags.is_empty() && objects.is_empty() {
         return None;
     }
+    let sum = task.mode() == Mode::InTurn;
+    let (groups, free) = if sum && !far {
+        pattern_groups(task, &pinned)
+    } else {
+        (Vec::new(), 0)
+    };
     Some(Bound {
         pinned,
-        sum: task.mode() == Mode::InTurn,
+        sum,
         flags,
         objects,
         far,
+        groups,
+        free,
+        patterns_after: PATTERNS_AFTER,
     })
+}
+
+/// States A* or IDA* expands before it builds its pattern tables: a
+/// search that ends sooner does without them (they take a second or so
+/// to build where they are large).
+const PATTERNS_AFTER: u64 = 1 << 18;
+
+/// The cells where some mover may stand, in grid order: with pattern
+/// tables that follow the free cells, those not under a mover.
+pub fn mover_cells(task: &Task) -> Vec<u32> {
+    let mut cells: Vec<u32> = Vec::new();
+    for m in task.movers() {
+        let d = m.domain();
+        cells.extend((0..d.len() as u32).map(|p| d.cell(p)));
+    }
+    cells.sort_unstable();
+    cells.dedup();
+    cells
+}
+
+/// The most entries of one pattern table (a byte each).
+const PATTERN_ENTRIES: u64 = 1 << 24;
+
+/// The pinned movers, in groups whose pattern tables add up to a lower
+/// bound on the steps to the goal, and how many free cells the tables'
+/// searches follow (0: none). The tables add up where the movers move in
+/// turn, each step moving one of them (none is pushed, carried or
+/// scripted) by one cell (no far moves: the caller checks), never two on
+/// one cell (`forbid same cell`), each on one cell (no shapes).
+///
+/// Where every mover is such a one, they stand on at most 64 cells and
+/// few of those are free (a sliding puzzle has one), a group's table
+/// keeps where the free cells are too and lets the other movers fill the
+/// rest, moving at no cost: a member moves only into a free cell. Else the
+/// other movers are left out. A table holds at most [`PATTERN_ENTRIES`]
+/// placements (of its group's members, and of the free cells).
+///
+/// A group starts from the first mover left (in the order of the first
+/// cells the goal allows them) and takes the mover whose goal is nearest
+/// its members' goals, while its table fits: members whose goals are near
+/// each other get in each other's way, which is what a table sees. A
+/// group of one is left to its distance.
+fn pattern_groups(task: &Task, pinned: &[(MoverId, Vec<u32>)]) -> (Vec<Vec<MoverId>>, usize) {
+    let simple = |mv: &crate::task::Mover| {
+        !mv.moved_by_others() && mv.shape().is_empty() && !mv.domain().is_grid()
+    };
+    let none = (Vec::new(), 0);
+    if !task.forbid_same_cell()
+        || pinned.len() < 2
+        || !pinned.iter().all(|(m, _)| simple(task.mover(*m)))
+    {
+        return none;
+    }
+    // Each mover's first goal cell, on the map.
+    let goal_of = |m: MoverId| {
+        let goal = &pinned.iter().find(|(p, _)| *p == m).expect("pinned").1;
+        goal.iter().min().map(|&c| task.board().coords(c))
+    };
+    let mut order: Vec<(Option<(i64, i64)>, MoverId)> =
+        pinned.iter().map(|(m, _)| (goal_of(*m), *m)).collect();
+    order.sort();
+    let groups = |most: u64| {
+        let mut left = order.clone();
+        let mut groups: Vec<Vec<MoverId>> = Vec::new();
+        while !left.is_empty() {
+            // A group starts from the first mover left and takes the one
+            // whose goal is nearest its members' while its table fits.
+            let (first_goal, first) = left.remove(0);
+            let mut goals = vec![first_goal];
+            let mut group = vec![first];
+            let mut entries = task.mover(first).domain().len() as u64;
+            loop {
+                let apart = |a: &Option<(i64, i64)>, b: &Option<(i64, i64)>| match (a, b) {
+                    (Some(a), Some(b)) => (a.0 - b.0).abs() + (a.1 - b.1).abs(),
+                    _ => i64::MAX / 64,
+                };
+                // Nearest to a member, then to all (a compact group), then
+                // to the first.
+                let near = |g: &Option<(i64, i64)>| {
+                    let all = goals.iter().map(|h| apart(g, h));
+                    (all.clone().min(), all.sum::<i64>(), apart(g, &goals[0]))
+                };
+                let Some(i) = (0..left.len()).min_by_key(|&i| (near(&left[i].0), i)) else {
+                    break;
+                };
+                let n = task.mover(left[i].1).domain().len() as u64;
+                match entries.checked_mul(n).filter(|&e| e <= most) {
+                    Some(e) => entries = e,
+                    None => break,
+                }
+                let (g, m) = left.remove(i);
+                goals.push(g);
+                group.push(m);
+            }
+            groups.push(group);
+        }
+        groups.retain(|g| g.len() > 1);
+        groups
+    };
+    if task.movers().iter().all(simple) {
+        let cells = mover_cells(task);
+        let free = cells.len() - task.movers().len();
+        let ways = (cells.len() as u64).checked_pow(free as u32);
+        let few = free > 0 && cells.len() <= 64;
+        if let Some(w) = ways.filter(|&w| few && w <= PATTERN_ENTRIES / 4) {
+            let g = groups(PATTERN_ENTRIES / w);
+            if !g.is_empty() {
+                return (g, free);
+            }
+        }
+    }
+    (groups(PATTERN_ENTRIES), 0)
 }
 
 /// The positions where a rule can give flag `var` the value `want`: on

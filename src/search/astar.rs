@@ -15,6 +15,7 @@
 //! heuristic is consistent: the first goal state taken off the queue is at
 //! the fewest steps, and a state is expanded once.
 
+use super::patterns::Patterns;
 use crate::budget::{Budget, Pace, Sink};
 use crate::kernel::Kernel;
 use crate::pack::{Field, Layout, Word};
@@ -159,9 +160,16 @@ struct FlagTerm<'t> {
 /// heuristic is consistent: the first goal state taken off the queue is at
 /// the fewest steps, and a state is expanded once.
 pub struct Heuristic<'t> {
-    /// Movers the goal pins, with their distances to the goal positions.
+    /// Movers the goal pins, with their distances to the goal positions
+    /// (those the pattern tables cover left out, once they are built).
     tables: Vec<(Field, Vec<u32>)>,
     sum: bool,
+    /// The pattern tables of the plan's groups ([`Bound::groups`]), once
+    /// built: they add to the sum.
+    patterns: Option<Patterns>,
+    /// What building them needs, until they are built or given up, and
+    /// after how many expanded states they are.
+    due: Option<(&'t Task, &'t Layout, &'t Bound)>,
     /// Objects' members the goal places, with their pushes to the goal
     /// positions: their sum is a bound of its own.
     pushes: Vec<(Field, &'t [u32])>,
@@ -173,8 +181,8 @@ impl<'t> Heuristic<'t> {
     /// pins; `None` when the budget stopped that (a large map).
     pub fn new(
         task: &'t Task,
-        layout: &Layout,
-        bound: &Bound,
+        layout: &'t Layout,
+        bound: &'t Bound,
         budget: &Budget,
     ) -> Option<Heuristic<'t>> {
         let tables = bound
@@ -220,9 +228,45 @@ impl<'t> Heuristic<'t> {
         Some(Heuristic {
             tables,
             sum: bound.sum,
+            patterns: None,
+            due: (!bound.groups.is_empty()).then_some((task, layout, bound)),
             pushes,
             flags,
         })
+    }
+
+    /// Whether the pattern tables are to be built now, `expanded` states
+    /// into the search (a search that ends sooner does without them).
+    #[inline]
+    pub fn patterns_due(&self, expanded: u64) -> bool {
+        self.due
+            .is_some_and(|(_, _, b)| expanded >= b.patterns_after)
+    }
+
+    /// Builds the pattern tables, which then stand for the distances of
+    /// the movers they cover: the bound only grows, and stays consistent.
+    /// Without room for them it goes on without; false when the budget
+    /// stopped the search.
+    pub fn build_patterns(&mut self, budget: &Budget) -> bool {
+        let Some((task, layout, bound)) = self.due.take() else {
+            return true;
+        };
+        let goal = |m: MoverId| {
+            let pinned = bound.pinned.iter().find(|(p, _)| *p == m);
+            pinned.expect("a group's members are pinned").1.as_slice()
+        };
+        let groups: Vec<Vec<(MoverId, &[u32])>> = (bound.groups.iter())
+            .map(|g| g.iter().map(|&m| (m, goal(m))).collect())
+            .collect();
+        let Some(p) = Patterns::new(task, layout, &groups, bound.free, budget) else {
+            return budget.stopped().is_none();
+        };
+        let covered: Vec<Field> = (bound.groups.iter().flatten())
+            .map(|&m| layout.field(task.mover(m).pos()))
+            .collect();
+        self.tables.retain(|(f, _)| !covered.contains(f));
+        self.patterns = Some(p);
+        true
     }
 
     /// A lower bound on the steps from `s` to a goal; `u32::MAX` if none.
@@ -237,6 +281,13 @@ impl<'t> Heuristic<'t> {
                 return u32::MAX;
             }
             h = if self.sum { h + d } else { h.max(d) };
+        }
+        if let Some(p) = &self.patterns {
+            let d = p.of(s);
+            if d == u32::MAX {
+                return u32::MAX;
+            }
+            h += d;
         }
         if !self.pushes.is_empty() {
             let mut p = 0u32;
@@ -510,6 +561,10 @@ impl<W: Word> Best<W> {
 /// near the memory limit it lets them go and goes on as IDA* from the
 /// least `f` it had left: no way shorter than that is left to find (every
 /// state of a lower `f` was expanded).
+///
+/// Where the plan has pattern tables for the bound, they are built once
+/// the search has expanded [`Bound::patterns_after`] states, and the
+/// search starts again with them (its counts go on).
 pub fn astar<W: Word>(
     k: &Kernel<'_, W>,
     mut h: Heuristic<'_>,
@@ -517,22 +572,56 @@ pub fn astar<W: Word>(
     budget: &Budget,
     turn: Option<u64>,
 ) -> Solution {
+    let mut out = Solution::default();
+    loop {
+        match once(k, &mut h, how, budget, turn, &mut out) {
+            Ended::Done => return out,
+            Ended::Stopped => return Solution::stopped(budget),
+            Ended::Patterns if h.build_patterns(budget) => {}
+            Ended::Patterns => return Solution::stopped(budget),
+            // Every state of a lower f was expanded: no way is shorter.
+            Ended::Turn(from) => {
+                out.ida_from = Some(u64::from(from));
+                return super::ida::ida(k, &mut h, how, budget, from, out);
+            }
+        }
+    }
+}
+
+/// How one run of A* ended.
+enum Ended {
+    Done,
+    Stopped,
+    /// The pattern tables are due: the search starts again with them.
+    Patterns,
+    /// Near the memory limit: IDA* from this bound.
+    Turn(u32),
+}
+
+/// A* from the starts, adding to the counts of `out`.
+fn once<W: Word>(
+    k: &Kernel<'_, W>,
+    h: &mut Heuristic<'_>,
+    how: super::How,
+    budget: &Budget,
+    turn: Option<u64>,
+    out: &mut Solution,
+) -> Ended {
     let after = turn.unwrap_or(u64::MAX);
     let turn = turn.is_some();
-    let mut out = Solution::default();
     let limit = how.limit.unwrap_or(u64::MAX);
     // What `h` may be and still lead to a goal within the limit after `g`
     // steps.
     let room = |g: u32| limit.saturating_sub(g as u64).min(u64::from(u32::MAX - 1)) as u32;
     let mut best = Best::new(k.layout().bits());
     // buckets[f] holds (g, state); the smallest non-empty f is expanded next.
-    let Some(mut buckets) = seed(k, &mut h, &mut best, budget, room(0), limit) else {
-        return Solution::stopped(budget);
+    let Some(mut buckets) = seed(k, h, &mut best, budget, room(0), limit) else {
+        return Ended::Stopped;
     };
     // States in the buckets (the open list), for the statistics.
     let mut open = buckets.iter().map(|b| b.len() as u64).sum::<u64>();
-    out.visited = open;
-    out.frontier = open;
+    out.visited += open;
+    out.frontier = out.frontier.max(open);
     let mut f = 0;
     let mut succ = k.successors();
     let mut pace = crate::budget::Pace::default();
@@ -542,8 +631,7 @@ pub fn astar<W: Word>(
         Checks::Blocks { fan_out, .. } => budget.grow(&mut children, fan_out),
         Checks::Successors => false,
     };
-    let mut turned = false;
-    'search: while f < buckets.len() {
+    while f < buckets.len() {
         let Some((g, s)) = buckets[f].pop() else {
             f += 1;
             continue;
@@ -554,7 +642,7 @@ pub fn astar<W: Word>(
         }
         if k.is_goal(s) {
             out.cost = Some(g as u64);
-            break;
+            return Ended::Done;
         }
         if g as u64 >= limit {
             continue;
@@ -562,17 +650,18 @@ pub fn astar<W: Word>(
         out.expanded += 1;
         out.depth = f as u64;
         if out.visited >= after {
-            turned = true;
-            break;
+            return Ended::Turn(f as u32);
         }
         if pace.due(out.expanded + out.visited) {
             if turn && near_limit(budget, 0) {
-                turned = true;
-                break;
+                return Ended::Turn(f as u32);
+            }
+            if h.patterns_due(out.expanded) {
+                return Ended::Patterns;
             }
             budget.note_frontier(open as usize);
             if budget.check(out.visited, f as u64) {
-                return Solution::stopped(budget);
+                return Ended::Stopped;
             }
         }
         if few {
@@ -585,7 +674,7 @@ pub fn astar<W: Word>(
             let mut sink = Sink::new(budget, &mut children, out.visited, f as u64);
             succ.each(s, |t| sink.push(t));
             if sink.stopped() {
-                return Solution::stopped(budget);
+                return Ended::Stopped;
             }
         }
         out.generated += children.len() as u64;
@@ -601,14 +690,13 @@ pub fn astar<W: Word>(
             }
             let ft = (gt + ht) as usize;
             if turn && growth_near_limit(budget, &best, buckets.get(ft)) {
-                turned = true;
-                break 'search;
+                return Ended::Turn(f as u32);
             }
             if ft >= buckets.len() {
                 buckets.resize(ft + 1, Vec::new());
             }
             if !best.set(t, gt, budget) || !budget.grow(&mut buckets[ft], 1) {
-                return Solution::stopped(budget);
+                return Ended::Stopped;
             }
             out.visited += u64::from(seen.is_none());
             buckets[ft].push((gt, t));
@@ -616,14 +704,7 @@ pub fn astar<W: Word>(
             out.frontier = out.frontier.max(open);
         }
     }
-    if turned {
-        // Every state of a lower f was expanded: no way is shorter.
-        let from = f as u32;
-        drop((best, buckets, children));
-        out.ida_from = Some(u64::from(from));
-        return super::ida::ida(k, &mut h, how, budget, from, out);
-    }
-    out
+    Ended::Done
 }
 
 /// The starts in their buckets by `f` (= `h`), each once, their `g` of 0

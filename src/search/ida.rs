@@ -38,6 +38,9 @@ enum Entered {
     Goal,
     /// The budget is spent.
     Stop,
+    /// The pattern tables are due: the bound's search starts again with
+    /// them.
+    Patterns,
 }
 
 /// IDA* from the kernel's starts with the bound starting at `from` (0, or
@@ -52,13 +55,7 @@ pub fn ida<W: Word>(
     mut out: Solution,
 ) -> Solution {
     let limit = how.limit.unwrap_or(u64::MAX);
-    let mut seen = hashbrown::HashSet::new();
-    let starts: Vec<W> = k
-        .starts()
-        .iter()
-        .copied()
-        .filter(|&s| seen.insert(s))
-        .collect();
+    let starts = distinct(k.starts());
     // No simple way is longer than the states there are.
     let most = k.layout().bound().min(u128::from(u32::MAX - 1)) as u32;
     let mut bound = from;
@@ -71,7 +68,8 @@ pub fn ida<W: Word>(
         out.depth = u64::from(bound);
         // The least f past the bound: the next bound.
         let mut past = u32::MAX;
-        for &s0 in &starts {
+        let mut rebuild = false;
+        'starts: for &s0 in &starts {
             way.clear();
             kids.clear();
             // Enters `s` at `g` steps: tests it, and if it is within the
@@ -83,6 +81,9 @@ pub fn ida<W: Word>(
                     budget.note_frontier(way.len());
                     if budget.check_but_memory(out.visited, u64::from(bound)) {
                         return Entered::Stop;
+                    }
+                    if h.patterns_due(out.expanded) {
+                        return Entered::Patterns;
                     }
                 }
                 let room = bound.saturating_sub(g);
@@ -128,6 +129,10 @@ pub fn ida<W: Word>(
                         return out;
                     }
                     Entered::Stop => return Solution::stopped(budget),
+                    Entered::Patterns => {
+                        rebuild = true;
+                        break 'starts;
+                    }
                 }
                 loop {
                     let depth = way.len() as u32;
@@ -143,6 +148,13 @@ pub fn ida<W: Word>(
                 }
             }
         }
+        if rebuild {
+            // A lower bound still: the search at this bound starts again.
+            if !h.build_patterns(budget) {
+                return Solution::stopped(budget);
+            }
+            continue;
+        }
         if past == u32::MAX || u64::from(past) > limit || past > most {
             // Every way ends, or goes past the limit or the states there
             // are: no goal.
@@ -150,4 +162,10 @@ pub fn ida<W: Word>(
         }
         bound = past;
     }
+}
+
+/// The states `all`, each once, in their order.
+fn distinct<W: Word>(all: &[W]) -> Vec<W> {
+    let mut seen = hashbrown::HashSet::new();
+    all.iter().copied().filter(|&s| seen.insert(s)).collect()
 }

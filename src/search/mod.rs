@@ -14,6 +14,7 @@ mod dijkstra;
 mod ida;
 mod layers;
 pub mod ordered;
+mod patterns;
 mod store;
 
 use crate::budget::{self, Budget};

@@ -1,0 +1,520 @@
+//! Additive pattern databases: for each group of movers the plan chose
+//! ([`crate::plan::Bound::groups`]), the fewest moves that the group alone
+//! needs to reach the goal from each placement of its members, searched
+//! once (breadth first, backwards from the goal's placements) and kept in
+//! a table of a byte per placement.
+//!
+//! The abstract task of a group keeps its members' moves (a step of one
+//! cell, in any of its directions, onto a cell where it may stand) and that
+//! two members never share a cell; it drops every other mover and every
+//! condition. Each move of the task is a move there (the plan checks that
+//! a step moves one mover, by one cell, and that no two movers may share
+//! a cell), so a group's table is a lower bound on the moves its members
+//! still need, and as each step moves a member of one group only, the
+//! tables add up to a lower bound on the steps to the goal. Each table
+//! changes by at most one a step (it is a distance on a graph that has the
+//! step as an edge): the sum is consistent.
+//!
+//! Tables depend only on the members' cells, moves and goal cells: the
+//! cases of a file that share them (the same board and goal) share the
+//! tables, kept in a small cache between cases.
+
+use crate::budget::{Budget, Pace};
+use crate::pack::{Field, Layout, Word};
+use crate::task::{MoverId, Task};
+use std::sync::{Arc, Mutex};
+
+/// A placement no goal placement can be reached from.
+const NONE: u8 = u8::MAX;
+/// The largest distance a table holds: a longer one is kept as this (a
+/// smaller bound, still a lower one, still changing by at most one a
+/// step).
+const MOST: u8 = NONE - 1;
+
+/// One group's table, and the position fields that index it.
+struct Part {
+    /// Each member's position field, and its weight in the index.
+    fields: Vec<(Field, usize)>,
+    /// The placements of the members: the weight of the free cells' index.
+    whole: usize,
+    table: Arc<[u8]>,
+}
+
+/// Where the tables follow the free cells: every mover's position field
+/// with the bit of its cell among the movers' cells (at most 64), and how
+/// many are free.
+struct Free {
+    movers: Vec<(Field, Vec<u64>)>,
+    /// The movers' cells, a bit each.
+    all: u64,
+    count: usize,
+}
+
+impl Free {
+    /// The index of the free cells of `s`.
+    #[inline]
+    fn index<W: Word>(&self, s: W) -> usize {
+        let mut taken = 0u64;
+        for (f, bits) in &self.movers {
+            taken |= bits[f.raw(s) as usize];
+        }
+        let mut free = self.all & !taken;
+        let base = self.all.count_ones() as usize;
+        let (mut x, mut weight) = (0, 1);
+        for _ in 0..self.count {
+            x += free.trailing_zeros() as usize * weight;
+            weight *= base;
+            free &= free - 1;
+        }
+        x
+    }
+}
+
+/// The tables of the plan's groups: the sum of their values is a lower
+/// bound on the steps to the goal, consistent.
+pub struct Patterns {
+    parts: Vec<Part>,
+    free: Option<Free>,
+}
+
+impl Patterns {
+    /// The tables of `groups` (members with the grid cells the goal allows
+    /// them), following `free` free cells (or none), from the cache or
+    /// searched; `None` when the budget stopped the search or has no room
+    /// for them (the caller does without).
+    pub fn new(
+        task: &Task,
+        layout: &Layout,
+        groups: &[Vec<(MoverId, &[u32])>],
+        free: usize,
+        budget: &Budget,
+    ) -> Option<Patterns> {
+        let mut parts = Vec::new();
+        for group in groups {
+            let mut weight = 1;
+            let mut fields = Vec::new();
+            for (m, _) in group {
+                let f = layout.field(task.mover(*m).pos());
+                let n = task.mover(*m).domain().len();
+                // The table is indexed by the mover's positions.
+                if f.lo != 0 || f.size != n as u64 {
+                    return None;
+                }
+                fields.push((f, weight));
+                weight *= n;
+            }
+            let table = cached(&Group::new(task, group, free), budget)?;
+            parts.push(Part {
+                fields,
+                whole: weight,
+                table,
+            });
+        }
+        let free = (free > 0).then(|| {
+            let units = crate::plan::mover_cells(task);
+            let movers = (task.movers().iter())
+                .map(|m| {
+                    let d = m.domain();
+                    let bit = |p: u32| 1u64 << units.binary_search(&d.cell(p)).expect("a cell");
+                    (
+                        layout.field(m.pos()),
+                        (0..d.len() as u32).map(bit).collect(),
+                    )
+                })
+                .collect();
+            Free {
+                movers,
+                all: u64::MAX >> (64 - units.len()),
+                count: free,
+            }
+        });
+        Some(Patterns { parts, free })
+    }
+
+    /// The sum of the tables' values at `s`; `u32::MAX` where a group
+    /// cannot reach the goal.
+    #[inline]
+    pub fn of<W: Word>(&self, s: W) -> u32 {
+        let free = self.free.as_ref().map_or(0, |f| f.index(s));
+        let mut h = 0;
+        for p in &self.parts {
+            let i: usize = p.fields.iter().map(|(f, w)| f.raw(s) as usize * w).sum();
+            let d = p.table[i + free * p.whole];
+            if d == NONE {
+                return u32::MAX;
+            }
+            h += u32::from(d);
+        }
+        h
+    }
+}
+
+/// A group's abstract task: per member, its grid cells by position, the
+/// positions one move before each position, and the goal's positions;
+/// with free cells followed, the cells movers stand on and what filling
+/// one takes. Two groups with equal descriptions have equal tables.
+#[derive(PartialEq, Eq, Clone)]
+struct Group {
+    cells: Vec<Vec<u32>>,
+    /// `before[m][p]`: the positions from which one move of member `m`
+    /// ends on position `p`.
+    before: Vec<Vec<Vec<u32>>>,
+    goals: Vec<Vec<u32>>,
+    /// How many cells are free (0: the free cells are not followed, the
+    /// other movers are left out).
+    free: usize,
+    /// With free cells: `unit[m][p]`, the index in the movers' cells
+    /// ([`crate::plan::mover_cells`]) of member `m`'s position `p`.
+    unit: Vec<Vec<u32>>,
+    /// With free cells: for each of the movers' cells, those that a mover
+    /// there (not a member) steps into in one move.
+    fill: Vec<Vec<u32>>,
+}
+
+impl Group {
+    fn new(task: &Task, group: &[(MoverId, &[u32])], free: usize) -> Group {
+        let b = task.board();
+        let mut out = Group {
+            cells: Vec::new(),
+            before: Vec::new(),
+            goals: Vec::new(),
+            free,
+            unit: Vec::new(),
+            fill: Vec::new(),
+        };
+        let units = if free > 0 {
+            crate::plan::mover_cells(task)
+        } else {
+            Vec::new()
+        };
+        let unit_of = |c: u32| units.binary_search(&c).ok().map(|u| u as u32);
+        for &(m, goal) in group {
+            let d = task.mover(m).domain();
+            let dirs = task.directions(m);
+            let cells: Vec<u32> = (0..d.len() as u32).map(|p| d.cell(p)).collect();
+            let before = cells
+                .iter()
+                .map(|&c| {
+                    let mut ps: Vec<u32> = dirs
+                        .iter()
+                        .filter_map(|&dir| d.position_of(b.step(c, dir.opposite())?))
+                        .collect();
+                    ps.sort_unstable();
+                    ps.dedup();
+                    ps
+                })
+                .collect();
+            out.goals
+                .push(goal.iter().filter_map(|&c| d.position_of(c)).collect());
+            if free > 0 {
+                let unit = cells.iter().map(|&c| unit_of(c).expect("a mover's cell"));
+                out.unit.push(unit.collect());
+            }
+            out.cells.push(cells);
+            out.before.push(before);
+        }
+        if free > 0 {
+            // The other movers' directions: any of them may fill a cell.
+            let mut dirs = Vec::new();
+            for m in (0..task.movers().len() as u32).map(MoverId) {
+                if !group.iter().any(|(g, _)| *g == m) {
+                    dirs.extend(task.directions(m));
+                }
+            }
+            dirs.sort_unstable_by_key(|d| (d.dr, d.dc));
+            dirs.dedup();
+            out.fill = (units.iter())
+                .map(|&c| {
+                    let mut us: Vec<u32> = (dirs.iter())
+                        .filter_map(|&dir| unit_of(b.step(c, dir)?))
+                        .collect();
+                    us.sort_unstable();
+                    us.dedup();
+                    us
+                })
+                .collect();
+        }
+        out
+    }
+
+    /// Placements of the members.
+    fn entries(&self) -> usize {
+        self.cells.iter().map(Vec::len).product()
+    }
+
+    /// Placements the search goes over: of the members, and of the free
+    /// cells (each of the movers' cells, in order).
+    fn searched(&self) -> usize {
+        self.entries() * self.fill.len().pow(self.free as u32)
+    }
+
+    /// The table: the fewest moves from each placement to one of the
+    /// goal's; `None` when the budget stopped it. (Not the fewest over
+    /// where the free cells are: that would be a lower bound still, but
+    /// one that may fall by more than one a step, which A* cannot take.)
+    fn table(&self, budget: &Budget) -> Option<Vec<u8>> {
+        if self.free == 0 {
+            self.search(budget)
+        } else {
+            self.search_free(budget)
+        }
+    }
+
+    /// The members' weights in an index.
+    fn weights(&self) -> Vec<usize> {
+        let mut weights = vec![1usize; self.cells.len()];
+        for i in 1..weights.len() {
+            weights[i] = weights[i - 1] * self.cells[i - 1].len();
+        }
+        weights
+    }
+
+    /// Breadth first backwards from the goal's placements, the other
+    /// movers left out.
+    fn search(&self, budget: &Budget) -> Option<Vec<u8>> {
+        let k = self.cells.len();
+        let weights = self.weights();
+        let mut dist = vec![NONE; self.entries()];
+        let mut queue: Vec<u32> = Vec::new();
+        self.seed(&weights, &mut |x| {
+            if dist[x] == NONE {
+                dist[x] = 0;
+                queue.push(x as u32);
+            }
+        });
+        let mut pos = vec![0u32; k];
+        let mut pace = Pace::default();
+        let mut head = 0;
+        while head < queue.len() {
+            let x = queue[head] as usize;
+            head += 1;
+            if pace.due(head as u64) && budget.poll() {
+                return None;
+            }
+            let next = dist[x].saturating_add(1).min(MOST);
+            self.decode(x, &mut pos);
+            for i in 0..k {
+                let here = pos[i] as usize;
+                for &q in &self.before[i][here] {
+                    let cell = self.cells[i][q as usize];
+                    let taken = (0..k).any(|j| j != i && self.cells[j][pos[j] as usize] == cell);
+                    if taken {
+                        continue;
+                    }
+                    let y = x - here * weights[i] + q as usize * weights[i];
+                    if dist[y] == NONE {
+                        dist[y] = next;
+                        queue.push(y as u32);
+                    }
+                }
+            }
+        }
+        Some(dist)
+    }
+
+    /// The members' positions of index `x` (its low part).
+    fn decode(&self, x: usize, pos: &mut [u32]) -> usize {
+        let mut rest = x;
+        for (i, p) in pos.iter_mut().enumerate() {
+            *p = (rest % self.cells[i].len()) as u32;
+            rest /= self.cells[i].len();
+        }
+        rest
+    }
+
+    /// Backwards from the goal's placements, with the free cells: a member
+    /// moves into a free cell at a cost of one, another mover (a filler:
+    /// which one is not kept) at no cost. Indexed by the members'
+    /// placement, then the free cells' (in increasing order, each a digit
+    /// of base the movers' cells).
+    fn search_free(&self, budget: &Budget) -> Option<Vec<u8>> {
+        let k = self.cells.len();
+        let u = self.fill.len();
+        let weights = self.weights();
+        let whole = self.entries();
+        let mut dist = vec![NONE; self.searched()];
+        let mut queue = std::collections::VecDeque::new();
+        let mut free = vec![0u32; self.free];
+        let mut taken = vec![false; u];
+        self.seed(&weights, &mut |g| {
+            let mut pos = vec![0u32; k];
+            self.decode(g, &mut pos);
+            taken.fill(false);
+            for i in 0..k {
+                taken[self.unit[i][pos[i] as usize] as usize] = true;
+            }
+            // Every set of free cells off the members'.
+            combinations(u, self.free, &taken, &mut free, &mut |f| {
+                let x = g + whole * free_index(f, u);
+                if dist[x] == NONE {
+                    dist[x] = 0;
+                    queue.push_back(x as u32);
+                }
+            });
+        });
+        let mut pos = vec![0u32; k];
+        let mut pace = Pace::default();
+        let mut done = 0u64;
+        let mut edges: Vec<(usize, u8)> = Vec::new();
+        while let Some(x) = queue.pop_front() {
+            let x = x as usize;
+            done += 1;
+            if pace.due(done) && budget.poll() {
+                return None;
+            }
+            let here = dist[x];
+            let g = x % whole;
+            let mut rest = self.decode(x, &mut pos);
+            for f in free.iter_mut() {
+                *f = (rest % u) as u32;
+                rest /= u;
+            }
+            edges.clear();
+            self.free_edges(&pos, &free, &weights, &mut edges);
+            for &(y, cost) in &edges {
+                let d = here.saturating_add(cost).min(MOST);
+                if d < dist[y] {
+                    dist[y] = d;
+                    if cost == 0 {
+                        queue.push_front(y as u32);
+                    } else {
+                        queue.push_back(y as u32);
+                    }
+                }
+            }
+            debug_assert!(g < whole);
+        }
+        Some(dist)
+    }
+
+    /// The placements one move before `(pos, free)`, with the move's cost:
+    /// a member's from a free cell (1), a filler's from a free cell into a
+    /// filled one (0).
+    fn free_edges(&self, pos: &[u32], free: &[u32], weights: &[usize], out: &mut Vec<(usize, u8)>) {
+        let k = pos.len();
+        let u = self.fill.len();
+        let whole = self.entries();
+        let g: usize = (0..k).map(|i| pos[i] as usize * weights[i]).sum();
+        let mut moved = free.to_vec();
+        for i in 0..k {
+            let here = pos[i] as usize;
+            let unit = self.unit[i][here];
+            for &q in &self.before[i][here] {
+                let Some(j) = free.iter().position(|&f| f == self.unit[i][q as usize]) else {
+                    continue;
+                };
+                moved.copy_from_slice(free);
+                moved[j] = unit;
+                moved.sort_unstable();
+                let y = g - here * weights[i] + q as usize * weights[i];
+                out.push((y + whole * free_index(&moved, u), 1));
+            }
+        }
+        for (j, &a) in free.iter().enumerate() {
+            for &b in &self.fill[a as usize] {
+                let member = (0..k).any(|i| self.unit[i][pos[i] as usize] == b);
+                if member || free.contains(&b) {
+                    continue;
+                }
+                moved.copy_from_slice(free);
+                moved[j] = b;
+                moved.sort_unstable();
+                out.push((g + whole * free_index(&moved, u), 0));
+            }
+        }
+    }
+
+    /// Every placement of the members on goal positions, no two on one
+    /// cell, by its index.
+    fn seed(&self, weights: &[usize], put: &mut dyn FnMut(usize)) {
+        let k = self.cells.len();
+        let mut pick = vec![0usize; k];
+        if self.goals.iter().any(Vec::is_empty) {
+            return;
+        }
+        // An odometer over the members' goal positions.
+        loop {
+            let cells: Vec<u32> = (0..k)
+                .map(|i| self.cells[i][self.goals[i][pick[i]] as usize])
+                .collect();
+            let apart = (0..k).all(|i| (0..i).all(|j| cells[i] != cells[j]));
+            if apart {
+                put((0..k)
+                    .map(|i| self.goals[i][pick[i]] as usize * weights[i])
+                    .sum());
+            }
+            let mut i = 0;
+            while i < k {
+                pick[i] += 1;
+                if pick[i] < self.goals[i].len() {
+                    break;
+                }
+                pick[i] = 0;
+                i += 1;
+            }
+            if i == k {
+                return;
+            }
+        }
+    }
+}
+
+/// The index of free cells `free` (increasing), each a digit of base `u`.
+fn free_index(free: &[u32], u: usize) -> usize {
+    free.iter().rev().fold(0, |x, &f| x * u + f as usize)
+}
+
+/// Calls `f` with each increasing choice of `out.len()` of `0..u` not
+/// `taken`.
+fn combinations(u: usize, n: usize, taken: &[bool], out: &mut [u32], f: &mut dyn FnMut(&[u32])) {
+    fn go(
+        from: usize,
+        at: usize,
+        u: usize,
+        taken: &[bool],
+        out: &mut [u32],
+        f: &mut dyn FnMut(&[u32]),
+    ) {
+        if at == out.len() {
+            f(out);
+            return;
+        }
+        for c in from..u {
+            if !taken[c] {
+                out[at] = c as u32;
+                go(c + 1, at + 1, u, taken, out, f);
+            }
+        }
+    }
+    debug_assert_eq!(n, out.len());
+    go(0, 0, u, taken, out, f);
+}
+
+/// Tables searched before, with the groups they are of: the cases of a
+/// file usually share their board and goal. At most [`KEPT`] are kept,
+/// the latest.
+static CACHE: Mutex<Vec<(Group, Arc<[u8]>)>> = Mutex::new(Vec::new());
+const KEPT: usize = 8;
+
+/// The group's table from the cache, else searched (the cache locked the
+/// while: another case wanting it waits for it rather than searching it
+/// again) and kept; `None` when the budget has no room for it or stopped
+/// the search.
+fn cached(group: &Group, budget: &Budget) -> Option<Arc<[u8]>> {
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = cache.iter().find(|(g, _)| g == group) {
+        return Some(t.clone());
+    }
+    // The search's placements, a byte each, and its queue, four bytes a
+    // placement, at most.
+    let bytes = group.searched() as u64 * 5;
+    if !budget.fits(bytes) {
+        return None;
+    }
+    let table: Arc<[u8]> = group.table(budget)?.into();
+    if cache.len() == KEPT {
+        cache.remove(0);
+    }
+    cache.push((group.clone(), table.clone()));
+    Some(table)
+}
