@@ -370,7 +370,7 @@ impl Group {
                 rest /= u;
             }
             edges.clear();
-            self.free_edges(&pos, &free, &weights, &mut edges);
+            self.free_edges(g, &pos, &free, &weights, &mut edges);
             for &(y, cost) in &edges {
                 let d = here.saturating_add(cost).min(MOST);
                 if d < dist[y] {
@@ -382,19 +382,24 @@ impl Group {
                     }
                 }
             }
-            debug_assert!(g < whole);
         }
         Some(dist)
     }
 
-    /// The placements one move before `(pos, free)`, with the move's cost:
-    /// a member's from a free cell (1), a filler's from a free cell into a
-    /// filled one (0).
-    fn free_edges(&self, pos: &[u32], free: &[u32], weights: &[usize], out: &mut Vec<(usize, u8)>) {
+    /// The placements one move before `(pos, free)` (`g` the index of
+    /// `pos`, which the caller has), with the move's cost: a member's from
+    /// a free cell (1), a filler's from a free cell into a filled one (0).
+    fn free_edges(
+        &self,
+        g: usize,
+        pos: &[u32],
+        free: &[u32],
+        weights: &[usize],
+        out: &mut Vec<(usize, u8)>,
+    ) {
         let k = pos.len();
         let u = self.fill.len();
         let whole = self.entries();
-        let g: usize = (0..k).map(|i| pos[i] as usize * weights[i]).sum();
         let mut moved = free.to_vec();
         for i in 0..k {
             let here = pos[i] as usize;
