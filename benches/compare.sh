@@ -15,7 +15,8 @@
 # Then each family of moves (slides, teleports) against a hand-written C++
 # solver of its puzzle, on inputs benches/families/gen.py makes; then
 # Korf's 15-puzzle boards (KORF of them, 10 unless set) by IDA* against a
-# C++ IDA* with Manhattan distance.
+# C++ IDA* with Manhattan distance. With BILLION=1, a plain BFS of 3.78e9
+# states besides (minutes).
 #
 # Usage: benches/compare.sh [RUNS] [BASE]  (default 5; needs g++, python3 and GNU time)
 #   e.g. benches/compare.sh 7 3a3c8e7
@@ -145,6 +146,22 @@ if [ -f "$SCALE/r5.puz" ] && [ -f "$SCALE/r5.cpp" ]; then
 else
   echo
   echo "Scale: $SCALE not found: skipped"
+fi
+
+# A billion states (BILLION=1 in the environment: it takes minutes): six
+# robots taking turns on a 6 x 7 floor, r5.puz with a sixth robot, 3.78e9
+# states, plain BFS on 2 threads; once with the memory the machine leaves,
+# once within --max-memory 2500M, where the frontier goes to a file.
+if [ "${BILLION:-0}" = 1 ] && [ -f "$SCALE/r5.puz" ]; then
+  echo
+  echo "A billion states: six robots taking turns on a 6 x 7 floor, plain BFS, 2 threads"
+  sed 's/Robots 5/Robots 6/; s/bot\[5\]/bot[6]/' "$SCALE/r5.puz" >target/bench-r6.puz
+  printf 'abc...\ndef...\n......\n......\n......\n...FED\n...CBA\n' >target/bench-r6.txt
+  for mem in "" 2500M; do
+    # --stats on stderr: the states, the depth, the peak frontier.
+    read -r b_t b_kb _ < <(measure "$BIN" run target/bench-r6.puz target/bench-r6.txt --strategy bfs --threads 2 --stats ${mem:+--max-memory "$mem"})
+    awk -v m="${mem:-none}" -v t="$b_t" -v k="$b_kb" 'BEGIN {printf "--max-memory %s: %.1f s, peak %d KB\n", m, t, k}'
+  done
 fi
 
 # Families of moves (slides, leaps, teleports): each shipped puzzle against a

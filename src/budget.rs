@@ -162,7 +162,8 @@ pub struct Stopped {
     /// The depth (or cost) reached.
     pub depth: u64,
     pub states: u64,
-    /// The process's resident memory then, in bytes.
+    /// The most the process has held in memory so far, in bytes (what the
+    /// search took is gone by the time it is said).
     pub memory: u64,
     /// When the case stopped before its search, the memory it would have
     /// needed first, in bytes.
@@ -403,7 +404,7 @@ impl Budget {
             limit: self.stopped()?,
             depth: self.depth.load(Relaxed),
             states: self.states.load(Relaxed),
-            memory: resident(),
+            memory: peak().max(resident()),
             before_search: None,
         })
     }

@@ -682,8 +682,8 @@ fn say_stopped(
         ),
         None => writeln!(
             std::io::stderr(),
-            "puzzle: case {} stopped by {limit}, at depth {} with {} states seen and \
-             {memory} in memory",
+            "puzzle: case {} stopped by {limit}, at depth {} with {} states seen (the process \
+             held at most {memory} in memory)",
             case.number,
             st.depth,
             st.states,
@@ -818,7 +818,7 @@ pub struct StoppedJson {
     pub message: String,
     pub depth: u64,
     pub states: u64,
-    /// Resident memory then, in bytes.
+    /// The most the process had held in memory by then, in bytes.
     pub memory: u64,
     /// When it stopped before its search: the memory its map needed.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -132,7 +132,8 @@ fn every_store_gives_the_same_answers() {
 /// Breadth-first search that turns to bitset layers (`search::layers`)
 /// from its first level, against the hash set alone, on random robots in
 /// turn and at once: the same costs, and where no goal is reached, the
-/// same number of states; on one thread and two.
+/// same number of states; on one thread and two, after a hash set or a
+/// growing bitset, with the frontier in memory or in a file.
 #[test]
 fn layers_give_the_same_answers() {
     let mut rng = SmallRng::seed_from_u64(0x1a7e25);
@@ -165,9 +166,25 @@ fn layers_give_the_same_answers() {
                 checks: plan.checks(),
                 earliest: plan.earliest(),
             };
-            let got =
-                bfs_layered::<u64, Growing<u64>>(&k, how, &Budget::unlimited(), Some(&layers));
-            assert_eq!(answer(&got), want, "{mode}, {threads} threads\n{input}");
+            let unlimited = &Budget::unlimited();
+            let disk = layers.clone().frontier_on_disk();
+            let runs = [
+                (
+                    "growing",
+                    bfs_layered::<u64, Growing<u64>>(&k, how, unlimited, Some(&layers)),
+                ),
+                (
+                    "hash set, frontier in a file",
+                    bfs_layered::<u64, Sparse<u64>>(&k, how, unlimited, Some(&disk)),
+                ),
+            ];
+            for (what, got) in runs {
+                assert_eq!(
+                    answer(&got),
+                    want,
+                    "{what}, {mode}, {threads} threads\n{input}"
+                );
+            }
         }
         if want.0.is_some() {
             solved += 1;

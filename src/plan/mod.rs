@@ -342,6 +342,8 @@ pub struct Layers {
     pub words: usize,
     /// The level size at which the search turns to them.
     from: usize,
+    /// The frontier in a file even where memory has room for it (tests).
+    on_disk: bool,
 }
 
 impl Layers {
@@ -361,12 +363,19 @@ impl Layers {
             // states are seen): some thousand times a word swept, for
             // twenty successors a state.
             from: (words / 1024).max(4096),
+            on_disk: false,
         })
     }
 
     /// The bytes of the three bitsets.
     pub fn bytes(&self) -> u64 {
         3 * 8 * self.words as u64
+    }
+
+    /// The bytes of the two bitsets kept in memory when the frontier's
+    /// goes to a file: the least memory the layers take.
+    pub fn least_bytes(&self) -> u64 {
+        2 * 8 * self.words as u64
     }
 
     /// A level of at least this many states turns the search to layers.
@@ -380,6 +389,20 @@ impl Layers {
         Layers { from: n, ..self }
     }
 
+    /// The same layers, with the frontier in a file whatever the memory
+    /// limit (tests check that it gives the same answers).
+    pub fn frontier_on_disk(self) -> Layers {
+        Layers {
+            on_disk: true,
+            ..self
+        }
+    }
+
+    /// Whether the frontier goes to a file whatever the memory limit.
+    pub fn forces_disk(&self) -> bool {
+        self.on_disk
+    }
+
     /// What `explain` says of them.
     pub fn describe(&self, layout: &Layout) -> String {
         let (packed, ranked) = self.ranker.bits_saved(layout);
@@ -389,7 +412,8 @@ impl Layers {
              above the last agent's position as one mixed-radix number of {ranked} bits, not \
              {packed} packed); a level's rows are expanded at once, in order, and ORed into the \
              next (on several threads, into a next level of each thread's own where the memory \
-             limit leaves room)",
+             limit leaves room; where it leaves none for the frontier's, the frontier is a file \
+             in a temporary directory, read and written in order, removed at the end)",
             self.from_level(),
             crate::budget::size(8 * self.words as u64),
             self.ranker.rows(),
@@ -829,7 +853,7 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let layers = match kernel {
         KernelKind::Rows { words }
             if engine == Engine::Bfs
-                && matches!(store, Store::Bitset | Store::Growing)
+                && matches!(store, Store::Bitset | Store::Growing | Store::HashSet)
                 && earliest.is_none() =>
         {
             Ranker::new(&layout).and_then(|r| Layers::new(r, words))

@@ -30,10 +30,15 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// A bitset in anonymous memory, zero when made, asked for huge pages: a
 /// level's passes sweep all of it, and with small pages every few rows
-/// would cost a page walk.
+/// would cost a page walk. Or, where the memory limit leaves no room for
+/// the frontier, a bitset in a file: the frontier is read and written in
+/// order, a piece at a time, and each piece's pages are let go once it is
+/// done, so that only the pieces in hand are resident.
 struct Bits {
     map: memmap2::MmapMut,
     words: usize,
+    /// The file's mapping: pieces are let go ([`Bits::release`]).
+    on_disk: bool,
 }
 
 impl Bits {
@@ -45,7 +50,11 @@ impl Bits {
             // wrong.
             let _ = map.advise(memmap2::Advice::HugePage);
         }
-        let bits = Bits { map, words };
+        let bits = Bits {
+            map,
+            words,
+            on_disk: false,
+        };
         // Written once now, a page at a time: a page first read is the
         // shared zero page, and writing it later swaps in a page of its
         // own and flushes the old mapping from every thread's TLB (an
@@ -57,11 +66,50 @@ impl Bits {
         Some(bits)
     }
 
+    /// A bitset of zeros in a new file of `dir` (a sparse file: no block
+    /// is written until a word is), removed when the directory is.
+    fn on_disk(words: usize, dir: &std::path::Path) -> Option<Bits> {
+        let file = tempfile::tempfile_in(dir).ok()?;
+        file.set_len(words.max(1) as u64 * 8).ok()?;
+        // SAFETY: the file is this process's own, unnamed, and not
+        // truncated while mapped.
+        let map = unsafe { memmap2::MmapMut::map_mut(&file) }.ok()?;
+        Some(Bits {
+            map,
+            words,
+            on_disk: true,
+        })
+    }
+
     fn words(&self) -> &[AtomicU64] {
         // SAFETY: the map is page-aligned, `words * 8` bytes long, and
         // all-zero bytes are a valid `AtomicU64`; it is only ever accessed
         // through these atomics while the slice lives.
         unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<AtomicU64>(), self.words) }
+    }
+
+    /// Lets go of the whole pages of words `[a, b)` of a bitset in a file:
+    /// they leave this process's memory (the file keeps what they hold,
+    /// and they are read again when next touched). Nothing for a bitset
+    /// in memory.
+    fn release(&self, a: usize, b: usize) {
+        if !self.on_disk {
+            return;
+        }
+        let page = crate::mapped::page_size();
+        let (start, end) = ((a * 8).next_multiple_of(page), (b * 8) / page * page);
+        if start < end {
+            // SAFETY: a shared mapping of a file: its pages let go are
+            // kept by the file, not lost (as a private mapping's would
+            // be), so no word read later changes.
+            let _ = unsafe {
+                self.map.unchecked_advise_range(
+                    memmap2::UncheckedAdvice::DontNeed,
+                    start,
+                    end - start,
+                )
+            };
+        }
     }
 }
 
@@ -122,15 +170,31 @@ pub(super) fn finish<W: Word, S: Store<W>>(
 ) -> bool {
     // A next level per job if they fit: with one, two threads spend a
     // good part of a level on atomic ORs (a locked instruction each).
-    let extra = (how.threads.max(1) as u64 - 1) * 8 * l.words as u64;
-    let jobs = if budget.fits(l.bytes() + extra) {
-        how.threads.max(1)
+    // Without room for the frontier, it goes to a file.
+    let bitset = 8 * l.words as u64;
+    let extra = (how.threads.max(1) as u64 - 1) * bitset;
+    let (jobs, spill) = if l.forces_disk() {
+        (how.threads.max(1), true)
+    } else if budget.fits(l.bytes() + extra) {
+        (how.threads.max(1), false)
     } else {
-        1
+        (1, !budget.fits(l.bytes()))
+    };
+    let dir = if spill {
+        let Ok(dir) = tempfile::Builder::new().prefix("puzzle-layers-").tempdir() else {
+            budget.out_of_memory();
+            return true;
+        };
+        Some(dir)
+    } else {
+        None
+    };
+    let f = match &dir {
+        Some(dir) => Bits::on_disk(l.words, dir.path()),
+        None => Bits::new(l.words),
     };
     let next: Option<Vec<Bits>> = (0..jobs).map(|_| Bits::new(l.words)).collect();
-    let (Some(visited), Some(f), Some(next)) = (Bits::new(l.words), Bits::new(l.words), next)
-    else {
+    let (Some(visited), Some(f), Some(next)) = (Bits::new(l.words), f, next) else {
         budget.out_of_memory();
         return true;
     };
@@ -155,6 +219,7 @@ pub(super) fn finish<W: Word, S: Store<W>>(
         hi = hi.max(w + 1);
     }
     drop(frontier);
+    sets.frontier.release(0, l.words);
     let r = l.row_words;
     let lo = lo / r * r;
     let hi = hi.div_ceil(r) * r;
@@ -360,6 +425,7 @@ fn expand<W: Word, const R: usize, const SHARED: bool>(
             row((w / R) as u64, mask, &mut e);
         }
     }
+    sets.frontier.release(a, b);
     (e.lo, e.hi) = (put.lo, put.hi);
     e
 }
@@ -478,5 +544,6 @@ fn keep<W: Word, const R: usize>(
             }
         }
     }
+    sets.frontier.release(a, b);
     kept
 }

@@ -136,7 +136,7 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, way: bool) -> Solu
             store @ (StoreKind::Bitset | StoreKind::Growing),
         ) => W::with_bitset(engine, store, &k, how, budget, plan.layers()),
         (Engine::Bidir, _) => bidir::<W, Sparse<W>>(&k, how, budget),
-        (Engine::Bfs, _) => bfs::<W, Sparse<W>>(&k, how, budget),
+        (Engine::Bfs, _) => bfs_layered::<W, Sparse<W>>(&k, how, budget, plan.layers()),
         (engine @ (Engine::Astar | Engine::Ida), _) => {
             let bound = plan.bound().expect("A* is planned with its bound");
             match Heuristic::new(task, plan.layout(), bound, budget) {
@@ -663,7 +663,7 @@ fn bfs_in<W: Word, S: Store<W>>(
         let within = |depth| limit.is_none_or(|l| depth < l);
         while !frontier.is_empty() && within(depth) {
             let turn = layers.filter(|l| frontier.len() >= l.from_level());
-            if let Some(l) = turn.filter(|l| budget.fits(l.bytes())) {
+            if let Some(l) = turn.filter(|l| budget.fits(l.least_bytes())) {
                 return turn_to_layers(k, l, (how, budget), (store, frontier), (depth, found), out);
             }
             // No room for the bitsets: on with vectors.
