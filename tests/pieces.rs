@@ -290,6 +290,65 @@ fn klotski_agrees_with_independent_solver_on_random_boards() {
     );
 }
 
+/// A box of sliding blocks for `blocks.puz`: 3 to 5 rows and columns,
+/// the large square, up to eight pieces of Klotski's shapes, and a random
+/// cell for the square's top left corner to reach.
+pub(crate) fn random_box(rng: &mut SmallRng) -> (String, Option<u32>) {
+    let (h, w) = (rng.gen_range(3..=5usize), rng.gen_range(3..=5usize));
+    let mut g = vec![vec![b'.'; w]; h];
+    common::put_piece(rng, &mut g, 2, 2, b'B', 20);
+    let letters = b"ACDEFGHIJ";
+    let mut next = 0;
+    for _ in 0..rng.gen_range(0..=8) {
+        let (tall, wide) = [(2, 1), (1, 2), (1, 1), (1, 1)][rng.gen_range(0..4)];
+        if common::put_piece(rng, &mut g, tall, wide, letters[next], 20) {
+            next += 1;
+        }
+    }
+    let goal = (rng.gen_range(0..h - 1), rng.gen_range(0..w - 1));
+    let answer = read(&g, false).solve(h as i32, w as i32, b'B', (goal.0 as i32, goal.1 as i32));
+    let header = format!("{h} {w} {} {}", goal.0, goal.1);
+    (common::case_text(&header, &g), answer)
+}
+
+#[test]
+fn blocks_sample_agrees_with_independent_solver() {
+    let text = common::read(&common::root().join("puzzles/blocks.in"));
+    let mut lines = text.lines().skip(1);
+    let mut want = String::new();
+    while let Some(header) = lines.next() {
+        let n: Vec<i32> = header.split(' ').map(|x| x.parse().unwrap()).collect();
+        let g: Vec<Vec<u8>> = (0..n[0])
+            .map(|_| lines.next().unwrap().as_bytes().to_vec())
+            .collect();
+        let a = read(&g, false).solve(n[0], n[1], b'B', (n[2], n[3]));
+        want += &(answer("unsolvable")(&a) + "\n");
+    }
+    common::assert_sample_is("blocks", &want);
+}
+
+#[test]
+fn blocks_agree_with_independent_solver_on_random_boxes() {
+    let rules = common::puzzle("blocks").rules;
+    let mut rng = SmallRng::seed_from_u64(0xb10c);
+    let all = common::batches(
+        &rules,
+        &mut rng,
+        200,
+        10,
+        random_box,
+        common::counted,
+        common::lines(answer("unsolvable")),
+    );
+    let solved = all.iter().filter(|a| a.is_some()).count();
+    let far = all.iter().filter(|a| a.is_some_and(|n| n >= 10)).count();
+    assert!(
+        solved > 80 && solved < all.len() && far > 10,
+        "mixed answers: {solved} of {} solved, {far} in 10 moves or more",
+        all.len()
+    );
+}
+
 /// Klotski boxes whose pieces are all single squares: they never share a
 /// cell either. (They once did: with no piece of several cells on a map,
 /// nothing told the engine that its movers keep apart, and a square moved

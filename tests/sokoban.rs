@@ -94,7 +94,7 @@ fn solve(rows: &[Vec<u8>], push: u32) -> Option<u32> {
 /// not, 1 to 3 boxes, as many spots or one more or one fewer, some boxes
 /// and the keeper drawn on spots, floor written three ways, rows
 /// sometimes cut short (filled with floor).
-fn random_case(rng: &mut SmallRng, push: u32) -> (String, Option<u32>) {
+pub(crate) fn random_case(rng: &mut SmallRng, push: u32) -> (String, Option<u32>) {
     let (h, w) = (rng.gen_range(3..=8), rng.gen_range(3..=8));
     let border = rng.gen_bool(0.5);
     let wall = rng.gen_range(0.0..0.2);

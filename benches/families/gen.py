@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|stairs|lasers|pushing|burrow|fire|fifteen > FILE`.
+`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|blocks|stairs|lasers|pushing|burrow|fire|fifteen > FILE`.
 `gen.py korf [N]`: the first N (10 unless given) of Korf's 100 15-puzzle
 boards (`korf100.txt`) for `puzzles/fifteen.puz`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
@@ -292,6 +292,32 @@ def klotski(rng):
     return f"{len(boards)}\n" + "\n".join(boards) + "\n"
 
 
+def blocks(rng):
+    """Sliding blocks on a larger box (`puzzles/blocks.puz`): four boxes of
+    6 x 4, the large square `B`, four tall pieces, two wide and six small,
+    two cells left empty, `B` to row 4, column 1. Hundreds of thousands to
+    millions of states each: a search that outweighs the process's floor."""
+    boards = []
+    h, w = 6, 4
+    shapes = [(2, 2)] + [(2, 1)] * 4 + [(1, 2)] * 2 + [(1, 1)] * 6
+    while len(boards) < 4:
+        g = [["."] * w for _ in range(h)]
+        ok = True
+        for letter, (ph, pw) in zip("BACDEFGHIJKLMNOPQ", shapes):
+            spots = [(r, c) for r in range(h + 1 - ph) for c in range(w + 1 - pw)
+                     if all(g[r + y][c + x] == "." for y in range(ph) for x in range(pw))]
+            if not spots:
+                ok = False
+                break
+            r, c = rng.choice(spots)
+            for y in range(ph):
+                for x in range(pw):
+                    g[r + y][c + x] = letter
+        if ok and g[4][1] != "B":
+            boards.append(f"{h} {w} 4 1\n{show(g)}")
+    return f"{len(boards)}\n" + "\n".join(boards) + "\n"
+
+
 def pushing(rng):
     """Twenty-four mazes of 40 x 40 for one box (POJ 1475 at twice its size), a
     sixth of the cells rock, the keeper, the box and the target at random;
@@ -406,4 +432,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "stairs": stairs, "lasers": lasers, "pushing": pushing, "burrow": burrow, "fire": fire, "fifteen": fifteen, "korf": korf}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "blocks": blocks, "stairs": stairs, "lasers": lasers, "pushing": pushing, "burrow": burrow, "fire": fire, "fifteen": fifteen, "korf": korf}[kind](random.Random(2026)))

@@ -5,8 +5,10 @@
 
 mod encode;
 mod rank;
+mod sets;
 mod word;
 
 pub use encode::{Field, Layout, bits_for};
 pub use rank::{Odometer, Ranker};
+pub use sets::SetRanker;
 pub use word::{Wide, Word, ones};

@@ -149,6 +149,10 @@ pub enum Store {
     /// and whose pages it touched would be spread all over it.
     Growing,
     HashSet,
+    /// Breadth-first search where some movers are twins: each state kept
+    /// as its rank, the twins' positions one multiset
+    /// ([`crate::pack::SetRanker`]), in a growing store of the ranks.
+    Ranked,
     CostArray,
     CostMap,
     /// The ordered engine's labels, in an array ([`LabelStore`]).
@@ -1192,18 +1196,34 @@ fn store(task: &Task, engine: Engine, layout: &Layout) -> (Store, String, Option
         };
         return (kind, why, Some(labels));
     }
-    let (kind, why) = set_store(engine, layout);
+    let (kind, why) = set_store(task, engine, layout);
     (kind, why, None)
 }
 
 /// The store of an engine other than the ordered one. A bitset only for
 /// layouts of at most [`DENSE_MAX_BITS`] bits, which always live in a
 /// `u32` (the search instantiates its bitset there only).
-fn set_store(engine: Engine, layout: &Layout) -> (Store, String) {
+fn set_store(task: &Task, engine: Engine, layout: &Layout) -> (Store, String) {
     let bits = layout.bits();
+    let ranked = crate::pack::SetRanker::new(task, layout)
+        .filter(|_| engine == Engine::Bfs && bits > DENSE_AT_ONCE_BITS && bits <= 128)
+        .filter(|r| r.bits() <= DENSE_MAX_BITS && r.bits() + 4 <= bits);
     match engine {
         Engine::Nothing => (Store::None, "none".into()),
         Engine::Ida => (Store::None, "none: IDA* keeps the way it is on".into()),
+        Engine::Bfs if let Some(r) = ranked => {
+            let kib = (1u64 << r.bits()).div_ceil(8 * 1024);
+            let after = hash_until(r.bits(), HASH_SHIFT);
+            (
+                Store::Ranked,
+                format!(
+                    "each state as its rank, the positions of alike movers as one multiset \
+                     ({}): a hash set of ranks until {after} are seen, then a dense bitset of \
+                     the ranks ({kib} KiB)",
+                    r.describe(layout)
+                ),
+            )
+        }
         Engine::Bfs | Engine::Bidir if bits <= DENSE_AT_ONCE_BITS => {
             let kib = (1u64 << bits).div_ceil(8 * 1024);
             (

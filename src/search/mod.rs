@@ -28,7 +28,7 @@ pub use astar::{Heuristic, astar};
 pub use dijkstra::dijkstra;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-pub use store::{Dense, Growing, Mark, Masked, Own, Sparse, Store};
+pub use store::{Dense, Growing, Mark, Masked, Own, Ranked, Sparse, Store};
 
 /// Runs a plan within a budget: the answer for its task, or how far the
 /// search got when the budget ran out. Successors are counted (see
@@ -91,6 +91,28 @@ macro_rules! no_bitset {
     ($($t:ty),*) => {$( impl Bits for $t {} )*};
 }
 
+/// Breadth-first search with the states ranked ([`Ranked`]), for the words
+/// the plan ranks (layouts of at most 128 bits); a wider word never is.
+trait Ranks: Word {
+    fn with_ranks(k: &Kernel<'_, Self>, how: How, b: &Budget) -> Solution {
+        let _ = (k, how, b);
+        unreachable!("the plan ranks states of at most 128 bits only")
+    }
+}
+
+macro_rules! with_ranks {
+    ($($t:ty),*) => {$(
+        impl Ranks for $t {
+            fn with_ranks(k: &Kernel<'_, $t>, how: How, b: &Budget) -> Solution {
+                bfs::<$t, Ranked<Growing<u32>, $t>>(k, how, b)
+            }
+        }
+    )*};
+}
+with_ranks!(u32, u64, u128);
+impl Ranks for Wide<4> {}
+impl Ranks for Wide<16> {}
+
 /// What a breadth-first engine takes from the plan and the task besides
 /// the kernel.
 #[derive(Debug, Clone, Copy)]
@@ -105,7 +127,7 @@ pub struct How {
 }
 no_bitset!(u64, u128, Wide<4>, Wide<16>);
 
-fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, way: bool) -> Solution {
+fn run_in<W: Bits + Ranks>(task: &Task, plan: &Plan, budget: &Budget, way: bool) -> Solution {
     if plan.engine() == Engine::Nothing || task.starts().is_empty() {
         // No state is a goal (say, no cell of the map has the goal tile), or
         // no start: no kernel to build, nothing to search.
@@ -135,6 +157,7 @@ fn run_in<W: Bits>(task: &Task, plan: &Plan, budget: &Budget, way: bool) -> Solu
             engine @ (Engine::Bfs | Engine::Bidir),
             store @ (StoreKind::Bitset | StoreKind::Growing),
         ) => W::with_bitset(engine, store, &k, how, budget, plan.layers()),
+        (Engine::Bfs, StoreKind::Ranked) => W::with_ranks(&k, how, budget),
         (Engine::Bidir, _) => bidir::<W, Sparse<W>>(&k, how, budget),
         (Engine::Bfs, _) => bfs_layered::<W, Sparse<W>>(&k, how, budget, plan.layers()),
         (engine @ (Engine::Astar | Engine::Ida), _) => {
@@ -767,11 +790,10 @@ fn turn_to_layers<W: Word, S: Store<W>>(
 
 /// A visited store for the kernel's layout, if the budget has room for it.
 fn new_store<W: Word, S: Store<W>>(k: &Kernel<'_, W>, budget: &Budget) -> Option<S> {
-    let bits = k.layout().bits();
-    if !budget.reserve(S::upfront(bits)) {
+    if !budget.reserve(S::upfront_for(k.task(), k.layout())) {
         return None;
     }
-    let store = S::try_new(bits);
+    let store = S::try_for(k.task(), k.layout());
     if store.is_none() {
         budget.out_of_memory();
     }

@@ -16,7 +16,8 @@
 //! loads and stores, no atomics, no locks. A row of states that differ only
 //! in the lowest field ([`Store::insert_row`]) costs one load per word.
 
-use crate::pack::Word;
+use crate::pack::{Layout, SetRanker, Word};
+use crate::task::Task;
 use hashbrown::HashSet;
 use std::marker::PhantomData;
 use std::sync::Mutex;
@@ -44,6 +45,23 @@ pub trait Store<W: Word>: Sync {
     {
         let _ = bits;
         0
+    }
+    /// An empty store for a task's layout (a store of ranks needs the
+    /// task's twins); `None` if its memory cannot be had.
+    fn try_for(task: &Task, layout: &Layout) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        let _ = task;
+        Self::try_new(layout.bits())
+    }
+    /// [`Store::upfront`] for a task's layout.
+    fn upfront_for(task: &Task, layout: &Layout) -> u64
+    where
+        Self: Sized,
+    {
+        let _ = task;
+        Self::upfront(layout.bits())
     }
     /// Called between levels, with the store to one thread: a store may
     /// change how it keeps the states here, knowing that the next level is
@@ -541,6 +559,61 @@ impl<W: Word, S: Store<W>> Store<W> for Masked<S, W> {
     #[inline(always)]
     fn insert_mut(&mut self, s: W) -> bool {
         self.inner.insert_mut(s & self.keep)
+    }
+}
+
+/// A store of ranks: each state is kept as its rank ([`SetRanker`]: the
+/// positions of each set of twins as one multiset), in a store of `u32`s
+/// (a growing one: a hash set, then a bitset over the ranks). Where the
+/// twins are many, the ranks are far fewer than the packed values.
+pub struct Ranked<S, W> {
+    inner: S,
+    ranker: SetRanker,
+    word: PhantomData<W>,
+}
+
+// Rows go state by state through `insert`: a row of packed values is not
+// a row of ranks.
+impl<W: Word, S: Store<u32>> Store<W> for Ranked<S, W> {
+    /// Made for a task's layout, never from a size alone.
+    fn try_new(_: u32) -> Option<Self> {
+        None
+    }
+    fn try_for(task: &Task, layout: &Layout) -> Option<Self> {
+        let ranker = SetRanker::new(task, layout).filter(|r| r.bits() <= 32)?;
+        Some(Ranked {
+            inner: S::try_new(ranker.bits())?,
+            ranker,
+            word: PhantomData,
+        })
+    }
+    fn upfront_for(task: &Task, layout: &Layout) -> u64 {
+        SetRanker::new(task, layout).map_or(0, |r| S::upfront(r.bits()))
+    }
+    fn settle(&mut self, next: u64, room: impl FnOnce(u64) -> bool) {
+        self.inner.settle(next, room)
+    }
+    fn failed(&self) -> bool {
+        self.inner.failed()
+    }
+    #[inline(always)]
+    fn insert(&self, s: W) -> bool {
+        self.inner.insert(self.ranker.rank(s) as u32)
+    }
+    fn contains(&self, s: W) -> bool {
+        self.inner.contains(self.ranker.rank(s) as u32)
+    }
+    fn count(&self) -> u64 {
+        self.inner.count()
+    }
+    fn states(&self, f: &mut dyn FnMut(W)) {
+        self.inner
+            .states(&mut |r: u32| f(self.ranker.state(u64::from(r))))
+    }
+    #[inline(always)]
+    fn insert_mut(&mut self, s: W) -> bool {
+        let r = self.ranker.rank(s) as u32;
+        self.inner.insert_mut(r)
     }
 }
 
