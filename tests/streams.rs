@@ -486,7 +486,7 @@ fn a_state_with_billions_of_successors_meets_every_limit() {
                     }
                     if limit[0] == "--max-memory" {
                         let mib: f64 = err
-                            .split(" and ")
+                            .split("held at most ")
                             .nth(1)
                             .and_then(|m| m.split(' ').next())
                             .and_then(|m| m.parse().ok())

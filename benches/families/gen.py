@@ -273,23 +273,29 @@ def klotski(rng):
     """Boxes of 4 x 5 with Klotski's ten pieces (the large square `B`, four
     tall, one wide, four small) put down at random, two cells left empty."""
     boards = []
+    shapes = [(2, 2)] + [(2, 1)] * 4 + [(1, 2)] + [(1, 1)] * 4
     while len(boards) < 40:
-        g = [["."] * 4 for _ in range(5)]
-        shapes = [(2, 2)] + [(2, 1)] * 4 + [(1, 2)] + [(1, 1)] * 4
-        ok = True
-        for letter, (h, w) in zip("BACDEFGHIJ", shapes):
-            spots = [(r, c) for r in range(6 - h) for c in range(5 - w)
-                     if all(g[r + y][c + x] == "." for y in range(h) for x in range(w))]
-            if not spots:
-                ok = False
-                break
-            r, c = rng.choice(spots)
-            for y in range(h):
-                for x in range(w):
-                    g[r + y][c + x] = letter
-        if ok and g[3][1] != "B":
+        g = put_pieces(rng, 5, 4, shapes)
+        if g and g[3][1] != "B":
             boards.append(show(g))
     return f"{len(boards)}\n" + "\n".join(boards) + "\n"
+
+
+def put_pieces(rng, h, w, shapes):
+    """A box of `h` x `w` with a piece of each shape, lettered `B`, `A`,
+    `C`, ... in order, each put down at random where it fits; None when
+    one does not fit."""
+    g = [["."] * w for _ in range(h)]
+    for letter, (ph, pw) in zip("BACDEFGHIJKLMNOPQ", shapes):
+        spots = [(r, c) for r in range(h + 1 - ph) for c in range(w + 1 - pw)
+                 if all(g[r + y][c + x] == "." for y in range(ph) for x in range(pw))]
+        if not spots:
+            return None
+        r, c = rng.choice(spots)
+        for y in range(ph):
+            for x in range(pw):
+                g[r + y][c + x] = letter
+    return g
 
 
 def blocks(rng):
@@ -301,19 +307,8 @@ def blocks(rng):
     h, w = 6, 4
     shapes = [(2, 2)] + [(2, 1)] * 4 + [(1, 2)] * 2 + [(1, 1)] * 6
     while len(boards) < 4:
-        g = [["."] * w for _ in range(h)]
-        ok = True
-        for letter, (ph, pw) in zip("BACDEFGHIJKLMNOPQ", shapes):
-            spots = [(r, c) for r in range(h + 1 - ph) for c in range(w + 1 - pw)
-                     if all(g[r + y][c + x] == "." for y in range(ph) for x in range(pw))]
-            if not spots:
-                ok = False
-                break
-            r, c = rng.choice(spots)
-            for y in range(ph):
-                for x in range(pw):
-                    g[r + y][c + x] = letter
-        if ok and g[4][1] != "B":
+        g = put_pieces(rng, h, w, shapes)
+        if g and g[4][1] != "B":
             boards.append(f"{h} {w} 4 1\n{show(g)}")
     return f"{len(boards)}\n" + "\n".join(boards) + "\n"
 
