@@ -12,6 +12,9 @@
 //! bitset of 2^28 bits is 32 MiB whatever the search reaches, and a few
 //! thousand states spread over it touch nearly every page of it.
 //!
+//! [`Ranked`]: any of these over the states' ranks ([`SetRanker`]) rather
+//! than their packed words, where alike movers make the ranks far fewer.
+//!
 //! A thread that has a store to itself marks through [`Own`] instead: plain
 //! loads and stores, no atomics, no locks. A row of states that differ only
 //! in the lowest field ([`Store::insert_row`]) costs one load per word.
