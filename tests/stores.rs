@@ -8,8 +8,10 @@ use crate::common;
 use puzzle::budget::Budget;
 use puzzle::kernel::Kernel;
 use puzzle::pack::{Layout, SetRanker};
-use puzzle::plan::{Config, Engine, Strategy};
-use puzzle::search::{Dense, Growing, How, Ranked, Sparse, Store, bfs, bfs_layered, bidir};
+use puzzle::plan::{Config, Engine, Plan, Strategy};
+use puzzle::search::{
+    Dense, Growing, How, Ranked, Sparse, Store, bfs, bfs_from, bfs_layered, bidir,
+};
 use puzzle::solution::Solution;
 use puzzle::task::Task;
 use rand::rngs::SmallRng;
@@ -45,12 +47,31 @@ fn answer(s: &Solution) -> (Option<u64>, Option<u64>) {
 }
 
 fn search<S: Store<u64>>(task: &Task, engine: Engine, threads: usize) -> Solution {
-    let config = Config {
-        strategy: if engine == Engine::Bidir {
-            Strategy::Bidir
+    let strategy = if engine == Engine::Bidir {
+        Strategy::Bidir
+    } else {
+        Strategy::Bfs
+    };
+    planned(task, strategy, threads, |_, k, how| {
+        let budget = Budget::unlimited();
+        if engine == Engine::Bidir {
+            bidir::<u64, S>(k, how, &budget)
         } else {
-            Strategy::Bfs
-        },
+            bfs::<u64, S>(k, how, &budget)
+        }
+    })
+}
+
+/// Runs `f` with the plan for `strategy` on `threads` threads, its
+/// kernel, and the limits it gives.
+fn planned<R>(
+    task: &Task,
+    strategy: Strategy,
+    threads: usize,
+    f: impl FnOnce(&Plan, &Kernel<'_, u64>, How) -> R,
+) -> R {
+    let config = Config {
+        strategy,
         threads,
         count: false,
     };
@@ -62,12 +83,7 @@ fn search<S: Store<u64>>(task: &Task, engine: Engine, threads: usize) -> Solutio
         checks: plan.checks(),
         earliest: plan.earliest(),
     };
-    let budget = Budget::unlimited();
-    if engine == Engine::Bidir {
-        bidir::<u64, S>(&k, how, &budget)
-    } else {
-        bfs::<u64, S>(&k, how, &budget)
-    }
+    f(&plan, &k, how)
 }
 
 #[test]
@@ -146,46 +162,35 @@ fn layers_give_the_same_answers() {
         let task = common::task_of(&loaded.rules, &input);
         let want = answer(&search::<Sparse<u64>>(&task, Engine::Bfs, 1));
         for threads in [1, 2] {
-            let config = Config {
-                strategy: Strategy::Bfs,
-                threads,
-                count: false,
-            };
-            let plan = puzzle::plan::plan(&task, config).expect("a plan");
-            if plan.engine() == Engine::Nothing {
-                // No state is a goal: nothing to search.
-                continue;
-            }
-            let Some(layers) = plan.layers() else {
-                panic!("no layers: {}\n{input}", plan.describe(&task));
-            };
-            let layers = layers.clone().turning_at(1);
-            let k = Kernel::<u64>::new(&task, plan.layout(), plan.kernel());
-            let how = How {
-                limit: None,
-                threads,
-                checks: plan.checks(),
-                earliest: plan.earliest(),
-            };
-            let unlimited = &Budget::unlimited();
-            let disk = layers.clone().frontier_on_disk();
-            let runs = [
-                (
-                    "growing",
-                    bfs_layered::<u64, Growing<u64>>(&k, how, unlimited, Some(&layers)),
-                ),
-                (
-                    "hash set, frontier in a file",
-                    bfs_layered::<u64, Sparse<u64>>(&k, how, unlimited, Some(&disk)),
-                ),
-            ];
-            for (what, got) in runs {
-                assert_eq!(
-                    answer(&got),
-                    want,
-                    "{what}, {mode}, {threads} threads\n{input}"
-                );
-            }
+            planned(&task, Strategy::Bfs, threads, |plan, k, how| {
+                if plan.engine() == Engine::Nothing {
+                    // No state is a goal: nothing to search.
+                    return;
+                }
+                let Some(layers) = plan.layers() else {
+                    panic!("no layers: {}\n{input}", plan.describe(&task));
+                };
+                let layers = layers.clone().turning_at(1);
+                let unlimited = &Budget::unlimited();
+                let disk = layers.clone().frontier_on_disk();
+                let runs = [
+                    (
+                        "growing",
+                        bfs_layered::<u64, Growing<u64>>(k, how, unlimited, Some(&layers)),
+                    ),
+                    (
+                        "hash set, frontier in a file",
+                        bfs_layered::<u64, Sparse<u64>>(k, how, unlimited, Some(&disk)),
+                    ),
+                ];
+                for (what, got) in runs {
+                    assert_eq!(
+                        answer(&got),
+                        want,
+                        "{what}, {mode}, {threads} threads\n{input}"
+                    );
+                }
+            });
         }
         if want.0.is_some() {
             solved += 1;
@@ -238,8 +243,8 @@ fn ranked_states_give_the_same_answers() {
         }
         let want = answer(&search::<Sparse<u64>>(&task, Engine::Bfs, 1));
         for threads in [1, 2] {
-            let hashed = search::<Ranked<Sparse<u32>, u64>>(&task, Engine::Bfs, threads);
-            let grown = search::<Ranked<Growing<u32, 10>, u64>>(&task, Engine::Bfs, threads);
+            let hashed = ranked::<Sparse<u32>>(&task, &ranker, threads);
+            let grown = ranked::<Growing<u32, 10>>(&task, &ranker, threads);
             assert_eq!(answer(&hashed), want, "ranks in a hash set\n{input}");
             assert_eq!(answer(&grown), want, "ranks in a growing store\n{input}");
         }
@@ -257,6 +262,17 @@ fn ranked_states_give_the_same_answers() {
         solved > 60 && unsolved > 10 && crossed > 20,
         "solved {solved}, unsolved {unsolved}, past the bitset's threshold {crossed}"
     );
+}
+
+/// Breadth-first search with the states kept as their ranks in `S`.
+fn ranked<S: Store<u32>>(task: &Task, ranker: &SetRanker, threads: usize) -> Solution {
+    planned(task, Strategy::Bfs, threads, |_, k, how| {
+        let store = Ranked {
+            inner: S::new(ranker.bits()),
+            key: ranker.clone(),
+        };
+        bfs_from(k, how, &Budget::unlimited(), store, None)
+    })
 }
 
 /// `state` inverts `rank`, and ranks lie below `size`: every rank where

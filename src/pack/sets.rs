@@ -25,8 +25,6 @@ pub struct SetRanker {
     /// digit's size are ever read).
     choose: Vec<Vec<u64>>,
     size: u64,
-    /// The sets of twins, as (how many, values of each): for `explain`.
-    sets: Vec<(usize, u64)>,
 }
 
 /// A digit: the fields of one set of twins (one field for any other
@@ -67,20 +65,20 @@ impl SetRanker {
         let most_k = groups.iter().map(Vec::len).max()?;
         let most_n = groups.iter().map(|g| layout.field(g[0]).size).max()?;
         let width = usize::try_from(most_n).ok()? + most_k;
-        let choose: Vec<Vec<u64>> = (1..=most_k)
-            .scan(vec![1u64; width], |below, _| {
-                // C(d, j) = C(d - 1, j) + C(d - 1, j - 1), from C(., j - 1).
-                let mut row = vec![0u64; width];
-                for d in 1..width {
-                    row[d] = row[d - 1].saturating_add(below[d - 1]);
-                }
-                *below = row.clone();
-                Some(row)
-            })
-            .collect();
+        // C(d, j) = C(d - 1, j) + C(d - 1, j - 1), row j from row j - 1
+        // (row 0: C(d, 0) = 1).
+        let mut choose: Vec<Vec<u64>> = Vec::with_capacity(most_k);
+        let mut below = vec![1u64; width];
+        for _ in 0..most_k {
+            let mut row = vec![0u64; width];
+            for d in 1..width {
+                row[d] = row[d - 1].saturating_add(below[d - 1]);
+            }
+            choose.push(row.clone());
+            below = row;
+        }
         let mut weight = 1u64;
         let mut digits = Vec::new();
-        let mut sets = Vec::new();
         for g in groups {
             let f = layout.field(g[0]);
             let k = g.len();
@@ -98,15 +96,11 @@ impl SetRanker {
                 });
                 weight = weight.checked_mul(size)?;
             }
-            if k > 1 {
-                sets.push((k, f.size));
-            }
         }
         (weight < 1 << 62).then_some(SetRanker {
             digits,
             choose,
             size: weight,
-            sets,
         })
     }
 
@@ -156,11 +150,12 @@ impl SetRanker {
     /// What `explain` says of it: each set of twins and its values.
     pub fn describe(&self, layout: &Layout) -> String {
         let sets: Vec<String> = self
-            .sets
+            .digits
             .iter()
-            .map(|&(k, n)| {
-                let c = self.choose[k - 1][n as usize + k - 1];
-                format!("{k} alike on {n} values: {c} multisets, not {n}^{k}")
+            .filter(|d| d.offsets.len() > 1)
+            .map(|d| {
+                let (k, n) = (d.offsets.len(), d.n);
+                format!("{k} alike on {n} values: {} multisets, not {n}^{k}", d.size)
             })
             .collect();
         format!(

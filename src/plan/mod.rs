@@ -313,6 +313,8 @@ pub struct Plan {
     earliest: Option<VarId>,
     /// Breadth-first search turns to bitset layers once a level is large.
     layers: Option<Layers>,
+    /// Where the visited store keeps ranks ([`Store::Ranked`]): the ranker.
+    ranker: Option<crate::pack::SetRanker>,
     /// A* turns to IDA* when its states come near the memory limit, or
     /// once it has seen this many (`u64::MAX` but in tests); `None`: it
     /// does not.
@@ -500,6 +502,12 @@ impl Plan {
     /// large, where it does.
     pub fn layers(&self) -> Option<&Layers> {
         self.layers.as_ref()
+    }
+
+    /// The ranker of the states the visited store keeps, where it keeps
+    /// ranks ([`Store::Ranked`]).
+    pub fn ranker(&self) -> Option<&crate::pack::SetRanker> {
+        self.ranker.as_ref()
     }
 
     /// Where costs have parts: how the ordered engine keeps its labels.
@@ -844,7 +852,8 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let (engine, engine_why) = earliest_engine(task, config.strategy, earliest.is_some())
         .unwrap_or_else(|| engine(task, config.strategy, bound.as_ref(), layout.bits()));
     let (kernel, kernel_why) = kernel(task, engine);
-    let (store, mut store_why, labels) = store(task, engine, &layout);
+    let ranker = ranker(task, engine, &layout);
+    let (store, mut store_why, labels) = store(task, engine, &layout, ranker.as_ref());
     let earliest = earliest.filter(|_| engine == Engine::Bfs);
     if earliest.is_some() {
         store_why = format!(
@@ -884,6 +893,7 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         labels,
         earliest,
         layers,
+        ranker,
         // Its open list grows with the states seen, and with a map, its
         // store too.
         turns_to_ida: (engine == Engine::Astar).then_some(u64::MAX),
@@ -1186,7 +1196,12 @@ fn checks(task: &Task, count: bool) -> (Checks, String) {
 
 /// Where the states seen are kept: the ordered engine's labels
 /// ([`label_store`]), or a set or a cost per state ([`set_store`]).
-fn store(task: &Task, engine: Engine, layout: &Layout) -> (Store, String, Option<LabelStore>) {
+fn store(
+    task: &Task,
+    engine: Engine,
+    layout: &Layout,
+    ranker: Option<&crate::pack::SetRanker>,
+) -> (Store, String, Option<LabelStore>) {
     if engine == Engine::Ordered {
         let (labels, why) = label_store(task, layout);
         let kind = if labels.array.is_some() {
@@ -1196,22 +1211,37 @@ fn store(task: &Task, engine: Engine, layout: &Layout) -> (Store, String, Option
         };
         return (kind, why, Some(labels));
     }
-    let (kind, why) = set_store(task, engine, layout);
+    let (kind, why) = set_store(engine, layout, ranker);
     (kind, why, None)
+}
+
+/// The ranker of breadth-first search's visited store, where some movers
+/// are alike and their ranks save at least four bits of a state of more
+/// than [`DENSE_AT_ONCE_BITS`] (and at most 128) and fit
+/// [`DENSE_MAX_BITS`].
+fn ranker(task: &Task, engine: Engine, layout: &Layout) -> Option<crate::pack::SetRanker> {
+    let bits = layout.bits();
+    if engine != Engine::Bfs || bits <= DENSE_AT_ONCE_BITS || bits > 128 || !task.has_twins() {
+        return None;
+    }
+    crate::pack::SetRanker::new(task, layout)
+        .filter(|r| r.bits() <= DENSE_MAX_BITS && r.bits() + 4 <= bits)
 }
 
 /// The store of an engine other than the ordered one. A bitset only for
 /// layouts of at most [`DENSE_MAX_BITS`] bits, which always live in a
-/// `u32` (the search instantiates its bitset there only).
-fn set_store(task: &Task, engine: Engine, layout: &Layout) -> (Store, String) {
+/// `u32` (the search instantiates its bitset there only); ranks where
+/// [`ranker`] found them worth it.
+fn set_store(
+    engine: Engine,
+    layout: &Layout,
+    ranker: Option<&crate::pack::SetRanker>,
+) -> (Store, String) {
     let bits = layout.bits();
-    let ranked = crate::pack::SetRanker::new(task, layout)
-        .filter(|_| engine == Engine::Bfs && bits > DENSE_AT_ONCE_BITS && bits <= 128)
-        .filter(|r| r.bits() <= DENSE_MAX_BITS && r.bits() + 4 <= bits);
     match engine {
         Engine::Nothing => (Store::None, "none".into()),
         Engine::Ida => (Store::None, "none: IDA* keeps the way it is on".into()),
-        Engine::Bfs if let Some(r) = ranked => {
+        Engine::Bfs if let Some(r) = ranker => {
             let kib = (1u64 << r.bits()).div_ceil(8 * 1024);
             let after = hash_until(r.bits(), HASH_SHIFT);
             (

@@ -180,14 +180,10 @@ pub(super) fn finish<W: Word, S: Store<W>>(
     } else {
         (1, !budget.fits(l.bytes()))
     };
-    let dir = if spill {
-        let Ok(dir) = tempfile::Builder::new().prefix("puzzle-layers-").tempdir() else {
-            budget.out_of_memory();
-            return true;
-        };
-        Some(dir)
-    } else {
-        None
+    let dir = spill.then(|| tempfile::Builder::new().prefix("puzzle-layers-").tempdir());
+    let Ok(dir) = dir.transpose() else {
+        budget.out_of_memory();
+        return true;
     };
     let f = match &dir {
         Some(dir) => Bits::on_disk(l.words, dir.path()),

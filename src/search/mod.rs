@@ -19,7 +19,7 @@ mod store;
 
 use crate::budget::{self, Budget};
 use crate::kernel::{Gen, Kernel, Split, Successors, Tables};
-use crate::pack::{Wide, Word};
+use crate::pack::{SetRanker, Wide, Word};
 use crate::plan::{Checks, Engine, Layers, Plan, Store as StoreKind};
 pub use crate::plan::{Config, Strategy};
 use crate::solution::Solution;
@@ -28,7 +28,7 @@ pub use astar::{Heuristic, astar};
 pub use dijkstra::dijkstra;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-pub use store::{Dense, Growing, Mark, Masked, Own, Ranked, Sparse, Store};
+pub use store::{Dense, Growing, Key, Keyed, Mark, Mask, Masked, Own, Ranked, Sparse, Store};
 
 /// Runs a plan within a budget: the answer for its task, or how far the
 /// search got when the budget ran out. Successors are counted (see
@@ -94,8 +94,7 @@ macro_rules! no_bitset {
 /// Breadth-first search with the states ranked ([`Ranked`]), for the words
 /// the plan ranks (layouts of at most 128 bits); a wider word never is.
 trait Ranks: Word {
-    fn with_ranks(k: &Kernel<'_, Self>, how: How, b: &Budget) -> Solution {
-        let _ = (k, how, b);
+    fn with_ranks(_: &Kernel<'_, Self>, _: How, _: &Budget, _: &SetRanker) -> Solution {
         unreachable!("the plan ranks states of at most 128 bits only")
     }
 }
@@ -103,8 +102,11 @@ trait Ranks: Word {
 macro_rules! with_ranks {
     ($($t:ty),*) => {$(
         impl Ranks for $t {
-            fn with_ranks(k: &Kernel<'_, $t>, how: How, b: &Budget) -> Solution {
-                bfs::<$t, Ranked<Growing<u32>, $t>>(k, how, b)
+            fn with_ranks(k: &Kernel<'_, $t>, how: How, b: &Budget, r: &SetRanker) -> Solution {
+                let Some(ranks) = new_store::<u32, Growing<u32>>(r.bits(), b) else {
+                    return Solution::stopped(b);
+                };
+                bfs_from(k, how, b, Ranked { inner: ranks, key: r.clone() }, None)
             }
         }
     )*};
@@ -157,7 +159,12 @@ fn run_in<W: Bits + Ranks>(task: &Task, plan: &Plan, budget: &Budget, way: bool)
             engine @ (Engine::Bfs | Engine::Bidir),
             store @ (StoreKind::Bitset | StoreKind::Growing),
         ) => W::with_bitset(engine, store, &k, how, budget, plan.layers()),
-        (Engine::Bfs, StoreKind::Ranked) => W::with_ranks(&k, how, budget),
+        (Engine::Bfs, StoreKind::Ranked) => {
+            let ranker = plan
+                .ranker()
+                .expect("a ranked store is planned with its ranker");
+            W::with_ranks(&k, how, budget, ranker)
+        }
         (Engine::Bidir, _) => bidir::<W, Sparse<W>>(&k, how, budget),
         (Engine::Bfs, _) => bfs_layered::<W, Sparse<W>>(&k, how, budget, plan.layers()),
         (engine @ (Engine::Astar | Engine::Ida), _) => {
@@ -643,13 +650,34 @@ pub fn bfs_layered<W: Word, S: Store<W>>(
     budget: &Budget,
     layers: Option<&Layers>,
 ) -> Solution {
-    let Some(store) = new_store::<W, S>(k, budget) else {
+    let Some(store) = new_store::<W, S>(k.layout().bits(), budget) else {
         return Solution::stopped(budget);
     };
+    bfs_from(k, how, budget, store, layers)
+}
+
+/// [`bfs_layered`] with a visited store made by the caller (a store of
+/// ranks is made from its ranker, not from the layout's size).
+pub fn bfs_from<W: Word, S: Store<W>>(
+    k: &Kernel<'_, W>,
+    how: How,
+    budget: &Budget,
+    store: S,
+    layers: Option<&Layers>,
+) -> Solution {
     match how.earliest {
         Some(clock) => {
             let keep = !k.layout().field(clock).mask::<W>();
-            bfs_in(k, how, budget, Masked { inner: store, keep }, None)
+            bfs_in(
+                k,
+                how,
+                budget,
+                Masked {
+                    inner: store,
+                    key: Mask(keep),
+                },
+                None,
+            )
         }
         None => bfs_in(k, how, budget, store, layers),
     }
@@ -788,12 +816,13 @@ fn turn_to_layers<W: Word, S: Store<W>>(
     }
 }
 
-/// A visited store for the kernel's layout, if the budget has room for it.
-fn new_store<W: Word, S: Store<W>>(k: &Kernel<'_, W>, budget: &Budget) -> Option<S> {
-    if !budget.reserve(S::upfront_for(k.task(), k.layout())) {
+/// A visited store for states of `bits` bits, if the budget has room for
+/// it.
+fn new_store<W: Word, S: Store<W>>(bits: u32, budget: &Budget) -> Option<S> {
+    if !budget.reserve(S::upfront(bits)) {
         return None;
     }
-    let store = S::try_for(k.task(), k.layout());
+    let store = S::try_new(bits);
     if store.is_none() {
         budget.out_of_memory();
     }
@@ -844,8 +873,11 @@ pub fn bidir<W: Word, S: Store<W>>(k: &Kernel<'_, W>, how: How, budget: &Budget)
         .goal_state()
         .expect("bidir needs a single goal state");
     let goal: W = k.layout().encode(&goal);
-    let (Some(first), Some(second)) = (new_store::<W, S>(k, budget), new_store::<W, S>(k, budget))
-    else {
+    let bits = k.layout().bits();
+    let (Some(first), Some(second)) = (
+        new_store::<W, S>(bits, budget),
+        new_store::<W, S>(bits, budget),
+    ) else {
         return Solution::stopped(budget);
     };
     let mut stores = [first, second];

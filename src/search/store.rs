@@ -12,15 +12,16 @@
 //! bitset of 2^28 bits is 32 MiB whatever the search reaches, and a few
 //! thousand states spread over it touch nearly every page of it.
 //!
-//! [`Ranked`]: any of these over the states' ranks ([`SetRanker`]) rather
-//! than their packed words, where alike movers make the ranks far fewer.
+//! [`Keyed`]: any of these over a key of each state rather than its
+//! packed word: the state less its clock ([`Masked`]), or its rank
+//! ([`Ranked`], [`SetRanker`]), where alike movers make the ranks far
+//! fewer.
 //!
 //! A thread that has a store to itself marks through [`Own`] instead: plain
 //! loads and stores, no atomics, no locks. A row of states that differ only
 //! in the lowest field ([`Store::insert_row`]) costs one load per word.
 
-use crate::pack::{Layout, SetRanker, Word};
-use crate::task::Task;
+use crate::pack::{SetRanker, Word};
 use hashbrown::HashSet;
 use std::marker::PhantomData;
 use std::sync::Mutex;
@@ -48,23 +49,6 @@ pub trait Store<W: Word>: Sync {
     {
         let _ = bits;
         0
-    }
-    /// An empty store for a task's layout (a store of ranks needs the
-    /// task's twins); `None` if its memory cannot be had.
-    fn try_for(task: &Task, layout: &Layout) -> Option<Self>
-    where
-        Self: Sized,
-    {
-        let _ = task;
-        Self::try_new(layout.bits())
-    }
-    /// [`Store::upfront`] for a task's layout.
-    fn upfront_for(task: &Task, layout: &Layout) -> u64
-    where
-        Self: Sized,
-    {
-        let _ = task;
-        Self::upfront(layout.bits())
     }
     /// Called between levels, with the store to one thread: a store may
     /// change how it keeps the states here, knowing that the next level is
@@ -524,19 +508,62 @@ fn lock<W>(shard: &mut Mutex<HashSet<W>>) -> &mut HashSet<W> {
     shard.get_mut().expect("a shard lock is never poisoned")
 }
 
-/// A store that keeps each state less some bits: `keep` clears them
-/// (the clock, where the plan keeps each state at its earliest, see
+/// What a keyed store ([`Keyed`]) keeps of a state: its key, and the
+/// state back from a key (for [`Store::states`]).
+pub trait Key<W>: Sync {
+    type K: Word;
+    fn key(&self, s: W) -> Self::K;
+    fn state(&self, k: Self::K) -> W;
+}
+
+/// A store that keeps each state's key ([`Key`]) in a store of keys: the
+/// state less some bits ([`Mask`]), or its rank ([`SetRanker`]).
+pub struct Keyed<S, T> {
+    pub inner: S,
+    pub key: T,
+}
+
+/// A state less some bits: `keep` clears them (the clock, where the plan
+/// keeps each state at its earliest, see
 /// [`crate::task::Task::earliest_is_best`]): a state found again at a
 /// later time is not new.
-pub struct Masked<S, W> {
-    pub inner: S,
-    pub keep: W,
+pub struct Mask<W>(pub W);
+
+impl<W: Word> Key<W> for Mask<W> {
+    type K = W;
+    #[inline(always)]
+    fn key(&self, s: W) -> W {
+        s & self.0
+    }
+    fn state(&self, k: W) -> W {
+        k
+    }
 }
+
+/// A state as its rank, the positions of each set of twins one multiset:
+/// where the twins are many, the ranks are far fewer than the packed
+/// values, and fit a `u32` (the plan ranks only then).
+impl<W: Word> Key<W> for SetRanker {
+    type K = u32;
+    #[inline(always)]
+    fn key(&self, s: W) -> u32 {
+        self.rank(s) as u32
+    }
+    fn state(&self, k: u32) -> W {
+        SetRanker::state(self, u64::from(k))
+    }
+}
+
+/// The states kept less some bits.
+pub type Masked<S, W> = Keyed<S, Mask<W>>;
+/// The states kept as their ranks.
+pub type Ranked<S> = Keyed<S, SetRanker>;
 
 // Rows go state by state through `insert` (the trait's own `insert_row`):
-// the bits cleared may be those of the row.
-impl<W: Word, S: Store<W>> Store<W> for Masked<S, W> {
-    /// Made from a store and its mask, never from a size alone.
+// the bits cleared may be those of the row, and a row of packed values is
+// not a row of ranks.
+impl<W: Word, T: Key<W>, S: Store<T::K>> Store<W> for Keyed<S, T> {
+    /// Made from a store of keys and its key, never from a size alone.
     fn try_new(_: u32) -> Option<Self> {
         None
     }
@@ -548,75 +575,21 @@ impl<W: Word, S: Store<W>> Store<W> for Masked<S, W> {
     }
     #[inline(always)]
     fn insert(&self, s: W) -> bool {
-        self.inner.insert(s & self.keep)
+        self.inner.insert(self.key.key(s))
     }
     fn contains(&self, s: W) -> bool {
-        self.inner.contains(s & self.keep)
+        self.inner.contains(self.key.key(s))
     }
     fn count(&self) -> u64 {
         self.inner.count()
     }
     fn states(&self, f: &mut dyn FnMut(W)) {
-        self.inner.states(f)
+        self.inner.states(&mut |k| f(self.key.state(k)))
     }
     #[inline(always)]
     fn insert_mut(&mut self, s: W) -> bool {
-        self.inner.insert_mut(s & self.keep)
-    }
-}
-
-/// A store of ranks: each state is kept as its rank ([`SetRanker`]: the
-/// positions of each set of twins as one multiset), in a store of `u32`s
-/// (a growing one: a hash set, then a bitset over the ranks). Where the
-/// twins are many, the ranks are far fewer than the packed values.
-pub struct Ranked<S, W> {
-    inner: S,
-    ranker: SetRanker,
-    word: PhantomData<W>,
-}
-
-// Rows go state by state through `insert`: a row of packed values is not
-// a row of ranks.
-impl<W: Word, S: Store<u32>> Store<W> for Ranked<S, W> {
-    /// Made for a task's layout, never from a size alone.
-    fn try_new(_: u32) -> Option<Self> {
-        None
-    }
-    fn try_for(task: &Task, layout: &Layout) -> Option<Self> {
-        let ranker = SetRanker::new(task, layout).filter(|r| r.bits() <= 32)?;
-        Some(Ranked {
-            inner: S::try_new(ranker.bits())?,
-            ranker,
-            word: PhantomData,
-        })
-    }
-    fn upfront_for(task: &Task, layout: &Layout) -> u64 {
-        SetRanker::new(task, layout).map_or(0, |r| S::upfront(r.bits()))
-    }
-    fn settle(&mut self, next: u64, room: impl FnOnce(u64) -> bool) {
-        self.inner.settle(next, room)
-    }
-    fn failed(&self) -> bool {
-        self.inner.failed()
-    }
-    #[inline(always)]
-    fn insert(&self, s: W) -> bool {
-        self.inner.insert(self.ranker.rank(s) as u32)
-    }
-    fn contains(&self, s: W) -> bool {
-        self.inner.contains(self.ranker.rank(s) as u32)
-    }
-    fn count(&self) -> u64 {
-        self.inner.count()
-    }
-    fn states(&self, f: &mut dyn FnMut(W)) {
-        self.inner
-            .states(&mut |r: u32| f(self.ranker.state(u64::from(r))))
-    }
-    #[inline(always)]
-    fn insert_mut(&mut self, s: W) -> bool {
-        let r = self.ranker.rank(s) as u32;
-        self.inner.insert_mut(r)
+        let k = self.key.key(s);
+        self.inner.insert_mut(k)
     }
 }
 
