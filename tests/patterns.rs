@@ -54,7 +54,7 @@ fn pattern_tables_never_overestimate_on_eight() {
     let plan = plan(&task, Strategy::Astar).patterns_after(0);
     let bound = plan.bound().expect("A*'s bound");
     assert_eq!(
-        bound.groups.iter().map(Vec::len).collect::<Vec<_>>(),
+        bound.partitions[0].iter().map(Vec::len).collect::<Vec<_>>(),
         [6, 2]
     );
     assert_eq!(bound.free, 1);
@@ -166,7 +166,7 @@ fn pattern_tables_keep_the_answers_on_fifteen() {
         for strategy in [Strategy::Astar, Strategy::Ida] {
             let p = plan(&task, strategy).patterns_after(0);
             let bound = p.bound().expect("A*'s bound");
-            assert_eq!((bound.groups.len(), bound.free), (3, 1));
+            assert_eq!((bound.partitions[0].len(), bound.free), (3, 1));
             assert_eq!(answer(&task, &p), bfs, "{b:?} {strategy:?}");
         }
     }
@@ -213,7 +213,7 @@ fn pattern_tables_keep_the_answers_for_robots_in_turn() {
         let task = ground(&rules, &format!("{n} {h} {w}\n{map}"));
         let bfs = answer(&task, &plan(&task, Strategy::Bfs));
         let p = plan(&task, Strategy::Astar).patterns_after(0);
-        grouped += usize::from(p.bound().is_some_and(|b| !b.groups.is_empty()));
+        grouped += usize::from(p.bound().is_some_and(|b| !b.partitions.is_empty()));
         assert_eq!(answer(&task, &p), bfs, "{map}");
         compared += 1;
     }

@@ -181,10 +181,12 @@ pub struct Bound {
     /// a step may go further than the next cell; else on a graph of single
     /// moves.
     pub far: bool,
-    /// Groups of pinned movers whose distances are replaced by pattern
-    /// tables ([`pattern_groups`]), once the search has expanded
-    /// `patterns_after` states: a search that ends sooner does without.
-    pub groups: Vec<Vec<MoverId>>,
+    /// Partitions of some pinned movers into groups whose distances are
+    /// replaced by pattern tables ([`pattern_partitions`]), once the search
+    /// has expanded `patterns_after` states: a search that ends sooner
+    /// does without. Each partition's tables add up to a bound; the bound
+    /// is the largest of them. Every partition covers the same movers.
+    pub partitions: Vec<Vec<Vec<MoverId>>>,
     /// The free cells the tables' searches follow (0: none).
     pub free: usize,
     pub patterns_after: u64,
@@ -211,14 +213,23 @@ impl Bound {
                 names.join(", ")
             ));
         }
-        if !self.groups.is_empty() {
+        if !self.partitions.is_empty() {
             let names = |g: &Vec<MoverId>| {
                 let n: Vec<&str> = g.iter().map(|&m| task.mover(m).name()).collect();
                 n.join(" ")
             };
-            let groups: Vec<String> = self.groups.iter().map(names).collect();
+            let groups: Vec<String> = (self.partitions.iter())
+                .map(|p| {
+                    let g: Vec<String> = p.iter().map(names).collect();
+                    format!("[{}]", g.join("], ["))
+                })
+                .collect();
             let frees = (mover_cells(task).len() as u64).pow(self.free as u32);
-            let entries: u64 = (self.groups.iter())
+            // A group in two partitions has one table.
+            let mut distinct: Vec<&Vec<MoverId>> = self.partitions.iter().flatten().collect();
+            distinct.sort();
+            distinct.dedup();
+            let entries: u64 = (distinct.into_iter())
                 .map(|g| {
                     g.iter()
                         .map(|&m| task.mover(m).domain().len() as u64)
@@ -226,21 +237,27 @@ impl Bound {
                 })
                 .map(|e| e * frees)
                 .sum();
+            let alone = match self.free {
+                0 => "its members blocking each other, the others gone".to_string(),
+                f => format!(
+                    "moving into the {f} free cell{}, the others filling the rest at no cost",
+                    plural(f)
+                ),
+            };
+            let (first, also) = groups.split_first().expect("a partition");
+            let also = match also {
+                [] => String::new(),
+                more => format!(
+                    " (and of {}: the largest of the {} sums taken)",
+                    more.join(" and of "),
+                    groups.len()
+                ),
+            };
             parts[0] = format!(
-                "{}; once {} states are expanded, for the groups [{}] the fewest moves of \
-                 each group alone ({}): pattern tables of {} entries in all, a byte each, \
-                 searched once for the cases that share them",
-                parts[0],
-                self.patterns_after,
-                groups.join("], ["),
-                match self.free {
-                    0 => "its members blocking each other, the others gone".to_string(),
-                    f => format!(
-                        "moving into the {f} free cell{}, the others filling the rest at no cost",
-                        plural(f)
-                    ),
-                },
-                entries
+                "{}; once {} states are expanded, the sum for the groups {first}{also} of the \
+                 fewest moves of each group alone ({alone}): pattern tables of {entries} \
+                 entries in all, a byte each, searched once for the cases that share them",
+                parts[0], self.patterns_after,
             );
         }
         if !self.flags.is_empty() {
@@ -1399,8 +1416,8 @@ fn bound(task: &Task) -> Option<Bound> {
         return None;
     }
     let sum = task.mode() == Mode::InTurn;
-    let (groups, free) = if sum && !far {
-        pattern_groups(task, &pinned)
+    let (partitions, free) = if sum && !far {
+        pattern_partitions(task, &pinned)
     } else {
         (Vec::new(), 0)
     };
@@ -1410,7 +1427,7 @@ fn bound(task: &Task) -> Option<Bound> {
         flags,
         objects,
         far,
-        groups,
+        partitions,
         free,
         patterns_after: PATTERNS_AFTER,
     })
@@ -1438,11 +1455,12 @@ pub fn mover_cells(task: &Task) -> Vec<u32> {
 const PATTERN_ENTRIES: u64 = 1 << 24;
 
 /// The pinned movers, in groups whose pattern tables add up to a lower
-/// bound on the steps to the goal, and how many free cells the tables'
-/// searches follow (0: none). The tables add up where the movers move in
-/// turn, each step moving one of them (none is pushed, carried or
-/// scripted) by one cell (no far moves: the caller checks), never two on
-/// one cell (`forbid same cell`), each on one cell (no shapes).
+/// bound on the steps to the goal (in one or two partitions, the larger
+/// sum taken), and how many free cells the tables' searches follow (0:
+/// none). The tables add up where the movers move in turn, each step
+/// moving one of them (none is pushed, carried or scripted) by one cell
+/// (no far moves: the caller checks), never two on one cell (`forbid same
+/// cell`), each on one cell (no shapes).
 ///
 /// Where every mover is such a one, they stand on at most 64 cells and
 /// few of those are free (a sliding puzzle has one), a group's table
@@ -1455,8 +1473,15 @@ const PATTERN_ENTRIES: u64 = 1 << 24;
 /// cells the goal allows them) and takes the mover whose goal is nearest
 /// its members' goals, while its table fits: members whose goals are near
 /// each other get in each other's way, which is what a table sees. A
-/// group of one is left to its distance.
-fn pattern_groups(task: &Task, pinned: &[(MoverId, Vec<u32>)]) -> (Vec<Vec<MoverId>>, usize) {
+/// group of one is left to its distance. The goals are taken in the
+/// map's order by rows, and again by columns: where that makes other
+/// groups of the same movers, the bound is the larger of the two sums
+/// (each a lower bound; their largest is one, consistent too), which
+/// sees the interactions that one partition cuts apart.
+fn pattern_partitions(
+    task: &Task,
+    pinned: &[(MoverId, Vec<u32>)],
+) -> (Vec<Vec<Vec<MoverId>>>, usize) {
     let simple = |mv: &crate::task::Mover| {
         !mv.moved_by_others() && mv.shape().is_empty() && !mv.domain().is_grid()
     };
@@ -1467,65 +1492,102 @@ fn pattern_groups(task: &Task, pinned: &[(MoverId, Vec<u32>)]) -> (Vec<Vec<Mover
     {
         return none;
     }
-    // Each mover's first goal cell, on the map.
-    let goal_of = |m: MoverId| {
-        let goal = &pinned.iter().find(|(p, _)| *p == m).expect("pinned").1;
-        goal.iter().min().map(|&c| task.board().coords(c))
-    };
-    let mut order: Vec<(Option<(i64, i64)>, MoverId)> =
-        pinned.iter().map(|(m, _)| (goal_of(*m), *m)).collect();
-    order.sort();
-    let groups = |most: u64| {
-        let mut left = order.clone();
-        let mut groups: Vec<Vec<MoverId>> = Vec::new();
-        while !left.is_empty() {
-            // A group starts from the first mover left and takes the one
-            // whose goal is nearest its members' while its table fits.
-            let (first_goal, first) = left.remove(0);
-            let mut goals = vec![first_goal];
-            let mut group = vec![first];
-            let mut entries = task.mover(first).domain().len() as u64;
-            loop {
-                let apart = |a: &Option<(i64, i64)>, b: &Option<(i64, i64)>| match (a, b) {
-                    (Some(a), Some(b)) => (a.0 - b.0).abs() + (a.1 - b.1).abs(),
-                    _ => i64::MAX / 64,
-                };
-                // Nearest to a member, then to all (a compact group), then
-                // to the first.
-                let near = |g: &Option<(i64, i64)>| {
-                    let all = goals.iter().map(|h| apart(g, h));
-                    (all.clone().min(), all.sum::<i64>(), apart(g, &goals[0]))
-                };
-                let Some(i) = (0..left.len()).min_by_key(|&i| (near(&left[i].0), i)) else {
-                    break;
-                };
-                let n = task.mover(left[i].1).domain().len() as u64;
-                match entries.checked_mul(n).filter(|&e| e <= most) {
-                    Some(e) => entries = e,
-                    None => break,
-                }
-                let (g, m) = left.remove(i);
-                goals.push(g);
-                group.push(m);
-            }
-            groups.push(group);
-        }
-        groups.retain(|g| g.len() > 1);
-        groups
-    };
+    let mut free = 0;
+    let mut most = PATTERN_ENTRIES;
     if task.movers().iter().all(simple) {
         let cells = mover_cells(task);
-        let free = cells.len() - task.movers().len();
-        let ways = (cells.len() as u64).checked_pow(free as u32);
-        let few = free > 0 && cells.len() <= 64;
-        if let Some(w) = ways.filter(|&w| few && w <= PATTERN_ENTRIES / 4) {
-            let g = groups(PATTERN_ENTRIES / w);
-            if !g.is_empty() {
-                return (g, free);
-            }
+        let left = cells.len() - task.movers().len();
+        let ways = (cells.len() as u64).checked_pow(left as u32);
+        let few = left > 0 && cells.len() <= 64;
+        let fits = ways.filter(|&w| few && w <= PATTERN_ENTRIES / 4);
+        if let Some(w) =
+            fits.filter(|&w| !partition(task, pinned, PATTERN_ENTRIES / w, false).is_empty())
+        {
+            (free, most) = (left, PATTERN_ENTRIES / w);
         }
     }
-    (groups(PATTERN_ENTRIES), 0)
+    let rows = partition(task, pinned, most, false);
+    if rows.is_empty() {
+        return none;
+    }
+    let mut partitions = vec![rows];
+    let columns = partition(task, pinned, most, true);
+    let members = |p: &Vec<Vec<MoverId>>| {
+        let mut all: Vec<MoverId> = p.iter().flatten().copied().collect();
+        all.sort_unstable();
+        all
+    };
+    let sorted = |p: &Vec<Vec<MoverId>>| {
+        let mut groups: Vec<Vec<MoverId>> = (p.iter())
+            .map(|g| {
+                let mut g = g.clone();
+                g.sort_unstable();
+                g
+            })
+            .collect();
+        groups.sort();
+        groups
+    };
+    if members(&columns) == members(&partitions[0]) && sorted(&columns) != sorted(&partitions[0]) {
+        partitions.push(columns);
+    }
+    (partitions, free)
+}
+
+/// Pinned movers in groups of at most `most` placements, by the greedy
+/// rule of [`pattern_partitions`], their goals taken in the map's order by
+/// rows, or by columns (`columns`); groups of one left out.
+fn partition(
+    task: &Task,
+    pinned: &[(MoverId, Vec<u32>)],
+    most: u64,
+    columns: bool,
+) -> Vec<Vec<MoverId>> {
+    // Each mover's first goal cell, on the map (row and column swapped by
+    // columns).
+    let goal_of = |m: MoverId| {
+        let goal = &pinned.iter().find(|(p, _)| *p == m).expect("pinned").1;
+        let (r, c) = task.board().coords(*goal.iter().min()?);
+        Some(if columns { (c, r) } else { (r, c) })
+    };
+    let mut left: Vec<(Option<(i64, i64)>, MoverId)> =
+        pinned.iter().map(|(m, _)| (goal_of(*m), *m)).collect();
+    left.sort();
+    let apart = |a: &Option<(i64, i64)>, b: &Option<(i64, i64)>| match (a, b) {
+        (Some(a), Some(b)) => (a.0 - b.0).abs() + (a.1 - b.1).abs(),
+        _ => i64::MAX / 64,
+    };
+    let mut groups: Vec<Vec<MoverId>> = Vec::new();
+    while !left.is_empty() {
+        // A group starts from the first mover left and takes the one
+        // whose goal is nearest its members' while its table fits.
+        let (first_goal, first) = left.remove(0);
+        let mut goals = vec![first_goal];
+        let mut group = vec![first];
+        let mut entries = task.mover(first).domain().len() as u64;
+        loop {
+            // Nearest to a member, then to all (a compact group), then
+            // to the first.
+            let near = |g: &Option<(i64, i64)>| {
+                let all = goals.iter().map(|h| apart(g, h));
+                (all.clone().min(), all.sum::<i64>(), apart(g, &goals[0]))
+            };
+            let Some(i) = (0..left.len()).min_by_key(|&i| (near(&left[i].0), i)) else {
+                break;
+            };
+            let n = task.mover(left[i].1).domain().len() as u64;
+            match entries.checked_mul(n).filter(|&e| e <= most) {
+                Some(e) => entries = e,
+                None => break,
+            }
+            let (g, m) = left.remove(i);
+            goals.push(g);
+            group.push(m);
+        }
+        groups.push(group);
+    }
+    groups.retain(|g| g.len() > 1);
+    groups
 }
 
 /// The positions where a rule can give flag `var` the value `want`: on

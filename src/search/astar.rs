@@ -164,8 +164,8 @@ pub struct Heuristic<'t> {
     /// (those the pattern tables cover left out, once they are built).
     tables: Vec<(Field, Vec<u32>)>,
     sum: bool,
-    /// The pattern tables of the plan's groups ([`Bound::groups`]), once
-    /// built: they add to the sum.
+    /// The pattern tables of the plan's groups ([`Bound::partitions`]),
+    /// once built: they add to the sum.
     patterns: Option<Patterns>,
     /// What building them needs, until they are built or given up, and
     /// after how many expanded states they are.
@@ -229,7 +229,7 @@ impl<'t> Heuristic<'t> {
             tables,
             sum: bound.sum,
             patterns: None,
-            due: (!bound.groups.is_empty()).then_some((task, layout, bound)),
+            due: (!bound.partitions.is_empty()).then_some((task, layout, bound)),
             pushes,
             flags,
         })
@@ -255,13 +255,18 @@ impl<'t> Heuristic<'t> {
             let pinned = bound.pinned.iter().find(|(p, _)| *p == m);
             pinned.expect("a group's members are pinned").1.as_slice()
         };
-        let groups: Vec<Vec<(MoverId, &[u32])>> = (bound.groups.iter())
-            .map(|g| g.iter().map(|&m| (m, goal(m))).collect())
+        let partitions: Vec<Vec<super::patterns::Members<'_>>> = (bound.partitions.iter())
+            .map(|p| {
+                p.iter()
+                    .map(|g| g.iter().map(|&m| (m, goal(m))).collect())
+                    .collect()
+            })
             .collect();
-        let Some(p) = Patterns::new(task, layout, &groups, bound.free, budget) else {
+        let Some(p) = Patterns::new(task, layout, &partitions, bound.free, budget) else {
             return budget.stopped().is_none();
         };
-        let covered: Vec<Field> = (bound.groups.iter().flatten())
+        // Every partition covers the same movers.
+        let covered: Vec<Field> = (bound.partitions[0].iter().flatten())
             .map(|&m| layout.field(task.mover(m).pos()))
             .collect();
         self.tables.retain(|(f, _)| !covered.contains(f));
@@ -283,7 +288,7 @@ impl<'t> Heuristic<'t> {
             h = if self.sum { h + d } else { h.max(d) };
         }
         if let Some(p) = &self.patterns {
-            let d = p.of(s);
+            let d = p.of(s, bound.saturating_sub(h));
             if d == u32::MAX {
                 return u32::MAX;
             }

@@ -1,5 +1,5 @@
 //! Additive pattern databases: for each group of movers the plan chose
-//! ([`crate::plan::Bound::groups`]), the fewest moves that the group alone
+//! ([`crate::plan::Bound::partitions`]), the fewest moves that the group alone
 //! needs to reach the goal from each placement of its members, searched
 //! once (breadth first, backwards from the goal's placements) and kept in
 //! a table of a byte per placement.
@@ -13,7 +13,9 @@
 //! still need, and as each step moves a member of one group only, the
 //! tables add up to a lower bound on the steps to the goal. Each table
 //! changes by at most one a step (it is a distance on a graph that has the
-//! step as an edge): the sum is consistent.
+//! step as an edge): the sum is consistent. Where the plan made two
+//! partitions of the same movers into groups, the bound is the larger
+//! sum, consistent too.
 //!
 //! Tables depend only on the members' cells, moves and goal cells: the
 //! cases of a file that share them (the same board and goal) share the
@@ -30,6 +32,9 @@ const NONE: u8 = u8::MAX;
 /// smaller bound, still a lower one, still changing by at most one a
 /// step).
 const MOST: u8 = NONE - 1;
+
+/// A group's members, each with the grid cells the goal allows it.
+pub type Members<'a> = Vec<(MoverId, &'a [u32])>;
 
 /// One group's table, and the position fields that index it.
 struct Part {
@@ -51,6 +56,26 @@ struct Free {
 }
 
 impl Free {
+    /// The free cells of `task`'s movers' cells, `count` of them.
+    fn new(task: &Task, layout: &Layout, count: usize) -> Free {
+        let units = crate::plan::mover_cells(task);
+        let movers = (task.movers().iter())
+            .map(|m| {
+                let d = m.domain();
+                let bit = |p: u32| 1u64 << units.binary_search(&d.cell(p)).expect("a cell");
+                (
+                    layout.field(m.pos()),
+                    (0..d.len() as u32).map(bit).collect(),
+                )
+            })
+            .collect();
+        Free {
+            movers,
+            all: u64::MAX >> (64 - units.len()),
+            count,
+        }
+    }
+
     /// The index of the free cells of `s`.
     #[inline]
     fn index<W: Word>(&self, s: W) -> usize {
@@ -70,25 +95,43 @@ impl Free {
     }
 }
 
-/// The tables of the plan's groups: the sum of their values is a lower
-/// bound on the steps to the goal, consistent.
+/// The tables of the plan's groups: the sum of their values over a
+/// partition is a lower bound on the steps to the goal, consistent, and
+/// so is the largest such sum.
 pub struct Patterns {
-    parts: Vec<Part>,
+    /// Per partition, its groups' tables.
+    parts: Vec<Vec<Part>>,
     free: Option<Free>,
 }
 
 impl Patterns {
-    /// The tables of `groups` (members with the grid cells the goal allows
-    /// them), following `free` free cells (or none), from the cache or
-    /// searched; `None` when the budget stopped the search or has no room
-    /// for them (the caller does without).
+    /// The tables of the groups of `partitions` (members with the grid
+    /// cells the goal allows them), following `free` free cells (or none),
+    /// from the cache or searched; `None` when the budget stopped the
+    /// search or has no room for them (the caller does without).
     pub fn new(
         task: &Task,
         layout: &Layout,
-        groups: &[Vec<(MoverId, &[u32])>],
+        partitions: &[Vec<Members<'_>>],
         free: usize,
         budget: &Budget,
     ) -> Option<Patterns> {
+        let mut parts = Vec::new();
+        for groups in partitions {
+            parts.push(Self::tables(task, layout, groups, free, budget)?);
+        }
+        let free = (free > 0).then(|| Free::new(task, layout, free));
+        Some(Patterns { parts, free })
+    }
+
+    /// The tables of `groups`.
+    fn tables(
+        task: &Task,
+        layout: &Layout,
+        groups: &[Members<'_>],
+        free: usize,
+        budget: &Budget,
+    ) -> Option<Vec<Part>> {
         let mut parts = Vec::new();
         for group in groups {
             let mut weight = 1;
@@ -110,42 +153,33 @@ impl Patterns {
                 table,
             });
         }
-        let free = (free > 0).then(|| {
-            let units = crate::plan::mover_cells(task);
-            let movers = (task.movers().iter())
-                .map(|m| {
-                    let d = m.domain();
-                    let bit = |p: u32| 1u64 << units.binary_search(&d.cell(p)).expect("a cell");
-                    (
-                        layout.field(m.pos()),
-                        (0..d.len() as u32).map(bit).collect(),
-                    )
-                })
-                .collect();
-            Free {
-                movers,
-                all: u64::MAX >> (64 - units.len()),
-                count: free,
-            }
-        });
-        Some(Patterns { parts, free })
+        Some(parts)
     }
 
-    /// The sum of the tables' values at `s`; `u32::MAX` where a group
-    /// cannot reach the goal.
+    /// The largest over the partitions of the sum of their tables' values
+    /// at `s`; `u32::MAX` where a group cannot reach the goal. Exact up to
+    /// `room`: past it, some value above it.
     #[inline]
-    pub fn of<W: Word>(&self, s: W) -> u32 {
+    pub fn of<W: Word>(&self, s: W, room: u32) -> u32 {
         let free = self.free.as_ref().map_or(0, |f| f.index(s));
-        let mut h = 0;
-        for p in &self.parts {
-            let i: usize = p.fields.iter().map(|(f, w)| f.raw(s) as usize * w).sum();
-            let d = p.table[i + free * p.whole];
-            if d == NONE {
-                return u32::MAX;
+        let mut most = 0;
+        for parts in &self.parts {
+            let mut h = 0;
+            for p in parts {
+                let i: usize = p.fields.iter().map(|(f, w)| f.raw(s) as usize * w).sum();
+                let d = p.table[i + free * p.whole];
+                if d == NONE {
+                    return u32::MAX;
+                }
+                h += u32::from(d);
             }
-            h += u32::from(d);
+            most = most.max(h);
+            // The next partition's sum is not needed.
+            if most > room {
+                break;
+            }
         }
-        h
+        most
     }
 }
 
