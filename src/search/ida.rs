@@ -72,11 +72,21 @@ pub fn ida<W: Word>(
         'starts: for &s0 in &starts {
             way.clear();
             kids.clear();
-            // Enters `s` at `g` steps: tests it, and if it is within the
-            // bound, not a goal and not at the limit, puts it on the way
-            // with its successors.
+            out.visited += 1;
+            let h0 = h.of(s0, bound);
+            if h0 == u32::MAX {
+                continue;
+            }
+            if h0 > bound {
+                past = past.min(h0);
+                continue;
+            }
+            // Enters `s` at `g` steps, within the bound: tests it, and if
+            // it is not a goal and not at the limit, puts it on the way
+            // with those of its successors that are within the bound too.
+            // (The successors' bounds are all looked up at once, not as
+            // each is entered: their table lookups overlap.)
             let mut enter = |s: W, g: u32, way: &mut Vec<Frame<W>>, kids: &mut Vec<W>| {
-                out.visited += 1;
                 if pace.due(out.visited + out.expanded) {
                     budget.note_frontier(way.len());
                     if budget.check_but_memory(out.visited, u64::from(bound)) {
@@ -85,15 +95,6 @@ pub fn ida<W: Word>(
                     if h.patterns_due(out.expanded) {
                         return Entered::Patterns;
                     }
-                }
-                let room = bound.saturating_sub(g);
-                let hs = h.of(s, room);
-                if hs == u32::MAX {
-                    return Entered::On;
-                }
-                if hs > room {
-                    past = past.min(g.saturating_add(hs));
-                    return Entered::On;
                 }
                 if k.is_goal(s) {
                     return Entered::Goal;
@@ -109,8 +110,8 @@ pub fn ida<W: Word>(
                 if sink.stopped() || !budget.grow(kids, children.len()) {
                     return Entered::Stop;
                 }
-                kids.extend(children.iter().filter(|&&t| Some(t) != back));
                 out.generated += children.len() as u64;
+                out.visited += within(h, &children, back, g + 1, bound, &mut past, kids);
                 way.push(Frame {
                     state: s,
                     start: before,
@@ -162,6 +163,35 @@ pub fn ida<W: Word>(
         }
         bound = past;
     }
+}
+
+/// Puts on `kids` those of `children` (but `back`) whose `g` steps and
+/// lower bound are within `bound`, lowers `past` to the least past it;
+/// how many were looked at.
+fn within<W: Word>(
+    h: &mut Heuristic<'_>,
+    children: &[W],
+    back: Option<W>,
+    g: u32,
+    bound: u32,
+    past: &mut u32,
+    kids: &mut Vec<W>,
+) -> u64 {
+    let room = bound.saturating_sub(g);
+    let mut seen = 0;
+    for &t in children.iter().filter(|&&t| Some(t) != back) {
+        seen += 1;
+        let ht = h.of(t, room);
+        if ht == u32::MAX {
+            continue;
+        }
+        if g + ht > bound {
+            *past = (*past).min(g + ht);
+            continue;
+        }
+        kids.push(t);
+    }
+    seen
 }
 
 /// The states `all`, each once, in their order.

@@ -529,9 +529,11 @@ fn combinations(u: usize, n: usize, taken: &[bool], out: &mut [u32], f: &mut dyn
     go(0, 0, u, taken, out, f);
 }
 
-/// Tables searched before, with the groups they are of: the cases of a
-/// file usually share their board and goal. At most [`KEPT`] are kept,
-/// the latest.
+/// Tables searched before, with the groups they are of, the latest used
+/// last: the cases of a file usually share their board and goal. Beyond
+/// [`KEPT`], the least recently used table that no search holds is let go
+/// (never one that a case is using, so a plan of more tables than that
+/// does not search its tables again for every case).
 static CACHE: Mutex<Vec<(Group, Arc<[u8]>)>> = Mutex::new(Vec::new());
 const KEPT: usize = 8;
 
@@ -541,8 +543,11 @@ const KEPT: usize = 8;
 /// the search.
 fn cached(group: &Group, budget: &Budget) -> Option<Arc<[u8]>> {
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, t)) = cache.iter().find(|(g, _)| g == group) {
-        return Some(t.clone());
+    if let Some(i) = cache.iter().position(|(g, _)| g == group) {
+        let hit = cache.remove(i);
+        let table = hit.1.clone();
+        cache.push(hit);
+        return Some(table);
     }
     // The search's placements, a byte each, and its queue, four bytes a
     // placement, at most.
@@ -551,9 +556,55 @@ fn cached(group: &Group, budget: &Budget) -> Option<Arc<[u8]>> {
         return None;
     }
     let table: Arc<[u8]> = group.table(budget)?.into();
-    if cache.len() == KEPT {
-        cache.remove(0);
+    if cache.len() >= KEPT {
+        // Held only here: no case is using it.
+        if let Some(i) = cache.iter().position(|(_, t)| Arc::strong_count(t) == 1) {
+            cache.remove(i);
+        }
     }
     cache.push((group.clone(), table.clone()));
     Some(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mover alone on a path of `n` cells, its goal the first.
+    fn path(n: u32) -> Group {
+        let before = (0..n)
+            .map(|p| [p.checked_sub(1), Some(p + 1).filter(|&q| q < n)])
+            .map(|qs| qs.into_iter().flatten().collect())
+            .collect();
+        Group {
+            cells: vec![(0..n).collect()],
+            before: vec![before],
+            goals: vec![vec![0]],
+            free: 0,
+            unit: Vec::new(),
+            fill: Vec::new(),
+        }
+    }
+
+    /// A plan of more tables than the cache keeps still finds them all
+    /// there for its next case: a table in use is not let go.
+    #[test]
+    fn tables_in_use_stay_cached() {
+        let budget = Budget::unlimited();
+        let groups: Vec<Group> = (0..KEPT as u32 + 4).map(|i| path(1000 + i)).collect();
+        let held: Vec<Arc<[u8]>> = (groups.iter())
+            .map(|g| cached(g, &budget).expect("a table"))
+            .collect();
+        assert_eq!(held[3][7], 7, "the distances along the path");
+        for (g, t) in groups.iter().zip(&held) {
+            let again = cached(g, &budget).expect("a table");
+            assert!(Arc::ptr_eq(t, &again), "searched again");
+        }
+        // Once no case holds them, the cache goes back to its size.
+        drop(held);
+        cached(&path(999), &budget).expect("a table");
+        let cache = CACHE.lock().unwrap();
+        let ours = cache.iter().filter(|(g, _)| groups.contains(g)).count();
+        assert!(ours < groups.len(), "{ours} kept");
+    }
 }
