@@ -1492,43 +1492,44 @@ fn pattern_partitions(
     {
         return none;
     }
+    // Following the free cells where there is room for it, else not.
     let mut free = 0;
     let mut most = PATTERN_ENTRIES;
+    let mut rows = Vec::new();
     if task.movers().iter().all(simple) {
         let cells = mover_cells(task);
         let left = cells.len() - task.movers().len();
         let ways = (cells.len() as u64).checked_pow(left as u32);
         let few = left > 0 && cells.len() <= 64;
-        let fits = ways.filter(|&w| few && w <= PATTERN_ENTRIES / 4);
-        if let Some(w) =
-            fits.filter(|&w| !partition(task, pinned, PATTERN_ENTRIES / w, false).is_empty())
-        {
-            (free, most) = (left, PATTERN_ENTRIES / w);
+        if let Some(w) = ways.filter(|&w| few && w <= PATTERN_ENTRIES / 4) {
+            rows = partition(task, pinned, PATTERN_ENTRIES / w, false);
+            if !rows.is_empty() {
+                (free, most) = (left, PATTERN_ENTRIES / w);
+            }
         }
     }
-    let rows = partition(task, pinned, most, false);
+    if rows.is_empty() {
+        rows = partition(task, pinned, most, false);
+    }
     if rows.is_empty() {
         return none;
     }
-    let mut partitions = vec![rows];
     let columns = partition(task, pinned, most, true);
+    // Groups are sorted: the same groups in another order are the same
+    // partition.
+    let sorted = |p: &Vec<Vec<MoverId>>| {
+        let mut groups = p.clone();
+        groups.sort();
+        groups
+    };
     let members = |p: &Vec<Vec<MoverId>>| {
         let mut all: Vec<MoverId> = p.iter().flatten().copied().collect();
         all.sort_unstable();
         all
     };
-    let sorted = |p: &Vec<Vec<MoverId>>| {
-        let mut groups: Vec<Vec<MoverId>> = (p.iter())
-            .map(|g| {
-                let mut g = g.clone();
-                g.sort_unstable();
-                g
-            })
-            .collect();
-        groups.sort();
-        groups
-    };
-    if members(&columns) == members(&partitions[0]) && sorted(&columns) != sorted(&partitions[0]) {
+    let other = members(&columns) == members(&rows) && sorted(&columns) != sorted(&rows);
+    let mut partitions = vec![rows];
+    if other {
         partitions.push(columns);
     }
     (partitions, free)
@@ -1536,7 +1537,10 @@ fn pattern_partitions(
 
 /// Pinned movers in groups of at most `most` placements, by the greedy
 /// rule of [`pattern_partitions`], their goals taken in the map's order by
-/// rows, or by columns (`columns`); groups of one left out.
+/// rows, or by columns (`columns`); groups of one left out. Each group's
+/// members are in the order of their ids, so that a group that two
+/// partitions share is one table (the tables' cache knows a group by its
+/// members in order).
 fn partition(
     task: &Task,
     pinned: &[(MoverId, Vec<u32>)],
@@ -1587,6 +1591,9 @@ fn partition(
         groups.push(group);
     }
     groups.retain(|g| g.len() > 1);
+    for g in &mut groups {
+        g.sort_unstable();
+    }
     groups
 }
 
