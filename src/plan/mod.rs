@@ -224,19 +224,21 @@ impl Bound {
                     format!("[{}]", g.join("], ["))
                 })
                 .collect();
-            let frees = (mover_cells(task).len() as u64).pow(self.free as u32);
             // A group in two partitions has one table.
             let mut distinct: Vec<&Vec<MoverId>> = self.partitions.iter().flatten().collect();
             distinct.sort();
             distinct.dedup();
+            let u = mover_cells(task).len();
+            let ranked =
+                self.free > 0 && (distinct.iter()).any(|g| pattern_dense(u, g.len(), self.free));
             let entries: u64 = (distinct.into_iter())
-                .map(|g| {
-                    g.iter()
-                        .map(|&m| task.mover(m).domain().len() as u64)
-                        .product::<u64>()
-                })
-                .map(|e| e * frees)
+                .map(|g| pattern_entries(task, g, self.free))
                 .sum();
+            let each = if ranked {
+                "a byte each, indexed by the ranks of the placements (a digit a cell would not fit)"
+            } else {
+                "a byte each"
+            };
             let alone = match self.free {
                 0 => "its members blocking each other, the others gone".to_string(),
                 f => format!(
@@ -256,7 +258,7 @@ impl Bound {
             parts[0] = format!(
                 "{}; once {} states are expanded, the sum for the groups {first}{also} of the \
                  fewest moves of each group alone ({alone}): pattern tables of {entries} \
-                 entries in all, a byte each, searched once for the cases that share them",
+                 entries in all, {each}, searched once for the cases that share them",
                 parts[0], self.patterns_after,
             );
         }
@@ -1454,6 +1456,44 @@ pub fn mover_cells(task: &Task) -> Vec<u32> {
 /// The most entries of one pattern table (a byte each).
 const PATTERN_ENTRIES: u64 = 1 << 24;
 
+/// Whether the pattern table of `k` members following `f` free cells, of
+/// the movers' `u` cells, is indexed by the ranks of the placements: where
+/// a digit a cell (`u^(k + f)` entries, quicker to compute) would not fit
+/// in [`PATTERN_ENTRIES`].
+pub fn pattern_dense(u: usize, k: usize, f: usize) -> bool {
+    (u as u64)
+        .checked_pow((k + f) as u32)
+        .is_none_or(|e| e > PATTERN_ENTRIES)
+}
+
+/// The entries of the pattern table of `group` following `free` free
+/// cells: with none, a placement of each member on each of its positions;
+/// with some, a digit for each cell of the placement, or where that does
+/// not fit ([`pattern_dense`]), the ranks of the placements on the movers'
+/// `u` cells (the members' on distinct cells, `u (u - 1) ... (u - k + 1)`
+/// for `k` members, then the free cells' among the rest, C(u - k, free)).
+/// Saturates at `u64::MAX`.
+pub fn pattern_entries(task: &Task, group: &[MoverId], free: usize) -> u64 {
+    if free == 0 {
+        return (group.iter())
+            .map(|&m| task.mover(m).domain().len() as u64)
+            .fold(1, u64::saturating_mul);
+    }
+    let u = mover_cells(task).len() as u64;
+    let k = group.len() as u64;
+    if k + free as u64 > u {
+        return u64::MAX;
+    }
+    if !pattern_dense(u as usize, k as usize, free) {
+        return u.pow((k + free as u64) as u32);
+    }
+    let perms = (0..k).map(|i| u - i).fold(1, u64::saturating_mul);
+    // C(u - k, free), in u128: each step's product fits.
+    let rest = u - k;
+    let choose = (0..free as u128).fold(1u128, |x, i| x * (u128::from(rest) - i) / (i + 1));
+    perms.saturating_mul(u64::try_from(choose).unwrap_or(u64::MAX))
+}
+
 /// The pinned movers, in groups whose pattern tables add up to a lower
 /// bound on the steps to the goal (in one or two partitions, the larger
 /// sum taken), and how many free cells the tables' searches follow (0:
@@ -1494,27 +1534,24 @@ fn pattern_partitions(
     }
     // Following the free cells where there is room for it, else not.
     let mut free = 0;
-    let mut most = PATTERN_ENTRIES;
     let mut rows = Vec::new();
     if task.movers().iter().all(simple) {
-        let cells = mover_cells(task);
-        let left = cells.len() - task.movers().len();
-        let ways = (cells.len() as u64).checked_pow(left as u32);
-        let few = left > 0 && cells.len() <= 64;
-        if let Some(w) = ways.filter(|&w| few && w <= PATTERN_ENTRIES / 4) {
-            rows = partition(task, pinned, PATTERN_ENTRIES / w, false);
+        let cells = mover_cells(task).len();
+        let left = cells - task.movers().len();
+        if left > 0 && cells <= 64 {
+            rows = partition(task, pinned, left, false);
             if !rows.is_empty() {
-                (free, most) = (left, PATTERN_ENTRIES / w);
+                free = left;
             }
         }
     }
     if rows.is_empty() {
-        rows = partition(task, pinned, most, false);
+        rows = partition(task, pinned, 0, false);
     }
     if rows.is_empty() {
         return none;
     }
-    let columns = partition(task, pinned, most, true);
+    let columns = partition(task, pinned, free, true);
     // Groups are sorted: the same groups in another order are the same
     // partition.
     let sorted = |p: &Vec<Vec<MoverId>>| {
@@ -1535,16 +1572,17 @@ fn pattern_partitions(
     (partitions, free)
 }
 
-/// Pinned movers in groups of at most `most` placements, by the greedy
-/// rule of [`pattern_partitions`], their goals taken in the map's order by
-/// rows, or by columns (`columns`); groups of one left out. Each group's
+/// Pinned movers in groups whose tables (following `free` free cells)
+/// have at most [`PATTERN_ENTRIES`] entries, by the greedy rule of
+/// [`pattern_partitions`], their goals taken in the map's order by rows,
+/// or by columns (`columns`); groups of one left out. Each group's
 /// members are in the order of their ids, so that a group that two
 /// partitions share is one table (the tables' cache knows a group by its
 /// members in order).
 fn partition(
     task: &Task,
     pinned: &[(MoverId, Vec<u32>)],
-    most: u64,
+    free: usize,
     columns: bool,
 ) -> Vec<Vec<MoverId>> {
     // Each mover's first goal cell, on the map (row and column swapped by
@@ -1568,7 +1606,6 @@ fn partition(
         let (first_goal, first) = left.remove(0);
         let mut goals = vec![first_goal];
         let mut group = vec![first];
-        let mut entries = task.mover(first).domain().len() as u64;
         loop {
             // Nearest to a member, then to all (a compact group), then
             // to the first.
@@ -1579,10 +1616,11 @@ fn partition(
             let Some(i) = (0..left.len()).min_by_key(|&i| (near(&left[i].0), i)) else {
                 break;
             };
-            let n = task.mover(left[i].1).domain().len() as u64;
-            match entries.checked_mul(n).filter(|&e| e <= most) {
-                Some(e) => entries = e,
-                None => break,
+            group.push(left[i].1);
+            let fits = pattern_entries(task, &group, free) <= PATTERN_ENTRIES;
+            group.pop();
+            if !fits {
+                break;
             }
             let (g, m) = left.remove(i);
             goals.push(g);

@@ -36,28 +36,37 @@ const MOST: u8 = NONE - 1;
 /// A group's members, each with the grid cells the goal allows it.
 pub type Members<'a> = Vec<(MoverId, &'a [u32])>;
 
-/// One group's table, and the position fields that index it.
+/// One group's table, and how a state's placement indexes it.
 struct Part {
-    /// Each member's position field, and its weight in the index.
-    fields: Vec<(Field, usize)>,
-    /// The placements of the members: the weight of the free cells' index.
-    whole: usize,
+    lookup: Lookup,
     table: Arc<[u8]>,
 }
 
+/// How a part's table is indexed by a state.
+enum Lookup {
+    /// Mixed radix: each member's position field with its term in the
+    /// index at each position, then (free cells followed) the free cells'
+    /// digits times the weight here.
+    Terms(Vec<(Field, Vec<usize>)>, usize),
+    /// Ranks ([`Ranking`]): each member's position field with its cell
+    /// among the movers' cells at each position.
+    Ranked(Vec<(Field, Vec<u8>)>, Ranking),
+}
+
 /// Where the tables follow the free cells: every mover's position field
-/// with the bit of its cell among the movers' cells (at most 64), and how
-/// many are free.
+/// with the bit of its cell among the movers' cells (at most 64).
 struct Free {
     movers: Vec<(Field, Vec<u64>)>,
     /// The movers' cells, a bit each.
     all: u64,
-    count: usize,
+    /// Whether a table takes the free cells as digits (else all rank them,
+    /// and the digits may not fit in a word).
+    digits: bool,
 }
 
 impl Free {
-    /// The free cells of `task`'s movers' cells, `count` of them.
-    fn new(task: &Task, layout: &Layout, count: usize) -> Free {
+    /// The free cells of `task`'s movers' cells.
+    fn new(task: &Task, layout: &Layout) -> Free {
         let units = crate::plan::mover_cells(task);
         let movers = (task.movers().iter())
             .map(|m| {
@@ -72,21 +81,27 @@ impl Free {
         Free {
             movers,
             all: u64::MAX >> (64 - units.len()),
-            count,
+            digits: false,
         }
     }
 
-    /// The index of the free cells of `s`.
+    /// The free cells of `s`, a bit each.
     #[inline]
-    fn index<W: Word>(&self, s: W) -> usize {
+    fn cells<W: Word>(&self, s: W) -> u64 {
         let mut taken = 0u64;
         for (f, bits) in &self.movers {
             taken |= bits[f.raw(s) as usize];
         }
-        let mut free = self.all & !taken;
+        self.all & !taken
+    }
+
+    /// The free cells `free` as digits of base the movers' cells, the
+    /// least first.
+    #[inline]
+    fn digits(&self, mut free: u64) -> usize {
         let base = self.all.count_ones() as usize;
         let (mut x, mut weight) = (0, 1);
-        for _ in 0..self.count {
+        while free != 0 {
             x += free.trailing_zeros() as usize * weight;
             weight *= base;
             free &= free - 1;
@@ -120,7 +135,10 @@ impl Patterns {
         for groups in partitions {
             parts.push(Self::tables(task, layout, groups, free, budget)?);
         }
-        let free = (free > 0).then(|| Free::new(task, layout, free));
+        let mut free = (free > 0).then(|| Free::new(task, layout));
+        if let Some(f) = &mut free {
+            f.digits = (parts.iter().flatten()).any(|p| matches!(p.lookup, Lookup::Terms(..)));
+        }
         Some(Patterns { parts, free })
     }
 
@@ -133,25 +151,48 @@ impl Patterns {
         budget: &Budget,
     ) -> Option<Vec<Part>> {
         let mut parts = Vec::new();
-        for group in groups {
-            let mut weight = 1;
+        for members in groups {
             let mut fields = Vec::new();
-            for (m, _) in group {
+            for (m, _) in members {
                 let f = layout.field(task.mover(*m).pos());
                 let n = task.mover(*m).domain().len();
                 // The table is indexed by the mover's positions.
                 if f.lo != 0 || f.size != n as u64 {
                     return None;
                 }
-                fields.push((f, weight));
-                weight *= n;
+                fields.push(f);
             }
-            let table = cached(&Group::new(task, group, free), budget)?;
-            parts.push(Part {
-                fields,
-                whole: weight,
-                table,
-            });
+            let group = Group::new(task, members, free);
+            let table = cached(&group, budget)?;
+            if free == 0 {
+                // The members' positions, in mixed radix.
+                let weights = group.weights();
+                let terms = (fields.iter().zip(&group.cells).zip(weights))
+                    .map(|((&f, cells), w)| (f, (0..cells.len()).map(|p| p * w).collect()))
+                    .collect();
+                parts.push(Part {
+                    lookup: Lookup::Terms(terms, 0),
+                    table,
+                });
+                continue;
+            }
+            let r = group.ranking();
+            let lookup = if r.dense {
+                let units = (fields.iter().zip(&group.unit))
+                    .map(|(&f, u)| (f, u.iter().map(|&c| c as u8).collect()))
+                    .collect();
+                Lookup::Ranked(units, r)
+            } else {
+                // The members' cells, in mixed radix.
+                let terms = (fields.iter().zip(&group.unit).enumerate())
+                    .map(|(i, (&f, u))| {
+                        let w = r.weights[i];
+                        (f, u.iter().map(|&c| c as usize * w).collect())
+                    })
+                    .collect();
+                Lookup::Terms(terms, r.perms)
+            };
+            parts.push(Part { lookup, table });
         }
         Some(parts)
     }
@@ -161,13 +202,32 @@ impl Patterns {
     /// `room`: past it, some value above it.
     #[inline]
     pub fn of<W: Word>(&self, s: W, room: u32) -> u32 {
-        let free = self.free.as_ref().map_or(0, |f| f.index(s));
+        let (free, digits) = match &self.free {
+            Some(f) => {
+                let free = f.cells(s);
+                (free, if f.digits { f.digits(free) } else { 0 })
+            }
+            None => (0, 0),
+        };
         let mut most = 0;
         for parts in &self.parts {
             let mut h = 0;
             for p in parts {
-                let i: usize = p.fields.iter().map(|(f, w)| f.raw(s) as usize * w).sum();
-                let d = p.table[i + free * p.whole];
+                let i = match &p.lookup {
+                    Lookup::Terms(terms, whole) => {
+                        let x: usize = terms.iter().map(|(f, t)| t[f.raw(s) as usize]).sum();
+                        x + digits * whole
+                    }
+                    Lookup::Ranked(units, r) => {
+                        let mut used = 0;
+                        let mut x = 0;
+                        for (j, (f, units)) in units.iter().enumerate() {
+                            x += r.member(j, u32::from(units[f.raw(s) as usize]), &mut used);
+                        }
+                        x + r.free(used, free)
+                    }
+                };
+                let d = p.table[i];
                 if d == NONE {
                     return u32::MAX;
                 }
@@ -277,9 +337,20 @@ impl Group {
     }
 
     /// Placements the search goes over: of the members, and of the free
-    /// cells (each of the movers' cells, in order).
+    /// cells ([`Ranking`]).
     fn searched(&self) -> usize {
-        self.entries() * self.fill.len().pow(self.free as u32)
+        if self.free == 0 {
+            self.entries()
+        } else {
+            self.ranking().len()
+        }
+    }
+
+    /// How the placements of the members and the free cells are indexed:
+    /// the plan's choice ([`crate::plan::pattern_dense`]).
+    fn ranking(&self) -> Ranking {
+        let (u, k, f) = (self.fill.len(), self.cells.len(), self.free);
+        Ranking::new(u, k, f, crate::plan::pattern_dense(u, k, f))
     }
 
     /// The table: the fewest moves from each placement to one of the
@@ -358,35 +429,45 @@ impl Group {
 
     /// Backwards from the goal's placements, with the free cells: a member
     /// moves into a free cell at a cost of one, another mover (a filler:
-    /// which one is not kept) at no cost. Indexed by the members'
-    /// placement, then the free cells' (in increasing order, each a digit
-    /// of base the movers' cells).
+    /// which one is not kept) at no cost. Indexed by the placements' ranks
+    /// ([`Ranking`]: the members' cells, then the free ones).
     fn search_free(&self, budget: &Budget) -> Option<Vec<u8>> {
         let k = self.cells.len();
         let u = self.fill.len();
+        let ranking = self.ranking();
         let weights = self.weights();
-        let whole = self.entries();
-        let mut dist = vec![NONE; self.searched()];
+        // Each member's position on each of the movers' cells.
+        let at: Vec<Vec<u32>> = (self.unit.iter())
+            .map(|units| {
+                let mut at = vec![u32::MAX; u];
+                for (p, &c) in units.iter().enumerate() {
+                    at[c as usize] = p as u32;
+                }
+                at
+            })
+            .collect();
+        let mut dist = vec![NONE; ranking.len()];
         let mut queue = std::collections::VecDeque::new();
+        let mut cells = vec![0u32; k];
         let mut free = vec![0u32; self.free];
         let mut taken = vec![false; u];
+        let mut pos = vec![0u32; k];
         self.seed(&weights, &mut |g| {
-            let mut pos = vec![0u32; k];
             self.decode(g, &mut pos);
             taken.fill(false);
             for i in 0..k {
-                taken[self.unit[i][pos[i] as usize] as usize] = true;
+                cells[i] = self.unit[i][pos[i] as usize];
+                taken[cells[i] as usize] = true;
             }
             // Every set of free cells off the members'.
             combinations(u, self.free, &taken, &mut free, &mut |f| {
-                let x = g + whole * free_index(f, u);
+                let x = ranking.rank(&cells, f.iter().fold(0, |m, &c| m | 1 << c));
                 if dist[x] == NONE {
                     dist[x] = 0;
                     queue.push_back(x as u32);
                 }
             });
         });
-        let mut pos = vec![0u32; k];
         let mut pace = Pace::default();
         let mut done = 0u64;
         let mut edges: Vec<(usize, u8)> = Vec::new();
@@ -397,14 +478,9 @@ impl Group {
                 return None;
             }
             let here = dist[x];
-            let g = x % whole;
-            let mut rest = self.decode(x, &mut pos);
-            for f in free.iter_mut() {
-                *f = (rest % u) as u32;
-                rest /= u;
-            }
+            let free = ranking.cells(x, &mut cells);
             edges.clear();
-            self.free_edges(g, &pos, &free, &weights, &mut edges);
+            self.free_edges(&ranking, &at, &cells, free, &mut edges);
             for &(y, cost) in &edges {
                 let d = here.saturating_add(cost).min(MOST);
                 if d < dist[y] {
@@ -420,45 +496,42 @@ impl Group {
         Some(dist)
     }
 
-    /// The placements one move before `(pos, free)` (`g` the index of
-    /// `pos`, which the caller has), with the move's cost: a member's from
-    /// a free cell (1), a filler's from a free cell into a filled one (0).
+    /// The placements one move before the members on `cells` and the free
+    /// cells `free` (`at`: each member's position on each cell), by rank,
+    /// with the move's cost: a member's from a free cell (1), a filler's
+    /// from a free cell into a filled one (0).
     fn free_edges(
         &self,
-        g: usize,
-        pos: &[u32],
-        free: &[u32],
-        weights: &[usize],
+        ranking: &Ranking,
+        at: &[Vec<u32>],
+        cells: &[u32],
+        free: u64,
         out: &mut Vec<(usize, u8)>,
     ) {
-        let k = pos.len();
-        let u = self.fill.len();
-        let whole = self.entries();
-        let mut moved = free.to_vec();
-        for i in 0..k {
-            let here = pos[i] as usize;
-            let unit = self.unit[i][here];
+        let mut moved = cells.to_vec();
+        for (i, &c) in cells.iter().enumerate() {
+            let here = at[i][c as usize] as usize;
             for &q in &self.before[i][here] {
-                let Some(j) = free.iter().position(|&f| f == self.unit[i][q as usize]) else {
-                    continue;
-                };
-                moved.copy_from_slice(free);
-                moved[j] = unit;
-                moved.sort_unstable();
-                let y = g - here * weights[i] + q as usize * weights[i];
-                out.push((y + whole * free_index(&moved, u), 1));
-            }
-        }
-        for (j, &a) in free.iter().enumerate() {
-            for &b in &self.fill[a as usize] {
-                let member = (0..k).any(|i| self.unit[i][pos[i] as usize] == b);
-                if member || free.contains(&b) {
+                let from = self.unit[i][q as usize];
+                if free & 1 << from == 0 {
                     continue;
                 }
-                moved.copy_from_slice(free);
-                moved[j] = b;
-                moved.sort_unstable();
-                out.push((g + whole * free_index(&moved, u), 0));
+                moved[i] = from;
+                out.push((ranking.rank(&moved, free & !(1 << from) | 1 << c), 1));
+                moved[i] = c;
+            }
+        }
+        let (members, used) = ranking.members(cells);
+        let mut left = free;
+        while left != 0 {
+            let a = left.trailing_zeros();
+            left &= left - 1;
+            for &b in &self.fill[a as usize] {
+                if (used | free) & 1 << b != 0 {
+                    continue;
+                }
+                let filled = free & !(1 << a) | 1 << b;
+                out.push((members + ranking.free(used, filled), 0));
             }
         }
     }
@@ -498,9 +571,167 @@ impl Group {
     }
 }
 
-/// The index of free cells `free` (increasing), each a digit of base `u`.
-fn free_index(free: &[u32], u: usize) -> usize {
-    free.iter().rev().fold(0, |x, &f| x * u + f as usize)
+/// Indices of placements on the movers' cells (`u` of them, at most 64):
+/// `k` distinct cells in order (the members'), then `f` more off those in
+/// increasing order (the free cells'). Dense, they are ranks, `0..len()`
+/// (a k-permutation's, then a combination's): a table holds one entry a
+/// placement. Else each cell is a digit of base `u` (a mixed radix: quicker
+/// to compute, with entries for tuples of cells that are no placement).
+struct Ranking {
+    u: usize,
+    k: usize,
+    dense: bool,
+    /// The weights of the members' digits: dense, `u (u - 1) ... (u - i +
+    /// 1)`; else `u^i`.
+    weights: Vec<usize>,
+    /// The members' placements: the weight of the free cells' part.
+    perms: usize,
+    /// Dense, `choose[j][c]`: C(c, j + 1), for the free cells' digits.
+    choose: Vec<Vec<usize>>,
+    f: usize,
+}
+
+impl Ranking {
+    fn new(u: usize, k: usize, f: usize, dense: bool) -> Ranking {
+        assert!(u <= 64 && k + f <= u, "{k} + {f} cells of {u}");
+        let mut weights = Vec::with_capacity(k);
+        let mut perms = 1usize;
+        for i in 0..k {
+            weights.push(perms);
+            perms = perms.saturating_mul(if dense { u - i } else { u });
+        }
+        let choose = if dense {
+            (1..=f)
+                .map(|r| (0..=u).map(|c| binomial(c, r)).collect())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ranking {
+            u,
+            k,
+            dense,
+            weights,
+            perms,
+            choose,
+            f,
+        }
+    }
+
+    /// How many indices there are.
+    fn len(&self) -> usize {
+        let rest = if self.dense {
+            binomial(self.u - self.k, self.f)
+        } else {
+            (0..self.f).fold(1usize, |x, _| x.saturating_mul(self.u))
+        };
+        self.perms.saturating_mul(rest)
+    }
+
+    /// Member `i`'s digit for cell `a`, the members before it on `used`
+    /// (which takes `a` too).
+    #[inline]
+    fn member(&self, i: usize, a: u32, used: &mut u64) -> usize {
+        let below = (1u64 << a) - 1;
+        let d = if self.dense {
+            a - (*used & below).count_ones()
+        } else {
+            a
+        };
+        *used |= 1 << a;
+        d as usize * self.weights[i]
+    }
+
+    /// The free cells' part of the index: `free` the free cells, `used`
+    /// the members'.
+    #[inline]
+    fn free(&self, used: u64, mut free: u64) -> usize {
+        let mut r = 0;
+        if !self.dense {
+            let mut weight = 1;
+            while free != 0 {
+                r += free.trailing_zeros() as usize * weight;
+                weight *= self.u;
+                free &= free - 1;
+            }
+            return self.perms * r;
+        }
+        for choose in &self.choose {
+            let b = free.trailing_zeros();
+            free &= free - 1;
+            let c = b - (used & ((1u64 << b) - 1)).count_ones();
+            r += choose[c as usize];
+        }
+        self.perms * r
+    }
+
+    /// The members' part of the rank of members on cells `a`, and those
+    /// cells, a bit each.
+    fn members(&self, a: &[u32]) -> (usize, u64) {
+        let mut used = 0;
+        let x = (a.iter().enumerate())
+            .map(|(i, &c)| self.member(i, c, &mut used))
+            .sum();
+        (x, used)
+    }
+
+    /// The rank of members on cells `a` and free cells `free` (a set).
+    fn rank(&self, a: &[u32], free: u64) -> usize {
+        let (x, used) = self.members(a);
+        x + self.free(used, free)
+    }
+
+    /// The members' cells and the free cells (a set) of index `x`.
+    fn cells(&self, x: usize, a: &mut [u32]) -> u64 {
+        let (mut m, mut r) = (x % self.perms, x / self.perms);
+        if !self.dense {
+            for c in a.iter_mut() {
+                *c = (m % self.u) as u32;
+                m /= self.u;
+            }
+            let mut free = 0u64;
+            for _ in 0..self.f {
+                free |= 1 << (r % self.u);
+                r /= self.u;
+            }
+            return free;
+        }
+        let mut used = 0u64;
+        for (i, c) in a.iter_mut().enumerate() {
+            let base = self.u - i;
+            *c = nth_off(used, m % base);
+            m /= base;
+            used |= 1 << *c;
+        }
+        // The combinatorial number system, from the largest digit.
+        let mut free = 0u64;
+        for (j, choose) in self.choose.iter().enumerate().rev() {
+            let mut c = j;
+            while c < self.u && choose[c + 1] <= r {
+                c += 1;
+            }
+            r -= choose[c];
+            free |= 1 << nth_off(used, c);
+        }
+        free
+    }
+}
+
+/// The `n`th cell (from 0) not in `used`.
+fn nth_off(used: u64, n: usize) -> u32 {
+    let mut off = !used;
+    for _ in 0..n {
+        off &= off - 1;
+    }
+    off.trailing_zeros()
+}
+
+/// C(n, r), 0 where r > n.
+fn binomial(n: usize, r: usize) -> usize {
+    if r > n {
+        return 0;
+    }
+    (0..r as u128).fold(1u128, |x, i| x * (n as u128 - i) / (i + 1)) as usize
 }
 
 /// Calls `f` with each increasing choice of `out.len()` of `0..u` not
