@@ -28,6 +28,7 @@ fn run(rules: &puzzle::resolve::Rules, input: &str, strategy: Strategy) -> usize
             strategy,
             threads: 1,
             count: false,
+            cluster: None,
         },
         ..Default::default()
     };

@@ -32,6 +32,9 @@ pub enum Limit {
     /// 1,024 bits, more than 16 agents at once): stopped before grounding
     /// finished, with a located report.
     Engine,
+    /// A process of the distributed search could not be reached, or was
+    /// lost.
+    Peers,
 }
 
 impl Limit {
@@ -56,6 +59,7 @@ impl Limit {
                 "the engine's size (a state of at most 1,024 bits, at most 16 agents at once)"
                     .into()
             }
+            Limit::Peers => "the loss of a process of the distributed search".into(),
         }
     }
 
@@ -71,6 +75,7 @@ impl Limit {
             Limit::Interrupted,
             Limit::NoMemory,
             Limit::Engine,
+            Limit::Peers,
         ]
         .get(c.checked_sub(1)? as usize)
         .copied()
@@ -236,6 +241,47 @@ impl Budget {
             born: Instant::now(),
             memory_read: AtomicU64::new(0),
         }
+    }
+
+    /// A budget of the same limits and deadline, apart from this one: for
+    /// workers that cannot borrow it (the distributed search's), whose
+    /// stop [`Budget::adopt`] brings back.
+    pub fn twin(&self) -> Budget {
+        Budget {
+            limits: self.limits,
+            deadline: self.deadline,
+            stop: AtomicU8::new(self.stop.load(Relaxed)),
+            states: AtomicU64::new(0),
+            depth: AtomicU64::new(0),
+            frontier: AtomicU64::new(0),
+            born: self.born,
+            memory_read: AtomicU64::new(0),
+        }
+    }
+
+    /// Takes a twin's stop and progress.
+    pub fn adopt(&self, twin: &Budget) {
+        self.stop_code_as(twin.stop_code());
+        self.states.fetch_max(twin.states.load(Relaxed), Relaxed);
+        self.depth.fetch_max(twin.depth.load(Relaxed), Relaxed);
+    }
+
+    /// The limit that stopped the search as a number (0: none), to send
+    /// to another process.
+    pub fn stop_code(&self) -> u8 {
+        self.stop.load(Relaxed)
+    }
+
+    /// Stops as the limit of code `c` did elsewhere (0: nothing).
+    pub fn stop_code_as(&self, c: u8) {
+        if let Some(l) = Limit::from_code(c) {
+            self.stop(l);
+        }
+    }
+
+    /// Stops for `limit`.
+    pub fn stop_as(&self, limit: Limit) {
+        self.stop(limit);
     }
 
     /// A budget without limits (for tests and benchmarks).

@@ -857,6 +857,7 @@ impl<'a> CaseJson<'a> {
                     Limit::Interrupted => "interrupt",
                     Limit::NoMemory => "system-memory",
                     Limit::Engine => "engine",
+                    Limit::Peers => "peers",
                 },
                 message: st.limit.describe(&opts.limits),
                 depth: st.depth,

@@ -18,6 +18,7 @@ fn config(strategy: Strategy, threads: usize) -> Config {
         strategy,
         threads,
         count: false,
+        cluster: None,
     }
 }
 

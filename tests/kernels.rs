@@ -543,6 +543,7 @@ fn the_statistics_count_every_successor_of_a_full_search() {
                 strategy: Strategy::Bfs,
                 threads,
                 count: true,
+                cluster: None,
             };
             let plan = puzzle::plan::plan(&task, config).unwrap();
             kernels.insert(format!("{:?}", plan.kernel()));

@@ -46,7 +46,7 @@ fn solve(g: &[Vec<u8>]) -> Option<u32> {
     None
 }
 
-fn random_case(rng: &mut SmallRng) -> (String, String) {
+pub(crate) fn random_case(rng: &mut SmallRng) -> (String, String) {
     let big = rng.gen_bool(0.05);
     let hi = if big { 100 } else { 25 };
     let (r, c) = (rng.gen_range(1..=hi), rng.gen_range(1..=hi));

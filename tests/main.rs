@@ -7,6 +7,7 @@ mod common;
 mod burrow;
 mod cleaning;
 mod cli;
+mod cluster;
 mod deadline;
 mod eight;
 mod fire;

@@ -27,6 +27,7 @@ fn plan(task: &Task, strategy: Strategy) -> Plan {
         strategy,
         threads: 1,
         count: false,
+        cluster: None,
     };
     puzzle::plan::plan(task, config).expect("the plan")
 }

@@ -190,7 +190,7 @@ fn read(g: &[Vec<u8>], lengthwise: bool) -> Board {
 /// Klotski as shipped reads 4 x 5 boards; the random boards keep its
 /// shapes (the large square `B`, tall, wide and small pieces) on boards of
 /// that size with fewer pieces, so that their state spaces stay small.
-fn random_klotski(rng: &mut SmallRng, slide: bool) -> (String, Option<u32>) {
+pub(crate) fn random_klotski(rng: &mut SmallRng, slide: bool) -> (String, Option<u32>) {
     let (h, w) = (5, 4);
     let mut g = vec![vec![b'.'; w]; h];
     common::put_piece(rng, &mut g, 2, 2, b'B', 20);

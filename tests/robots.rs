@@ -67,7 +67,7 @@ fn solve(g: &[Vec<u8>], helpers: usize) -> Option<u32> {
     None
 }
 
-fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
+pub(crate) fn random_case(rng: &mut SmallRng) -> (String, Option<u32>) {
     let helpers = rng.gen_range(1..=3usize);
     let most = if helpers == 3 { 4 } else { 6 };
     let (h, w) = (rng.gen_range(2..=most), rng.gen_range(2..=most));

@@ -66,6 +66,7 @@ fn worst_halloween_maps_agree_across_strategies_and_threads() {
                 strategy,
                 threads,
                 count: false,
+                cluster: None,
             },
         );
         assert!(got == want, "{strategy:?} on {threads} threads differs");

@@ -74,6 +74,7 @@ fn planned<R>(
         strategy,
         threads,
         count: false,
+        cluster: None,
     };
     let plan = puzzle::plan::plan(task, config).expect("a plan");
     let k = Kernel::<u64>::new(task, plan.layout(), plan.kernel());

@@ -38,6 +38,7 @@ fn bfs_answers(rules: &puzzle::resolve::Rules, input: &str) -> String {
         strategy: puzzle::search::Strategy::Bfs,
         threads: 1,
         count: false,
+        cluster: None,
     };
     common::run_with(rules, input, config)
 }
@@ -152,6 +153,7 @@ fn flag_goals_agree_with_breadth_first() {
                     strategy,
                     threads: 1,
                     count: false,
+                    cluster: None,
                 },
             );
             assert_eq!(got, reference, "{mode} / {dirs} / {goal}: {strategy:?}");
@@ -433,6 +435,7 @@ fn rows_give_the_successors_each_gives() {
             strategy: puzzle::plan::Strategy::Bfs,
             threads: 1,
             count: false,
+            cluster: None,
         };
         let plan = puzzle::plan::plan(&task, config).expect("the state packs");
         let puzzle::kernel::KernelKind::Rows { words } = plan.kernel() else {

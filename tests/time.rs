@@ -145,6 +145,7 @@ fn visited(rules: &str, input: &str) -> Vec<u64> {
             strategy: puzzle::search::Strategy::Bfs,
             threads: 1,
             count: false,
+            cluster: None,
         },
         ..Default::default()
     };

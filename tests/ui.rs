@@ -77,6 +77,7 @@ fn plans_of_the_shipped_puzzles() {
                 strategy: puzzle::search::Strategy::Auto,
                 threads: 2,
                 count: false,
+                cluster: None,
             },
             ..Default::default()
         };

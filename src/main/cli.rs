@@ -227,6 +227,25 @@ pub struct RunOpts {
     /// Stop a case that takes longer than DURATION (`10s`, `2m`, `1h 30m`).
     #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
     timeout: Option<std::time::Duration>,
+    /// Breadth-first search on N workers (threads of timely dataflow) in
+    /// this process, and in each process of `--hostfile`: each state is
+    /// owned by one worker, successors go to their owners level by level.
+    /// For tasks whose steps all cost 1; others are searched here as
+    /// usual (`explain` says which). Cases are solved one at a time.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    workers: Option<u16>,
+    /// The processes of a distributed search: one `host:port` a line, the
+    /// same file for every process, each started with its own `--process`.
+    /// Every process reads the same rule file and input; the first prints
+    /// the answers.
+    #[arg(long, value_name = "FILE")]
+    hostfile: Option<std::path::PathBuf>,
+    /// This process's line of `--hostfile`, from 0.
+    #[arg(long, value_name = "I", requires = "hostfile")]
+    process: Option<usize>,
+    /// How many processes (checked against the lines of `--hostfile`).
+    #[arg(long, value_name = "P", requires = "hostfile")]
+    processes: Option<usize>,
 }
 
 /// `--max-memory`: a number of bytes, or none.
@@ -281,13 +300,16 @@ impl RunOpts {
     /// The library's options, with the threads of the run's pool.
     pub fn options(self, threads: usize, stats: bool) -> puzzle::run::Options {
         let default_memory = puzzle::budget::default_max_memory();
+        let cluster = self.cluster();
         puzzle::run::Options {
             bare: (self.map || !self.set.is_empty()).then_some(self.set),
             stats,
             search: puzzle::search::Config {
                 strategy: self.strategy.into(),
-                threads,
+                // Each case's workers connect anew: one case at a time.
+                threads: if cluster.is_some() { 1 } else { threads },
                 count: false,
+                cluster,
             },
             limits: puzzle::budget::Limits {
                 max_states: self.max_states,
@@ -302,6 +324,56 @@ impl RunOpts {
             case: None,
             why: false,
         }
+    }
+}
+
+impl RunOpts {
+    /// The workers of `--workers` and `--hostfile`, for the whole run; a
+    /// hostfile that cannot be read, or a `--process` not in it, is a
+    /// usage error (exit 2).
+    fn cluster(&self) -> Option<&'static puzzle::plan::Cluster> {
+        if self.workers.is_none() && self.hostfile.is_none() {
+            return None;
+        }
+        let fail = |msg: String| -> ! {
+            clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{msg}\n")).exit()
+        };
+        let addresses: Vec<String> = match &self.hostfile {
+            None => Vec::new(),
+            Some(path) => match std::fs::read_to_string(path) {
+                Ok(text) => (text.lines().map(str::trim))
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                    .map(str::to_string)
+                    .collect(),
+                Err(e) => fail(format!("cannot read the hostfile {}: {e}", path.display())),
+            },
+        };
+        if self.hostfile.is_some() && addresses.is_empty() {
+            fail("the hostfile names no process (one `host:port` a line)".into());
+        }
+        if let Some(p) = self.processes
+            && p != addresses.len()
+        {
+            fail(format!(
+                "--processes {p}, but the hostfile has {} line{}",
+                addresses.len(),
+                if addresses.len() == 1 { "" } else { "s" }
+            ));
+        }
+        let process = self.process.unwrap_or(0);
+        if self.hostfile.is_some() && process >= addresses.len() {
+            fail(format!(
+                "--process {process}: the hostfile's lines are 0 to {}",
+                addresses.len() - 1
+            ));
+        }
+        let cluster = puzzle::plan::Cluster {
+            workers: self.workers.map_or(1, usize::from),
+            process,
+            addresses,
+        };
+        // One for the whole run, which every case's plan refers to.
+        Some(Box::leak(Box::new(cluster)))
     }
 }
 

@@ -72,6 +72,7 @@ fn main() -> ExitCode {
     let threads = match cli.cmd.threads() {
         Some(asked) => {
             setup::on_interrupt();
+            setup::on_lost_peer();
             setup::start_threads(asked)
         }
         None => 1,

@@ -15,6 +15,34 @@ pub fn on_interrupt() {
     });
 }
 
+/// A process of a distributed search that loses another (it died, or its
+/// connection broke) ends at once with exit code 3 and one line saying so:
+/// timely's network threads panic on a broken connection, and the workers
+/// would then wait for messages that never come. The answers printed
+/// before are already written (each case's are flushed).
+pub fn on_lost_peer() {
+    let before = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let thread = std::thread::current();
+        if !thread.name().is_some_and(|n| n.starts_with("timely:")) {
+            return before(info);
+        }
+        let payload = info.payload();
+        let why = (payload.downcast_ref::<String>().map(String::as_str))
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("a worker failed");
+        notice(
+            Notice::Error,
+            "puzzle::cluster::lost",
+            &format!(
+                "the distributed search lost a process ({why}): this case is not answered, and \
+                 the run ends here"
+            ),
+        );
+        std::process::exit(3);
+    }));
+}
+
 /// Starts the one thread pool of the run and says how many threads it has.
 /// More threads than the machine has cores only take turns on them (a
 /// thousand took seconds to start and to pass work between): they are cut

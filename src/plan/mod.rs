@@ -45,6 +45,28 @@ pub struct Config {
     /// Count the successors generated (`--stats`): every expansion is
     /// metered, at some cost in speed.
     pub count: bool,
+    /// Breadth-first search spread over these workers (`--workers`,
+    /// `--hostfile`), where the task is one it can search.
+    pub cluster: Option<&'static Cluster>,
+}
+
+/// The workers of the distributed breadth-first search: threads of each
+/// process, and the processes (one address each, `host:port`, in the same
+/// order in every process: the hostfile's lines).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cluster {
+    /// Worker threads in each process.
+    pub workers: usize,
+    /// This process's line of the hostfile (from 0).
+    pub process: usize,
+    /// Empty for one process.
+    pub addresses: Vec<String>,
+}
+
+impl Cluster {
+    pub fn processes(&self) -> usize {
+        self.addresses.len().max(1)
+    }
 }
 
 impl Default for Config {
@@ -53,6 +75,7 @@ impl Default for Config {
             strategy: Strategy::Auto,
             threads: 1,
             count: false,
+            cluster: None,
         }
     }
 }
@@ -136,6 +159,9 @@ pub enum Engine {
     /// Dijkstra's algorithm on costs in parts, compared in order, each
     /// state's best in a map.
     Ordered,
+    /// Breadth-first search on the workers of a [`Cluster`]
+    /// (`search::cluster`).
+    Cluster,
 }
 
 /// Where the states seen are kept.
@@ -322,6 +348,8 @@ pub struct Plan {
     checks: Checks,
     checks_why: String,
     bound: Option<Bound>,
+    /// The workers, where the engine is [`Engine::Cluster`].
+    cluster: Option<&'static Cluster>,
     threads: usize,
     /// Where costs have parts (the ordered engine): how it keeps each
     /// state's least label.
@@ -478,6 +506,11 @@ impl Plan {
 
     pub fn bound(&self) -> Option<&Bound> {
         self.bound.as_ref()
+    }
+
+    /// The workers of the distributed search, where it was chosen.
+    pub fn cluster(&self) -> Option<&'static Cluster> {
+        self.cluster
     }
 
     pub fn threads(&self) -> usize {
@@ -892,6 +925,31 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         }
         _ => None,
     };
+    let (engine, engine_why, store_why) = match config.cluster {
+        Some(c) => match distributed(task, engine, &layout, earliest.is_some()) {
+            Ok(()) => (
+                Engine::Cluster,
+                format!(
+                    "breadth-first search on timely dataflow, {} process{} x {} worker{}: \
+                     each state owned by one of the {} workers (a hash of its bits), which \
+                     keeps it and expands it; successors sent to their owners, level by level \
+                     (the local plan: {engine_why})",
+                    c.processes(),
+                    if c.processes() == 1 { "" } else { "es" },
+                    c.workers,
+                    plural(c.workers),
+                    c.processes() * c.workers,
+                ),
+                "each worker's states in a hash set".to_string(),
+            ),
+            Err(why) => (
+                engine,
+                format!("{engine_why} (here, not on the workers: {why})"),
+                store_why,
+            ),
+        },
+        None => (engine, engine_why, store_why),
+    };
     Ok(Plan {
         layout,
         word,
@@ -909,6 +967,7 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
             None
         },
         threads: config.threads,
+        cluster: config.cluster.filter(|_| engine == Engine::Cluster),
         labels,
         earliest,
         layers,
@@ -1083,6 +1142,32 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
         ),
         (Strategy::Auto, Err(why)) => (Engine::Bfs, format!("{why}: breadth-first search")),
     }
+}
+
+/// Whether the distributed search can take a task the local plan gives
+/// `engine`: breadth-first (every step costs 1, no time kept apart), on
+/// states of at most 128 bits (what travels between workers); else why
+/// not.
+fn distributed(task: &Task, engine: Engine, layout: &Layout, earliest: bool) -> Result<(), String> {
+    if !matches!(
+        engine,
+        Engine::Bfs | Engine::Bidir | Engine::Astar | Engine::Ida
+    ) {
+        return Err("steps have costs; the workers search level by level".into());
+    }
+    if task.parts().is_some() {
+        return Err("costs have parts".into());
+    }
+    if earliest {
+        return Err("states are kept at their earliest time, which the workers do not do".into());
+    }
+    if layout.bits() > 128 {
+        return Err(format!(
+            "a state has {} bits; the workers send states of at most 128",
+            layout.bits()
+        ));
+    }
+    Ok(())
 }
 
 /// A*, or IDA* where asked for, with the bound of the goal, and why.

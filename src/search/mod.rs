@@ -10,6 +10,7 @@
 //! in [`astar`].
 
 mod astar;
+pub mod cluster;
 mod dijkstra;
 mod ida;
 mod layers;
@@ -115,6 +116,28 @@ with_ranks!(u32, u64, u128);
 impl Ranks for Wide<4> {}
 impl Ranks for Wide<16> {}
 
+/// The distributed breadth-first search, for the words that travel
+/// between workers (layouts of at most 128 bits); the plan never asks it
+/// of a wider word.
+trait Spread: Word {
+    fn spread(_: &Task, _: &Plan, _: &Budget, _: &crate::plan::Cluster) -> Solution {
+        unreachable!("the plan spreads states of at most 128 bits only")
+    }
+}
+
+macro_rules! spread {
+    ($($t:ty),*) => {$(
+        impl Spread for $t {
+            fn spread(t: &Task, p: &Plan, b: &Budget, c: &crate::plan::Cluster) -> Solution {
+                cluster::bfs::<$t>(t, p, b, c)
+            }
+        }
+    )*};
+}
+spread!(u32, u64, u128);
+impl Spread for Wide<4> {}
+impl Spread for Wide<16> {}
+
 /// What a breadth-first engine takes from the plan and the task besides
 /// the kernel.
 #[derive(Debug, Clone, Copy)]
@@ -129,7 +152,12 @@ pub struct How {
 }
 no_bitset!(u64, u128, Wide<4>, Wide<16>);
 
-fn run_in<W: Bits + Ranks>(task: &Task, plan: &Plan, budget: &Budget, way: bool) -> Solution {
+fn run_in<W: Bits + Ranks + Spread>(
+    task: &Task,
+    plan: &Plan,
+    budget: &Budget,
+    way: bool,
+) -> Solution {
     if plan.engine() == Engine::Nothing || task.starts().is_empty() {
         // No state is a goal (say, no cell of the map has the goal tile), or
         // no start: no kernel to build, nothing to search.
@@ -189,6 +217,12 @@ fn run_in<W: Bits + Ranks>(task: &Task, plan: &Plan, budget: &Budget, way: bool)
             dijkstra(&k, how, plan.engine() == Engine::Buckets, budget)
         }
         (Engine::Ordered, _) => ordered::ordered(&k, plan, budget, way),
+        (Engine::Cluster, _) => {
+            let cluster = plan
+                .cluster()
+                .expect("the distributed search is planned with its workers");
+            W::spread(task, plan, budget, cluster)
+        }
         (Engine::Nothing, _) => unreachable!("handled above"),
     }
 }

@@ -122,6 +122,7 @@ pub fn configs() -> Vec<puzzle::search::Config> {
                 strategy,
                 threads,
                 count: false,
+                cluster: None,
             });
         }
     }
@@ -270,6 +271,7 @@ pub fn assert_moves_hold(
         strategy: puzzle::search::Strategy::Bfs,
         threads: 1,
         count: false,
+        cluster: None,
     };
     assert_eq!(
         moves,

@@ -1,0 +1,456 @@
+//! Breadth-first search spread over workers, in threads and processes, on
+//! timely dataflow: each state has an owner (a hash of the packed state,
+//! the same in every process), which alone keeps it in its share of the
+//! states seen. Level by level, every worker expands the new states it
+//! owns with the plan's kernel and sends each successor to its owner
+//! (timely's exchange); timely's progress tracking says when every worker
+//! has sent all of a level, and the owners keep the successors they had
+//! not seen as the next level.
+//!
+//! With the successors, each worker sends every worker a report of the
+//! level: whether a state of it was a goal, how many it expanded, whether
+//! a limit stopped it. So every worker takes the same decision after each
+//! level: an answer (the first level holding a goal, as the local
+//! breadth-first search finds it), no way (a level with no state), or a
+//! stop (a limit passed on any worker). No worker waits on one that has
+//! left.
+//!
+//! Every process reads the same rule file and input and makes the same
+//! task and plan, so the kernels agree; each process searches each case
+//! with its own timely computation, the processes joining through the
+//! hostfile's addresses.
+
+use super::How;
+use crate::budget::{Budget, CHECK_EVERY, Limit};
+use crate::kernel::Kernel;
+use crate::plan::{Cluster, Plan};
+use crate::solution::Solution;
+use crate::task::Task;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+use timely::WorkerConfig;
+use timely::communication::Hooks;
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
+use timely::dataflow::{InputHandle, ProbeHandle};
+
+/// A packed state of at most 128 bits as it travels between workers.
+pub trait Travels: crate::pack::Word {
+    fn out(self) -> u128;
+    fn back(x: u128) -> Self;
+}
+
+macro_rules! travels {
+    ($($t:ty),*) => {$(
+        impl Travels for $t {
+            fn out(self) -> u128 {
+                self as u128
+            }
+            fn back(x: u128) -> Self {
+                x as $t
+            }
+        }
+    )*};
+}
+travels!(u32, u64, u128);
+
+/// The input of states, sent to their owners.
+type States = InputHandle<u64, CapacityContainerBuilder<Vec<u128>>>;
+/// The input of reports, each sent to the worker it names.
+type Reports = InputHandle<u64, CapacityContainerBuilder<Vec<(u64, Report)>>>;
+
+/// What a worker says of a level to every worker.
+#[derive(Clone, Copy, Default, Debug, serde::Serialize, serde::Deserialize)]
+struct Report {
+    /// States of the level that this worker owns.
+    level: u64,
+    goal: bool,
+    expanded: u64,
+    generated: u64,
+    /// States this worker has seen, the level's included.
+    seen: u64,
+    /// The limit that stopped it, as [`Budget::stop_code`] (0: none).
+    stopped: u8,
+}
+
+/// The owner of a state: a hash of its bits, the same in every process
+/// (a fixed mixing function, not the hasher of a map).
+fn route(x: u128) -> u64 {
+    let mix = |mut z: u64| {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    mix(x as u64 ^ mix((x >> 64) as u64))
+}
+
+/// The search of `task` under `plan` on the workers of `cluster`; the
+/// limits are `budget`'s (each process checks its own memory), and a
+/// limit that stops the search is noted on it. A process of the cluster
+/// that cannot be reached, or is lost during the search, stops the case
+/// ([`Limit::Peers`]).
+pub fn bfs<W: Travels>(task: &Task, plan: &Plan, budget: &Budget, cluster: &Cluster) -> Solution {
+    // The workers' closure outlives this call's borrows (timely asks for
+    // `'static`): they share copies.
+    let shared = Arc::new((task.clone(), plan.clone(), budget.twin()));
+    let work = {
+        let shared = shared.clone();
+        move |worker: &mut timely::worker::Worker| {
+            let (task, plan, budget) = &*shared;
+            worker_bfs::<W>(worker, task, plan, budget)
+        }
+    };
+    if LOST.load(Relaxed) {
+        return lost(budget, "the processes could not be joined before");
+    }
+    let outcome = match builders(cluster, budget) {
+        Ok((builders, guard)) => {
+            timely::execute::execute_from(builders, guard, WorkerConfig::default(), work)
+                .map(|guards| guards.join())
+        }
+        Err(e) => Err(e),
+    };
+    budget.adopt(&shared.2);
+    // Every worker took the same decisions: the first says them.
+    match outcome.map(|results| results.into_iter().next()) {
+        Ok(Some(Ok(sol))) => sol,
+        Ok(Some(Err(e))) | Err(e) => lost(budget, e.as_ref()),
+        Ok(None) => lost(budget, "no worker ran"),
+    }
+}
+
+/// Set once the processes could not be joined: the cases after do not
+/// wait for them again.
+static LOST: AtomicBool = AtomicBool::new(false);
+
+/// A case stopped because the cluster failed: said on stderr, once a run.
+fn lost(budget: &Budget, why: &str) -> Solution {
+    if !LOST.swap(true, Relaxed) {
+        eprintln!("puzzle: the distributed search failed: {why}");
+    }
+    budget.stop_as(Limit::Peers);
+    Solution::stopped(budget)
+}
+
+/// How long a process waits for the others to connect (each case's
+/// search connects anew): then the case stops.
+const CONNECT_WITHIN: Duration = Duration::from_secs(30);
+
+/// The workers' allocators: threads of this process, and with several
+/// processes, connections to each of the others (made here: timely's own
+/// set-up retries for ever and writes to stdout, where the answers go).
+fn builders(
+    cluster: &Cluster,
+    budget: &Budget,
+) -> Result<(Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>), String> {
+    let hooks = Hooks::default();
+    let threads = cluster.workers.max(1);
+    if cluster.processes() <= 1 {
+        let builders = ProcessBuilder::new_typed_vector(threads, hooks.refill, hooks.spill);
+        let builders = builders
+            .into_iter()
+            .map(AllocatorBuilder::Process)
+            .collect();
+        return Ok((builders, Box::new(())));
+    }
+    let sockets = connect(cluster, budget)?;
+    let local =
+        ProcessBuilder::new_typed_vector(threads, hooks.refill.clone(), hooks.spill.clone());
+    let (builders, guard) =
+        initialize_networking_from_sockets(local, sockets, cluster.process, threads, hooks)
+            .map_err(|e| format!("the connections to the other processes: {e}"))?;
+    let builders = builders.into_iter().map(AllocatorBuilder::Tcp).collect();
+    Ok((builders, Box::new(guard)))
+}
+
+/// A connection to every other process of the cluster (`None` for this
+/// one): this process connects to those before it in the hostfile and
+/// takes connections from those after it, each saying its index first.
+fn connect(cluster: &Cluster, budget: &Budget) -> Result<Vec<Option<TcpStream>>, String> {
+    let me = cluster.process;
+    let n = cluster.processes();
+    let until = Instant::now() + CONNECT_WITHIN;
+    let late = |what: String| {
+        if budget.poll() {
+            return Some("a limit passed while connecting".to_string());
+        }
+        (Instant::now() > until).then(|| format!("{what} within {CONNECT_WITHIN:?}"))
+    };
+    let mut out: Vec<Option<TcpStream>> = (0..n).map(|_| None).collect();
+    let listener = (me + 1 < n)
+        .then(|| {
+            let at = &cluster.addresses[me];
+            let l = TcpListener::bind(at).map_err(|e| format!("cannot listen at {at}: {e}"))?;
+            l.set_nonblocking(true).map_err(|e| e.to_string())?;
+            Ok::<_, String>(l)
+        })
+        .transpose()?;
+    for (i, at) in cluster.addresses.iter().enumerate().take(me) {
+        loop {
+            match TcpStream::connect(at) {
+                Ok(mut s) => {
+                    s.set_nodelay(true).map_err(|e| e.to_string())?;
+                    s.write_all(&(me as u64).to_le_bytes())
+                        .map_err(|e| format!("process {i} at {at}: {e}"))?;
+                    out[i] = Some(s);
+                    break;
+                }
+                Err(e) => {
+                    if let Some(why) = late(format!("process {i} at {at} did not answer ({e})")) {
+                        return Err(why);
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            }
+        }
+    }
+    if let Some(l) = listener {
+        while out.iter().enumerate().any(|(i, s)| i > me && s.is_none()) {
+            match l.accept() {
+                Ok((mut s, _)) => {
+                    s.set_nonblocking(false).map_err(|e| e.to_string())?;
+                    s.set_nodelay(true).map_err(|e| e.to_string())?;
+                    let mut who = [0u8; 8];
+                    s.read_exact(&mut who).map_err(|e| e.to_string())?;
+                    let who = u64::from_le_bytes(who) as usize;
+                    if who <= me || who >= n {
+                        return Err(format!(
+                            "a connection from process {who}, not one after {me}"
+                        ));
+                    }
+                    out[who] = Some(s);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    let waiting = (me + 1..n).filter(|&i| out[i].is_none());
+                    let names: Vec<String> = waiting.map(|i| i.to_string()).collect();
+                    if let Some(why) = late(format!("process {} did not connect", names.join(", ")))
+                    {
+                        return Err(why);
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => return Err(format!("accepting a connection: {e}")),
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A worker's ends of the dataflow: the inputs it sends states and reports
+/// on, what it was sent (by the round it was sent in: a worker waiting for
+/// a round to end may already be sent the next one's), and the probes
+/// that say when a round is over.
+struct Wires {
+    states: States,
+    reports: Reports,
+    probe: ProbeHandle<u64>,
+    heard: ProbeHandle<u64>,
+    inbox: Rc<RefCell<BTreeMap<u64, Vec<u128>>>>,
+    said: Rc<RefCell<BTreeMap<u64, Vec<Report>>>>,
+    round: u64,
+}
+
+impl Wires {
+    /// The dataflow: states exchanged to their owners, reports to the
+    /// workers they name, each kept by the round.
+    fn new(worker: &mut timely::worker::Worker) -> Wires {
+        let mut w = Wires {
+            states: InputHandle::new(),
+            reports: InputHandle::new(),
+            probe: ProbeHandle::new(),
+            heard: ProbeHandle::new(),
+            inbox: Rc::default(),
+            said: Rc::default(),
+            round: 0,
+        };
+        worker.dataflow::<u64, _, _>(|scope| {
+            let inbox = w.inbox.clone();
+            scope
+                .input_from(&mut w.states)
+                .container::<Vec<_>>()
+                .exchange(|x| route(*x))
+                .inspect_core(move |event| {
+                    if let Ok((stamp, data)) = event {
+                        let at = stamp.least().copied().unwrap_or_default();
+                        inbox.borrow_mut().entry(at).or_default().extend(data);
+                    }
+                })
+                .probe_with(&w.probe);
+            let said = w.said.clone();
+            scope
+                .input_from(&mut w.reports)
+                .container::<Vec<_>>()
+                .exchange(|(to, _)| *to)
+                .inspect_core(move |event| {
+                    if let Ok((stamp, data)) = event {
+                        let at = stamp.least().copied().unwrap_or_default();
+                        let mut said = said.borrow_mut();
+                        said.entry(at)
+                            .or_default()
+                            .extend(data.iter().map(|(_, r)| *r));
+                    }
+                })
+                .probe_with(&w.heard);
+        });
+        w
+    }
+
+    /// Ends the round (what was sent in it goes), waits for every
+    /// worker's; the time its data was sent at.
+    fn next_round(&mut self, worker: &mut timely::worker::Worker) -> u64 {
+        self.round += 1;
+        self.states.advance_to(self.round);
+        self.reports.advance_to(self.round);
+        let (probe, heard, round) = (&self.probe, &self.heard, self.round);
+        worker.step_while(|| probe.less_than(&round) || heard.less_than(&round));
+        round - 1
+    }
+}
+
+/// One worker's part of [`bfs`].
+fn worker_bfs<W: Travels>(
+    worker: &mut timely::worker::Worker,
+    task: &Task,
+    plan: &Plan,
+    budget: &Budget,
+) -> Solution {
+    let mut wires = Wires::new(worker);
+    let (index, peers) = (worker.index(), worker.peers());
+    // Every worker makes the kernel (the same everywhere), and goes
+    // through the rounds even where it cannot (it reports a stop).
+    let kernel = Kernel::<W>::within(task, plan.layout(), plan.kernel(), &|| budget.poll());
+    let how = How {
+        limit: task.limit().map(|l| l.max),
+        threads: 1,
+        checks: plan.checks(),
+        earliest: plan.earliest(),
+    };
+    let mut seen: hashbrown::HashSet<W> = hashbrown::HashSet::new();
+    let mut level: Vec<W> = Vec::new();
+    let mut out = Solution::default();
+    // Round 0: the starts, to their owners.
+    if index == 0
+        && let Some(k) = &kernel
+    {
+        for &s in k.starts() {
+            wires.states.send(s.out());
+        }
+    }
+    let mut at = wires.next_round(worker);
+    let mut depth = 0u64;
+    loop {
+        // The level: what this worker was sent and had not seen.
+        level.clear();
+        let sent = wires.inbox.borrow_mut().remove(&at).unwrap_or_default();
+        for x in sent {
+            let s = W::back(x);
+            if seen.insert(s) {
+                level.push(s);
+            }
+        }
+        let mut report = Report {
+            level: level.len() as u64,
+            seen: seen.len() as u64,
+            stopped: if kernel.is_none() {
+                budget.stop_code().max(1)
+            } else {
+                0
+            },
+            ..Report::default()
+        };
+        if let Some(k) = &kernel {
+            report.goal = level.iter().any(|&s| k.is_goal(s));
+            let within = how.limit.is_none_or(|l| depth < l);
+            let me = Me {
+                index,
+                peers,
+                seen: &seen,
+            };
+            let io = (&mut wires.states, budget);
+            if !report.goal && within && expand(k, &level, &me, io, &mut report, depth) {
+                report.stopped = budget.stop_code().max(1);
+            }
+        }
+        for to in 0..peers as u64 {
+            wires.reports.send((to, report));
+        }
+        at = wires.next_round(worker);
+        let all = wires.said.borrow_mut().remove(&at).unwrap_or_default();
+        if all.len() != peers {
+            // Never expected: timely delivers every report of a round
+            // before its end. Stopped, not answered wrongly.
+            budget.stop_as(Limit::Peers);
+            return Solution::stopped(budget);
+        }
+        let sum = |f: fn(&Report) -> u64| all.iter().map(f).sum::<u64>();
+        out.expanded += sum(|r| r.expanded);
+        out.generated += sum(|r| r.generated);
+        out.visited = sum(|r| r.seen);
+        out.frontier = out.frontier.max(sum(|r| r.level));
+        out.depth = depth;
+        if all.iter().any(|r| r.goal) {
+            out.cost = Some(depth);
+            return out;
+        }
+        if let Some(r) = all.iter().find(|r| r.stopped > 0) {
+            // The same limit everywhere, so that every process says it.
+            budget.stop_code_as(r.stopped);
+            return Solution::stopped(budget);
+        }
+        if sum(|r| r.level) == 0 {
+            return out;
+        }
+        budget.note_frontier(level.len());
+        depth += 1;
+    }
+}
+
+/// Where a worker stands: its index among how many, and the states it
+/// has seen (those it owns).
+struct Me<'a, W> {
+    index: usize,
+    peers: usize,
+    seen: &'a hashbrown::HashSet<W>,
+}
+
+/// Expands `level`, sending each successor to its owner once (not one
+/// this worker owns and has seen: most successors are states seen before,
+/// and most of the rest are found several times in a level); true when a
+/// limit stopped it.
+fn expand<W: Travels>(
+    k: &Kernel<'_, W>,
+    level: &[W],
+    me: &Me<'_, W>,
+    (states, budget): (&mut States, &Budget),
+    report: &mut Report,
+    depth: u64,
+) -> bool {
+    let mut succ = k.successors();
+    let mut sent: hashbrown::HashSet<W> = hashbrown::HashSet::new();
+    for (i, &s) in level.iter().enumerate() {
+        if (i as u64).is_multiple_of(CHECK_EVERY)
+            && budget.check(report.seen + report.generated, depth)
+        {
+            return true;
+        }
+        report.expanded += 1;
+        succ.each(s, |t| {
+            report.generated += 1;
+            let x = t.out();
+            let mine = route(x) % me.peers as u64 == me.index as u64;
+            if !(mine && me.seen.contains(&t)) && sent.insert(t) {
+                states.send(x);
+            }
+            true
+        });
+    }
+    budget.check(report.seen + report.generated, depth)
+}
