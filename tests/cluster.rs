@@ -8,7 +8,7 @@ use crate::common;
 use puzzle::plan::{Cluster, Config, Engine};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A plan's configuration for `n` workers in this process.
@@ -71,21 +71,24 @@ fn hostfile(processes: usize) -> tempfile::NamedTempFile {
     file
 }
 
-/// What `puzzle run RULES INPUT EXTRA...` prints, and its exit code, run
-/// as `processes` processes of one hostfile (process 0's output).
+/// `puzzle run RULES INPUT` as process `i` of `hosts`, within a minute.
+fn spawn(rules: &str, input: &str, hosts: &tempfile::NamedTempFile, i: usize) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_puzzle"))
+        .args(["run", rules, input, "--hostfile"])
+        .arg(hosts.path())
+        .args(["--process", &i.to_string(), "--timeout", "60s"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts")
+}
+
+/// What each of `processes` processes of one hostfile running `puzzle run
+/// RULES INPUT` prints, with its exit code.
 fn run_processes(rules: &str, input: &str, processes: usize) -> Vec<(Option<i32>, String)> {
     let hosts = hostfile(processes);
     let children: Vec<_> = (0..processes)
-        .map(|i| {
-            Command::new(env!("CARGO_BIN_EXE_puzzle"))
-                .args(["run", rules, input, "--hostfile"])
-                .arg(hosts.path())
-                .args(["--process", &i.to_string(), "--timeout", "60s"])
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("the binary starts")
-        })
+        .map(|i| spawn(rules, input, &hosts, i))
         .collect();
     let until = Instant::now() + Duration::from_secs(120);
     children
@@ -130,22 +133,11 @@ fn a_lost_process_ends_the_others() {
     let hosts = hostfile(2);
     // Fifteen's third case is far too large for breadth-first search: the
     // processes are still at it when one is killed.
-    let start = |i: usize| {
-        Command::new(env!("CARGO_BIN_EXE_puzzle"))
-            .args([
-                "run",
-                "puzzles/fifteen.puz",
-                "puzzles/fifteen.in",
-                "--hostfile",
-            ])
-            .arg(hosts.path())
-            .args(["--process", &i.to_string(), "--timeout", "100s"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary starts")
-    };
-    let (mut first, mut second) = (start(0), start(1));
+    let (rules, input) = ("puzzles/fifteen.puz", "puzzles/fifteen.in");
+    let (mut first, mut second) = (
+        spawn(rules, input, &hosts, 0),
+        spawn(rules, input, &hosts, 1),
+    );
     std::thread::sleep(Duration::from_secs(3));
     second.kill().expect("killed");
     let killed = Instant::now();

@@ -113,23 +113,19 @@ pub fn run(
         format: format.into(),
         ..opts
     };
-    if opts.search.cluster.is_some_and(|c| c.process > 0) {
-        // Every process of a distributed search finds the same answers:
-        // the first prints them.
-        let quiet = puzzle::run::Options {
-            stats: false,
-            ..opts
-        };
-        let mut out = std::io::sink();
-        return finish(puzzle::run::run_input(
-            &loaded.rules,
-            &input,
-            &quiet,
-            &mut out,
-        ));
-    }
+    // Every process of a distributed search finds the same answers: the
+    // first prints them (and their statistics).
+    let silent = opts.search.cluster.is_some_and(|c| c.process > 0);
+    let opts = puzzle::run::Options {
+        stats: opts.stats && !silent,
+        ..opts
+    };
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out: Box<dyn std::io::Write> = if silent {
+        Box::new(std::io::sink())
+    } else {
+        Box::new(std::io::BufWriter::new(stdout.lock()))
+    };
     finish(puzzle::run::run_input(
         &loaded.rules,
         &input,

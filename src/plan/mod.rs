@@ -1149,11 +1149,12 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
 /// states of at most 128 bits (what travels between workers); else why
 /// not.
 fn distributed(task: &Task, engine: Engine, layout: &Layout, earliest: bool) -> Result<(), String> {
-    if !matches!(
-        engine,
-        Engine::Bfs | Engine::Bidir | Engine::Astar | Engine::Ida
-    ) {
-        return Err("steps have costs; the workers search level by level".into());
+    match engine {
+        Engine::Bfs | Engine::Bidir | Engine::Astar | Engine::Ida => {}
+        Engine::Nothing => return Err("no state is a goal: there is nothing to search".into()),
+        Engine::Buckets | Engine::Dijkstra | Engine::Ordered | Engine::Cluster => {
+            return Err("steps have costs; the workers search level by level".into());
+        }
     }
     if task.parts().is_some() {
         return Err("costs have parts".into());
@@ -1564,19 +1565,36 @@ pub fn pattern_entries(task: &Task, group: &[MoverId], free: usize) -> u64 {
             .map(|&m| task.mover(m).domain().len() as u64)
             .fold(1, u64::saturating_mul);
     }
-    let u = mover_cells(task).len() as u64;
-    let k = group.len() as u64;
-    if k + free as u64 > u {
+    placements(mover_cells(task).len(), group.len(), free)
+}
+
+/// The entries of a pattern table of `k` members following `f` free cells
+/// on the movers' `u` cells: `u^(k + f)` with a digit a cell, else (where
+/// that would not fit: [`pattern_dense`]) the placements, `u (u - 1) ...
+/// (u - k + 1)` times C(u - k, f). Saturates at `u64::MAX`.
+pub fn placements(u: usize, k: usize, f: usize) -> u64 {
+    if k + f > u {
         return u64::MAX;
     }
-    if !pattern_dense(u as usize, k as usize, free) {
-        return u.pow((k + free as u64) as u32);
+    let u64_ = |x: usize| x as u64;
+    if !pattern_dense(u, k, f) {
+        return u64_(u).pow((k + f) as u32);
     }
-    let perms = (0..k).map(|i| u - i).fold(1, u64::saturating_mul);
-    // C(u - k, free), in u128: each step's product fits.
-    let rest = u - k;
-    let choose = (0..free as u128).fold(1u128, |x, i| x * (u128::from(rest) - i) / (i + 1));
-    perms.saturating_mul(u64::try_from(choose).unwrap_or(u64::MAX))
+    let perms = (0..k).map(|i| u64_(u - i)).fold(1, u64::saturating_mul);
+    perms.saturating_mul(binomial(u - k, f))
+}
+
+/// C(n, r), 0 where r > n; saturates at `u64::MAX`.
+pub fn binomial(n: usize, r: usize) -> u64 {
+    if r > n {
+        return 0;
+    }
+    // In u128: each step's product fits while the result fits in a u64.
+    let c = (0..r as u128).try_fold(1u128, |x, i| {
+        let next = x * (n as u128 - i) / (i + 1);
+        (next <= u128::from(u64::MAX)).then_some(next)
+    });
+    c.map_or(u64::MAX, |c| c as u64)
 }
 
 /// The pinned movers, in groups whose pattern tables add up to a lower

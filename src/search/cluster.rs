@@ -20,7 +20,6 @@
 //! with its own timely computation, the processes joining through the
 //! hostfile's addresses.
 
-use super::How;
 use crate::budget::{Budget, CHECK_EVERY, Limit};
 use crate::kernel::Kernel;
 use crate::plan::{Cluster, Plan};
@@ -327,12 +326,7 @@ fn worker_bfs<W: Travels>(
     // Every worker makes the kernel (the same everywhere), and goes
     // through the rounds even where it cannot (it reports a stop).
     let kernel = Kernel::<W>::within(task, plan.layout(), plan.kernel(), &|| budget.poll());
-    let how = How {
-        limit: task.limit().map(|l| l.max),
-        threads: 1,
-        checks: plan.checks(),
-        earliest: plan.earliest(),
-    };
+    let limit = task.limit().map(|l| l.max);
     let mut seen: hashbrown::HashSet<W> = hashbrown::HashSet::new();
     let mut level: Vec<W> = Vec::new();
     let mut out = Solution::default();
@@ -368,7 +362,7 @@ fn worker_bfs<W: Travels>(
         };
         if let Some(k) = &kernel {
             report.goal = level.iter().any(|&s| k.is_goal(s));
-            let within = how.limit.is_none_or(|l| depth < l);
+            let within = limit.is_none_or(|l| depth < l);
             let me = Me {
                 index,
                 peers,

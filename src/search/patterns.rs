@@ -346,11 +346,9 @@ impl Group {
         }
     }
 
-    /// How the placements of the members and the free cells are indexed:
-    /// the plan's choice ([`crate::plan::pattern_dense`]).
+    /// How the placements of the members and the free cells are indexed.
     fn ranking(&self) -> Ranking {
-        let (u, k, f) = (self.fill.len(), self.cells.len(), self.free);
-        Ranking::new(u, k, f, crate::plan::pattern_dense(u, k, f))
+        Ranking::new(self.fill.len(), self.cells.len(), self.free)
     }
 
     /// The table: the fewest moves from each placement to one of the
@@ -592,8 +590,10 @@ struct Ranking {
 }
 
 impl Ranking {
-    fn new(u: usize, k: usize, f: usize, dense: bool) -> Ranking {
+    /// The indices the plan chose ([`crate::plan::pattern_dense`]).
+    fn new(u: usize, k: usize, f: usize) -> Ranking {
         assert!(u <= 64 && k + f <= u, "{k} + {f} cells of {u}");
+        let dense = crate::plan::pattern_dense(u, k, f);
         let mut weights = Vec::with_capacity(k);
         let mut perms = 1usize;
         for i in 0..k {
@@ -602,7 +602,11 @@ impl Ranking {
         }
         let choose = if dense {
             (1..=f)
-                .map(|r| (0..=u).map(|c| binomial(c, r)).collect())
+                .map(|r| {
+                    (0..=u)
+                        .map(|c| crate::plan::binomial(c, r) as usize)
+                        .collect()
+                })
                 .collect()
         } else {
             Vec::new()
@@ -620,12 +624,7 @@ impl Ranking {
 
     /// How many indices there are.
     fn len(&self) -> usize {
-        let rest = if self.dense {
-            binomial(self.u - self.k, self.f)
-        } else {
-            (0..self.f).fold(1usize, |x, _| x.saturating_mul(self.u))
-        };
-        self.perms.saturating_mul(rest)
+        usize::try_from(crate::plan::placements(self.u, self.k, self.f)).unwrap_or(usize::MAX)
     }
 
     /// Member `i`'s digit for cell `a`, the members before it on `used`
@@ -724,14 +723,6 @@ fn nth_off(used: u64, n: usize) -> u32 {
         off &= off - 1;
     }
     off.trailing_zeros()
-}
-
-/// C(n, r), 0 where r > n.
-fn binomial(n: usize, r: usize) -> usize {
-    if r > n {
-        return 0;
-    }
-    (0..r as u128).fold(1u128, |x, i| x * (n as u128 - i) / (i + 1)) as usize
 }
 
 /// Calls `f` with each increasing choice of `out.len()` of `0..u` not
