@@ -16,7 +16,8 @@
 # solver of its puzzle, on inputs benches/families/gen.py makes; then
 # Korf's 15-puzzle boards (KORF of them, 10 unless set) by IDA* against a
 # C++ IDA* with Manhattan distance. With BILLION=1, a plain BFS of 3.78e9
-# states besides (minutes).
+# states besides (minutes). With CLUSTER=1, the scale bench on 2 processes
+# on 127.0.0.1 (the distributed search) against the local engine.
 #
 # Usage: benches/compare.sh [RUNS] [BASE]  (default 5; needs g++, python3 and GNU time)
 #   e.g. benches/compare.sh 7 3a3c8e7
@@ -162,6 +163,35 @@ if [ "${BILLION:-0}" = 1 ] && [ -f "$SCALE/r5.puz" ]; then
     read -r b_t b_kb _ < <(measure "$BIN" run target/bench-r6.puz target/bench-r6.txt --strategy bfs --threads 2 --stats ${mem:+--max-memory "$mem"})
     awk -v m="${mem:-none}" -v t="$b_t" -v k="$b_kb" 'BEGIN {printf "--max-memory %s: %.1f s, peak %d KB\n", m, t, k}'
   done
+fi
+
+# Distributed (CLUSTER=1 in the environment: minutes): the scale bench on
+# timely, 2 processes x 1 worker on 127.0.0.1 against the local engine on 1
+# and 2 threads, alternated; each process's peak memory, and the bytes of
+# states the processes sent each other (from --stats).
+if [ "${CLUSTER:-0}" = 1 ] && [ -f "$SCALE/r5.puz" ]; then
+  echo
+  echo "Distributed: $SCALE/r5.puz, plain BFS, 2 processes x 1 worker against the local engine"
+  printf '127.0.0.1:47311\n127.0.0.1:47312\n' >target/bench-hosts
+  : >/tmp/puzzle-c1.$$; : >/tmp/puzzle-c2.$$; : >/tmp/puzzle-cp.$$; : >/tmp/puzzle-cq.$$
+  for _ in $(seq "$RUNS"); do
+    measure "$BIN" run "$SCALE/r5.puz" "$SCALE/r5.txt" --strategy bfs --threads 1 >>/tmp/puzzle-c1.$$
+    measure "$BIN" run "$SCALE/r5.puz" "$SCALE/r5.txt" --strategy bfs --threads 2 >>/tmp/puzzle-c2.$$
+    "$TIME" -f "%M" -o /tmp/puzzle-cq1.$$ "$BIN" run "$SCALE/r5.puz" "$SCALE/r5.txt" --strategy bfs \
+      --hostfile target/bench-hosts --process 1 >/dev/null 2>&1 &
+    measure "$BIN" run "$SCALE/r5.puz" "$SCALE/r5.txt" --strategy bfs \
+      --hostfile target/bench-hosts --process 0 --stats >>/tmp/puzzle-cp.$$ 2>/tmp/puzzle-cs.$$
+    wait
+    cat /tmp/puzzle-cq1.$$ >>/tmp/puzzle-cq.$$
+  done
+  for f in c1 c2 cp; do
+    eval "t_$f=\$(cut -d' ' -f1 /tmp/puzzle-$f.$$ | median)"
+    eval "m_$f=\$(cut -d' ' -f2 /tmp/puzzle-$f.$$ | median)"
+  done
+  m_cq=$(median </tmp/puzzle-cq.$$)
+  awk -v a="$t_c1" -v b="$t_c2" -v p="$t_cp" -v ma="$m_c1" -v mb="$m_c2" -v mp="$m_cp" -v mq="$m_cq" \
+    'BEGIN {printf "median: 1 thread %.2f s %d KB; 2 threads %.2f s %d KB; 2 processes %.2f s (%.2fx 1 thread, %.2fx 2 threads), %d KB and %d KB\n", a, ma, b, mb, p, (a > 0 ? p / a : 0), (b > 0 ? p / b : 0), mp, mq}'
+  grep -o 'sent between workers.*' /tmp/puzzle-cs.$$
 fi
 
 # Families of moves (slides, leaps, teleports): each shipped puzzle against a

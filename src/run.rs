@@ -1029,7 +1029,7 @@ fn say_stats(case: &RawCase, sol: &Solution, st: &Stats) -> std::io::Result<()> 
     writeln!(
         std::io::stderr(),
         "case {}: {cost}, expanded {}, generated {}, visited {}, peak frontier {}, \
-         depth {}, {:.3} s, {:.2} M states/s, peak memory {}{}",
+         depth {}, {:.3} s, {:.2} M states/s, peak memory {}{}{}",
         case.number,
         st.expanded,
         st.generated,
@@ -1041,6 +1041,11 @@ fn say_stats(case: &RawCase, sol: &Solution, st: &Stats) -> std::io::Result<()> 
         crate::budget::size(st.peak_memory),
         sol.ida_from.map_or(String::new(), |f| format!(
             ", A* turned to IDA* at f {f} (near the memory limit)"
+        )),
+        sol.exchanged.map_or(String::new(), |x| format!(
+            ", sent between workers {} ({} in the largest level)",
+            crate::budget::size(x.bytes),
+            crate::budget::size(x.most)
         )),
     )
 }

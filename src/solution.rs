@@ -49,6 +49,19 @@ pub struct Solution {
     /// Where A* turned to IDA* (its states came near the memory limit):
     /// the bound IDA* started from.
     pub(crate) ida_from: Option<u64>,
+    /// Where the search was spread over workers: what they sent each
+    /// other.
+    pub(crate) exchanged: Option<Exchanged>,
+}
+
+/// The states the workers of a distributed search sent each other, as
+/// bytes of packed states (timely's framing aside).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Exchanged {
+    /// In all.
+    pub bytes: u64,
+    /// In the level that sent the most.
+    pub most: u64,
 }
 
 impl Solution {

@@ -5,7 +5,7 @@
 //! processes on 127.0.0.1 (the binary, a generated hostfile).
 
 use crate::common;
-use puzzle::plan::{Cluster, Config, Engine};
+use puzzle::plan::{Cluster, Config, Engine, Store};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::process::{Child, Command, Stdio};
@@ -40,6 +40,9 @@ fn workers_answer_as_the_local_search() {
         }),
     ];
     let mut rng = SmallRng::seed_from_u64(0x0c10_57e2);
+    // Maps whose workers kept hash sets (states wider than 32 bits: the
+    // larger sliding-block maps), and bitsets: both are run.
+    let mut stores = [0usize; 2];
     for (name, random) in families {
         let rules = common::puzzle(name).rules;
         let mut spread = 0;
@@ -52,10 +55,18 @@ fn workers_answer_as_the_local_search() {
             }
             let task = common::task_of(&rules, &input);
             let plan = puzzle::plan::plan(&task, workers(2)).expect("a plan");
-            spread += usize::from(plan.engine() == Engine::Cluster);
+            if plan.engine() == Engine::Cluster {
+                spread += 1;
+                stores[usize::from(plan.store() == Store::Bitset)] += 1;
+            }
         }
         assert!(spread >= 10, "{name}: {spread} of 20 maps on the workers");
     }
+    let [sets, bits] = stores;
+    assert!(
+        sets >= 3 && bits >= 20,
+        "{sets} maps with hash sets, {bits} with bitsets"
+    );
 }
 
 /// Free ports on 127.0.0.1, one a process.

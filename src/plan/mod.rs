@@ -925,7 +925,7 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         }
         _ => None,
     };
-    let (engine, engine_why, store_why) = match config.cluster {
+    let (engine, engine_why, (store, store_why)) = match config.cluster {
         Some(c) => match distributed(task, engine, &layout, earliest.is_some()) {
             Ok(()) => (
                 Engine::Cluster,
@@ -940,15 +940,15 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
                     plural(c.workers),
                     c.processes() * c.workers,
                 ),
-                "each worker's states in a hash set".to_string(),
+                cluster_store(&layout, c),
             ),
             Err(why) => (
                 engine,
                 format!("{engine_why} (here, not on the workers: {why})"),
-                store_why,
+                (store, store_why),
             ),
         },
-        None => (engine, engine_why, store_why),
+        None => (engine, engine_why, (store, store_why)),
     };
     Ok(Plan {
         layout,
@@ -1141,6 +1141,35 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
             format!("bidirectional search was asked for, but {why}: breadth-first search"),
         ),
         (Strategy::Auto, Err(why)) => (Engine::Bfs, format!("{why}: breadth-first search")),
+    }
+}
+
+/// Where the workers of a distributed search keep the states they have
+/// seen and sent: a bit a packed value where those are at most 2^32 (512
+/// MiB a worker), else hash sets.
+const CLUSTER_BITSET_BITS: u32 = 32;
+
+fn cluster_store(layout: &Layout, c: &Cluster) -> (Store, String) {
+    let bits = layout.bits();
+    if bits <= CLUSTER_BITSET_BITS {
+        let size = crate::budget::size((1u64 << bits).div_ceil(8));
+        (
+            Store::Bitset,
+            format!(
+                "each worker a bitset of the {bits}-bit packed values ({size} a worker, {} in \
+                 each process): a bit set for a state it owns and has seen, or owns not and \
+                 has sent (so each worker sends a state once at most)",
+                crate::budget::size((1u64 << bits).div_ceil(8) * c.workers as u64)
+            ),
+        )
+    } else {
+        (
+            Store::HashSet,
+            format!(
+                "each worker its states in a hash set, and those it sent in a level in another \
+                 (a bitset of the {bits}-bit packed values would be too large)"
+            ),
+        )
     }
 }
 

@@ -22,7 +22,8 @@
 
 use crate::budget::{Budget, CHECK_EVERY, Limit};
 use crate::kernel::Kernel;
-use crate::plan::{Cluster, Plan};
+use crate::pack::Word;
+use crate::plan::{Cluster, Plan, Store};
 use crate::solution::Solution;
 use crate::task::Task;
 use std::cell::RefCell;
@@ -42,9 +43,8 @@ use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 
 /// A packed state of at most 128 bits as it travels between workers.
-pub trait Travels: crate::pack::Word {
+pub trait Travels: Word + timely::ExchangeData {
     fn out(self) -> u128;
-    fn back(x: u128) -> Self;
 }
 
 macro_rules! travels {
@@ -53,16 +53,13 @@ macro_rules! travels {
             fn out(self) -> u128 {
                 self as u128
             }
-            fn back(x: u128) -> Self {
-                x as $t
-            }
         }
     )*};
 }
 travels!(u32, u64, u128);
 
 /// The input of states, sent to their owners.
-type States = InputHandle<u64, CapacityContainerBuilder<Vec<u128>>>;
+type States<W> = InputHandle<u64, CapacityContainerBuilder<Vec<W>>>;
 /// The input of reports, each sent to the worker it names.
 type Reports = InputHandle<u64, CapacityContainerBuilder<Vec<(u64, Report)>>>;
 
@@ -78,6 +75,8 @@ struct Report {
     seen: u64,
     /// The limit that stopped it, as [`Budget::stop_code`] (0: none).
     stopped: u8,
+    /// States it sent to other workers.
+    sent: u64,
 }
 
 /// The owner of a state: a hash of its bits, the same in every process
@@ -247,20 +246,20 @@ fn connect(cluster: &Cluster, budget: &Budget) -> Result<Vec<Option<TcpStream>>,
 /// on, what it was sent (by the round it was sent in: a worker waiting for
 /// a round to end may already be sent the next one's), and the probes
 /// that say when a round is over.
-struct Wires {
-    states: States,
+struct Wires<W: Travels> {
+    states: States<W>,
     reports: Reports,
     probe: ProbeHandle<u64>,
     heard: ProbeHandle<u64>,
-    inbox: Rc<RefCell<BTreeMap<u64, Vec<u128>>>>,
+    inbox: Rc<RefCell<BTreeMap<u64, Vec<W>>>>,
     said: Rc<RefCell<BTreeMap<u64, Vec<Report>>>>,
     round: u64,
 }
 
-impl Wires {
+impl<W: Travels> Wires<W> {
     /// The dataflow: states exchanged to their owners, reports to the
     /// workers they name, each kept by the round.
-    fn new(worker: &mut timely::worker::Worker) -> Wires {
+    fn new(worker: &mut timely::worker::Worker) -> Wires<W> {
         let mut w = Wires {
             states: InputHandle::new(),
             reports: InputHandle::new(),
@@ -275,7 +274,7 @@ impl Wires {
             scope
                 .input_from(&mut w.states)
                 .container::<Vec<_>>()
-                .exchange(|x| route(*x))
+                .exchange(|x: &W| route(x.out()))
                 .inspect_core(move |event| {
                     if let Ok((stamp, data)) = event {
                         let at = stamp.least().copied().unwrap_or_default();
@@ -314,45 +313,146 @@ impl Wires {
     }
 }
 
-/// One worker's part of [`bfs`].
+/// What a worker remembers of states: those it owns and has seen, and
+/// those of other workers it has sent to their owners (each is sent once
+/// a level at most, or once ever where the space allows).
+trait Memory<W> {
+    /// A state this worker owns, received or made here: true when it is
+    /// new (it is kept from now on).
+    fn own(&mut self, s: W) -> bool;
+    /// A state another worker owns, made here: true when it must be sent.
+    fn send(&mut self, s: W) -> bool;
+    /// A level is over.
+    fn level_done(&mut self);
+    /// States this worker owns and has seen.
+    fn seen(&self) -> u64;
+}
+
+/// A bit a packed value: set for a state this worker owns and has seen,
+/// or owns not and has sent (the owner keeps every state it is sent, so
+/// a state sent once never needs to be sent again). Where the packed
+/// values are few enough ([`crate::plan::Store::Bitset`]).
+struct Bits {
+    words: Vec<u64>,
+    seen: u64,
+}
+
+impl Bits {
+    fn new(bits: u32) -> Bits {
+        // Zeroed by the allocator (pages untouched until used).
+        Bits {
+            words: vec![0; (1usize << bits).div_ceil(64)],
+            seen: 0,
+        }
+    }
+    #[inline(always)]
+    fn mark(&mut self, i: u64) -> bool {
+        let (w, b) = ((i >> 6) as usize, 1u64 << (i & 63));
+        let new = self.words[w] & b == 0;
+        self.words[w] |= b;
+        new
+    }
+}
+
+impl<W: Word> Memory<W> for Bits {
+    #[inline(always)]
+    fn own(&mut self, s: W) -> bool {
+        let new = self.mark(s.low());
+        self.seen += u64::from(new);
+        new
+    }
+    #[inline(always)]
+    fn send(&mut self, s: W) -> bool {
+        self.mark(s.low())
+    }
+    fn level_done(&mut self) {}
+    fn seen(&self) -> u64 {
+        self.seen
+    }
+}
+
+/// The states a worker owns and has seen, and those it sent in this
+/// level, in hash sets (a bit a packed value would not fit).
+struct Sets<W> {
+    seen: hashbrown::HashSet<W>,
+    sent: hashbrown::HashSet<W>,
+}
+
+impl<W: Word> Memory<W> for Sets<W> {
+    fn own(&mut self, s: W) -> bool {
+        self.seen.insert(s)
+    }
+    fn send(&mut self, s: W) -> bool {
+        self.sent.insert(s)
+    }
+    fn level_done(&mut self) {
+        self.sent.clear();
+    }
+    fn seen(&self) -> u64 {
+        self.seen.len() as u64
+    }
+}
+
+/// One worker's part of [`bfs`], with the memory the plan chose (made
+/// for it: a call a successor).
 fn worker_bfs<W: Travels>(
     worker: &mut timely::worker::Worker,
     task: &Task,
     plan: &Plan,
     budget: &Budget,
 ) -> Solution {
-    let mut wires = Wires::new(worker);
+    match plan.store() {
+        Store::Bitset => {
+            let bits = Bits::new(plan.layout().bits());
+            worker_with::<W, _>(worker, task, plan, budget, bits)
+        }
+        _ => {
+            let sets = Sets::<W> {
+                seen: hashbrown::HashSet::new(),
+                sent: hashbrown::HashSet::new(),
+            };
+            worker_with(worker, task, plan, budget, sets)
+        }
+    }
+}
+
+fn worker_with<W: Travels, M: Memory<W>>(
+    worker: &mut timely::worker::Worker,
+    task: &Task,
+    plan: &Plan,
+    budget: &Budget,
+    mut memory: M,
+) -> Solution {
+    let mut wires = Wires::<W>::new(worker);
     let (index, peers) = (worker.index(), worker.peers());
     // Every worker makes the kernel (the same everywhere), and goes
     // through the rounds even where it cannot (it reports a stop).
     let kernel = Kernel::<W>::within(task, plan.layout(), plan.kernel(), &|| budget.poll());
     let limit = task.limit().map(|l| l.max);
-    let mut seen: hashbrown::HashSet<W> = hashbrown::HashSet::new();
     let mut level: Vec<W> = Vec::new();
+    let mut next: Vec<W> = Vec::new();
     let mut out = Solution::default();
     // Round 0: the starts, to their owners.
     if index == 0
         && let Some(k) = &kernel
     {
         for &s in k.starts() {
-            wires.states.send(s.out());
+            wires.states.send(s);
         }
     }
     let mut at = wires.next_round(worker);
     let mut depth = 0u64;
     loop {
-        // The level: what this worker was sent and had not seen.
-        level.clear();
+        // The level: the new states this worker made and owns, and those
+        // it was sent and had not seen.
+        std::mem::swap(&mut level, &mut next);
+        next.clear();
         let sent = wires.inbox.borrow_mut().remove(&at).unwrap_or_default();
-        for x in sent {
-            let s = W::back(x);
-            if seen.insert(s) {
-                level.push(s);
-            }
-        }
+        level.extend(sent.into_iter().filter(|&s| memory.own(s)));
+        memory.level_done();
         let mut report = Report {
             level: level.len() as u64,
-            seen: seen.len() as u64,
+            seen: memory.seen(),
             stopped: if kernel.is_none() {
                 budget.stop_code().max(1)
             } else {
@@ -366,10 +466,11 @@ fn worker_bfs<W: Travels>(
             let me = Me {
                 index,
                 peers,
-                seen: &seen,
+                memory: &mut memory,
+                next: &mut next,
             };
             let io = (&mut wires.states, budget);
-            if !report.goal && within && expand(k, &level, &me, io, &mut report, depth) {
+            if !report.goal && within && expand(k, &level, me, io, &mut report, depth) {
                 report.stopped = budget.stop_code().max(1);
             }
         }
@@ -390,6 +491,10 @@ fn worker_bfs<W: Travels>(
         out.visited = sum(|r| r.seen);
         out.frontier = out.frontier.max(sum(|r| r.level));
         out.depth = depth;
+        let sent = sum(|r| r.sent) * std::mem::size_of::<W>() as u64;
+        let exchanged = out.exchanged.get_or_insert_default();
+        exchanged.bytes += sent;
+        exchanged.most = exchanged.most.max(sent);
         if all.iter().any(|r| r.goal) {
             out.cost = Some(depth);
             return out;
@@ -407,28 +512,29 @@ fn worker_bfs<W: Travels>(
     }
 }
 
-/// Where a worker stands: its index among how many, and the states it
-/// has seen (those it owns).
-struct Me<'a, W> {
+/// Where a worker stands: its index among how many, what it remembers,
+/// and the next level's states it owns and made.
+struct Me<'a, W, M> {
     index: usize,
     peers: usize,
-    seen: &'a hashbrown::HashSet<W>,
+    memory: &'a mut M,
+    next: &'a mut Vec<W>,
 }
 
-/// Expands `level`, sending each successor to its owner once (not one
-/// this worker owns and has seen: most successors are states seen before,
-/// and most of the rest are found several times in a level); true when a
-/// limit stopped it.
-fn expand<W: Travels>(
+/// Expands `level`: a successor this worker owns goes to the next level
+/// if it is new, another's to its owner unless sent before (most
+/// successors are states seen before, and most of the rest are found
+/// several times in a level); true when a limit stopped it.
+fn expand<W: Travels, M: Memory<W>>(
     k: &Kernel<'_, W>,
     level: &[W],
-    me: &Me<'_, W>,
-    (states, budget): (&mut States, &Budget),
+    me: Me<'_, W, M>,
+    (states, budget): (&mut States<W>, &Budget),
     report: &mut Report,
     depth: u64,
 ) -> bool {
     let mut succ = k.successors();
-    let mut sent: hashbrown::HashSet<W> = hashbrown::HashSet::new();
+    let peers = me.peers as u64;
     for (i, &s) in level.iter().enumerate() {
         if (i as u64).is_multiple_of(CHECK_EVERY)
             && budget.check(report.seen + report.generated, depth)
@@ -438,10 +544,14 @@ fn expand<W: Travels>(
         report.expanded += 1;
         succ.each(s, |t| {
             report.generated += 1;
-            let x = t.out();
-            let mine = route(x) % me.peers as u64 == me.index as u64;
-            if !(mine && me.seen.contains(&t)) && sent.insert(t) {
-                states.send(x);
+            // (One worker owns every state.)
+            if peers == 1 || route(t.out()) % peers == me.index as u64 {
+                if me.memory.own(t) {
+                    me.next.push(t);
+                }
+            } else if me.memory.send(t) {
+                report.sent += 1;
+                states.send(t);
             }
             true
         });
