@@ -224,8 +224,9 @@ pub struct RunOpts {
     /// quarters of the machine's memory].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<MemoryLimit>,
-    /// Stop a case that takes longer than DURATION (`10s`, `2m`, `1h 30m`).
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    /// Stop a case that takes longer than DURATION (`10s`, `2m`, `1h 30m`;
+    /// a bare number is seconds: `90`, `0.5`).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     timeout: Option<std::time::Duration>,
     /// Breadth-first search on N workers (threads of timely dataflow) in
     /// this process, and in each process of `--hostfile`: each state is
@@ -246,6 +247,19 @@ pub struct RunOpts {
     /// How many processes (checked against the lines of `--hostfile`).
     #[arg(long, value_name = "P", requires = "hostfile")]
     processes: Option<usize>,
+}
+
+/// A duration: a bare number of seconds (what `timeout(1)` and most tools
+/// take), or a number with units as humantime reads them (`10s`, `2m`,
+/// `1h 30m`, `500ms`).
+pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let t = s.trim();
+    if let Ok(secs) = t.parse::<f64>() {
+        return std::time::Duration::try_from_secs_f64(secs)
+            .map_err(|_| format!("`{s}` is not a number of seconds of 0 or more"));
+    }
+    humantime::parse_duration(t)
+        .map_err(|e| format!("{e}: `{s}` is not a duration like 90, 10s, 2m or 1h 30m"))
 }
 
 /// `--max-memory`: a number of bytes, or none.
