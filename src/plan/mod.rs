@@ -676,11 +676,28 @@ impl Plan {
         } else {
             let _ = writeln!(s, "  path: {PATH_WHY}");
         }
-        let _ = writeln!(
-            s,
-            "  threads: {} (cases solved several at a time; levels of at least 4096 states are shared)",
-            self.threads
-        );
+        match self.cluster {
+            // The run's threads do not apply: the workers search each case.
+            Some(c) => {
+                let _ = writeln!(
+                    s,
+                    "  threads: the cases one at a time, each searched by {} worker{} in each of \
+                     {} process{}",
+                    c.workers,
+                    plural(c.workers),
+                    c.processes(),
+                    if c.processes() == 1 { "" } else { "es" },
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "  threads: {} (cases solved several at a time; levels of at least 4096 states \
+                     are shared)",
+                    self.threads
+                );
+            }
+        }
     }
 }
 
