@@ -67,6 +67,17 @@ impl Cluster {
     pub fn processes(&self) -> usize {
         self.addresses.len().max(1)
     }
+
+    /// "P processes x N workers", for `explain`.
+    fn shape(&self) -> String {
+        let p = self.processes();
+        format!(
+            "{p} process{} x {} worker{}",
+            if p == 1 { "" } else { "es" },
+            self.workers,
+            plural(self.workers)
+        )
+    }
 }
 
 impl Default for Config {
@@ -681,12 +692,8 @@ impl Plan {
             Some(c) => {
                 let _ = writeln!(
                     s,
-                    "  threads: the cases one at a time, each searched by {} worker{} in each of \
-                     {} process{}",
-                    c.workers,
-                    plural(c.workers),
-                    c.processes(),
-                    if c.processes() == 1 { "" } else { "es" },
+                    "  threads: the cases one at a time, each searched by {}",
+                    c.shape()
                 );
             }
             None => {
@@ -947,14 +954,11 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
             Ok(()) => (
                 Engine::Cluster,
                 format!(
-                    "breadth-first search on timely dataflow, {} process{} x {} worker{}: \
-                     each state owned by one of the {} workers (a hash of its bits), which \
-                     keeps it and expands it; successors sent to their owners, level by level \
-                     (the local plan: {engine_why})",
-                    c.processes(),
-                    if c.processes() == 1 { "" } else { "es" },
-                    c.workers,
-                    plural(c.workers),
+                    "breadth-first search on timely dataflow, {}: each state owned by one of \
+                     the {} workers (a hash of its bits), which keeps it and expands it; \
+                     successors sent to their owners, level by level (the local plan: \
+                     {engine_why})",
+                    c.shape(),
                     c.processes() * c.workers,
                 ),
                 cluster_store(&layout, c),
@@ -1169,14 +1173,15 @@ const CLUSTER_BITSET_BITS: u32 = 32;
 fn cluster_store(layout: &Layout, c: &Cluster) -> (Store, String) {
     let bits = layout.bits();
     if bits <= CLUSTER_BITSET_BITS {
-        let size = crate::budget::size((1u64 << bits).div_ceil(8));
+        let bytes = (1u64 << bits).div_ceil(8);
         (
             Store::Bitset,
             format!(
-                "each worker a bitset of the {bits}-bit packed values ({size} a worker, {} in \
+                "each worker a bitset of the {bits}-bit packed values ({} a worker, {} in \
                  each process): a bit set for a state it owns and has seen, or owns not and \
                  has sent (so each worker sends a state once at most)",
-                crate::budget::size((1u64 << bits).div_ceil(8) * c.workers as u64)
+                crate::budget::size(bytes),
+                crate::budget::size(bytes * c.workers as u64)
             ),
         )
     } else {

@@ -462,7 +462,9 @@ fn worker_with<W: Travels, M: Memory<W>>(
         };
         if let Some(k) = &kernel {
             report.goal = level.iter().any(|&s| k.is_goal(s));
-            let within = limit.is_none_or(|l| depth < l);
+            // No state is a goal (say, no cell has the goal's tile): the
+            // starts end the search.
+            let within = limit.is_none_or(|l| depth < l) && !k.goal_never();
             let me = Me {
                 index,
                 peers,

@@ -163,6 +163,10 @@ fn run_in<W: Bits + Ranks + Spread>(
         // no start: no kernel to build, nothing to search.
         return Solution::default();
     }
+    if let Some(cluster) = plan.cluster() {
+        // Each worker builds its own kernel: none is needed here.
+        return W::spread(task, plan, budget, cluster);
+    }
     // A limit may pass while a large map's tables are built.
     let Some(k) = Kernel::<W>::within(task, plan.layout(), plan.kernel(), &|| budget.poll()) else {
         return Solution::stopped(budget);
@@ -217,13 +221,7 @@ fn run_in<W: Bits + Ranks + Spread>(
             dijkstra(&k, how, plan.engine() == Engine::Buckets, budget)
         }
         (Engine::Ordered, _) => ordered::ordered(&k, plan, budget, way),
-        (Engine::Cluster, _) => {
-            let cluster = plan
-                .cluster()
-                .expect("the distributed search is planned with its workers");
-            W::spread(task, plan, budget, cluster)
-        }
-        (Engine::Nothing, _) => unreachable!("handled above"),
+        (Engine::Nothing | Engine::Cluster, _) => unreachable!("handled above"),
     }
 }
 
