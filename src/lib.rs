@@ -14,6 +14,9 @@
 //! states), [`mapped`], [`error`]. Modules import downward only
 //! (`tests/house.rs` checks it).
 //!
+//! [`play`] is a case played by hand over the same phases: each step the
+//! interpreter's, each hint a search from the position reached.
+//!
 //! [`load`] runs the first two phases on a rule file; [`solve`] runs the
 //! rest on one case; [`run()`] drives a whole input file and prints the
 //! answers.
@@ -38,6 +41,7 @@ pub mod kernel;
 pub mod mapped;
 pub mod pack;
 pub mod plan;
+pub mod play;
 pub mod progress;
 pub mod render;
 pub mod resolve;
@@ -278,7 +282,10 @@ pub fn solve(
         }
     }
     // Showing the way is a phase of its own, on the way the search found.
-    let walk = sol.path.as_ref().map(|p| show::walk(rules, case, &task, p));
+    let walk = sol
+        .path
+        .as_ref()
+        .map(|p| show::walk(rules, case, &task, p.way()));
     Ok(Answer {
         solution: sol,
         walk,

@@ -162,7 +162,8 @@ impl Input {
         })
     }
 
-    fn fail(&self, errors: Vec<InputError>, case: Option<usize>) -> RunError {
+    /// The reports of a case (or of the input), located in it.
+    pub fn fail(&self, errors: Vec<InputError>, case: Option<usize>) -> RunError {
         let what = match case {
             Some(n) => format!("{} (case {n})", self.name),
             None => self.name.clone(),
@@ -378,24 +379,38 @@ pub fn render_case(
     opts: &Options,
     n: usize,
 ) -> Result<Rendered, RunError> {
+    let mut case = match nth_case(rules, input, opts, n)? {
+        Ok(case) => case,
+        Err(read) => return Ok(Rendered::NoCase(read)),
+    };
+    let budget = crate::budget::Budget::new(opts.limits);
+    let show = crate::Show { moves: true };
+    let sol = crate::solve(rules, &mut case, opts.search, show, &budget)
+        .map_err(|e| input.fail(e, Some(n)))?;
+    Ok(match (sol.solution.stopped, sol.walk) {
+        (Some(st), _) => Rendered::Stopped(st),
+        (None, Some(w)) => Rendered::Way(Box::new(w)),
+        (None, None) => Rendered::NoWay,
+    })
+}
+
+/// Case `n` of an input (from 1), read; the number of cases there are,
+/// when it has fewer.
+pub fn nth_case(
+    rules: &Rules,
+    input: &Input,
+    opts: &Options,
+    n: usize,
+) -> Result<Result<RawCase, usize>, RunError> {
     let mut read = 0;
     for case in cases(rules, input, opts)? {
-        let mut case = case?;
+        let case = case?;
         read = case.number;
-        if case.number != n {
-            continue;
+        if case.number == n {
+            return Ok(Ok(case));
         }
-        let budget = crate::budget::Budget::new(opts.limits);
-        let show = crate::Show { moves: true };
-        let sol = crate::solve(rules, &mut case, opts.search, show, &budget)
-            .map_err(|e| input.fail(e, Some(n)))?;
-        return Ok(match (sol.solution.stopped, sol.walk) {
-            (Some(st), _) => Rendered::Stopped(st),
-            (None, Some(w)) => Rendered::Way(Box::new(w)),
-            (None, None) => Rendered::NoWay,
-        });
     }
-    Ok(Rendered::NoCase(read))
+    Ok(Err(read))
 }
 
 /// What `puzzle verify` found: cases whose moves hold, and those that do

@@ -14,7 +14,7 @@
 use crate::input::RawCase;
 use crate::resolve::{AgentId, Glyph, Rules, TileId};
 use crate::task::{Dir, Task, VarKind};
-use crate::trace::Trace;
+use crate::trace::Way;
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -180,7 +180,7 @@ pub fn ground(rules: &Rules, case: &RawCase, task: &Task) -> Vec<String> {
 }
 
 /// The walk of a trace of `task`, grounded from `case` under `rules`.
-pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
+pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: Way<'_>) -> Walk {
     let board = task.board();
     let (rows, cols) = (board.rows(), board.cols());
     let ncells = rows * cols;
@@ -217,9 +217,9 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
         .collect();
     let headings = task.movers().iter().any(|m| m.heading().is_some());
     let mut frames: Vec<Frame> = trace
-        .states()
+        .states
         .iter()
-        .zip(trace.costs())
+        .zip(trace.costs)
         .map(|(vals, &cost)| Frame {
             cost,
             at: task
@@ -262,7 +262,7 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
         solid,
         movers,
         steps: trace.tokens(task),
-        labels: labels(task, trace, &held),
+        labels: labels(task, &trace, &held),
         frames,
     }
 }
@@ -271,9 +271,9 @@ pub fn walk(rules: &Rules, case: &RawCase, task: &Task, trace: &Trace) -> Walk {
 /// gives them in the frame before it; where several move at once, each
 /// move with its mover's name (`a:east b:west`, where the token is
 /// `east,west`).
-fn labels(task: &Task, trace: &Trace, held: &[Vec<usize>]) -> Vec<String> {
+fn labels(task: &Task, trace: &Way<'_>, held: &[Vec<usize>]) -> Vec<String> {
     let at_once = task.mode() == crate::task::Mode::AtOnce && task.movers().len() > 1;
-    (trace.steps().iter().enumerate())
+    (trace.steps.iter().enumerate())
         .map(|(i, step)| {
             let pushed = trace.pushed(task, i);
             let named: crate::trace::Step = step.iter().map(|&(j, a)| (held[i][j], a)).collect();

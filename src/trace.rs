@@ -62,15 +62,22 @@ impl Trace {
 
     /// Whether step `i` pushed an object.
     pub fn pushed(&self, task: &Task, i: usize) -> bool {
-        pushed(task, &self.states[i], &self.states[i + 1])
+        self.way().pushed(task, i)
     }
 
     /// The steps as tokens (`puzzle run --moves`, `--trace`): by their
     /// letters where the moves have them.
     pub fn tokens(&self, task: &Task) -> Vec<String> {
-        (0..self.steps.len())
-            .map(|i| token(task, &self.steps[i], self.pushed(task, i)))
-            .collect()
+        self.way().tokens(task)
+    }
+
+    /// The way, as [`crate::show`] draws it.
+    pub fn way(&self) -> Way<'_> {
+        Way {
+            steps: &self.steps,
+            states: &self.states,
+            costs: &self.costs,
+        }
     }
 
     /// The way written with the moves' letters, joined by `joiner`
@@ -83,8 +90,34 @@ impl Trace {
     }
 }
 
+/// Any way from a start: its steps, its states (one more, the start
+/// first, each as one value per variable), and the cost up to each state
+/// (its first part, where costs have parts). A [`Trace`]'s, or the moves
+/// made so far in [`crate::play`]; nothing says it is the least or ends at
+/// a goal.
+#[derive(Debug, Clone, Copy)]
+pub struct Way<'a> {
+    pub steps: &'a [Step],
+    pub states: &'a [Vec<i64>],
+    pub costs: &'a [u64],
+}
+
+impl Way<'_> {
+    /// Whether step `i` pushed an object.
+    pub fn pushed(&self, task: &Task, i: usize) -> bool {
+        pushed(task, &self.states[i], &self.states[i + 1])
+    }
+
+    /// The steps as tokens.
+    pub fn tokens(&self, task: &Task) -> Vec<String> {
+        (0..self.steps.len())
+            .map(|i| token(task, &self.steps[i], self.pushed(task, i)))
+            .collect()
+    }
+}
+
 /// Whether a step from `before` to `after` moved an object (a push).
-fn pushed(task: &Task, before: &[i64], after: &[i64]) -> bool {
+pub fn pushed(task: &Task, before: &[i64], after: &[i64]) -> bool {
     task.movers()
         .iter()
         .filter(|m| m.object().is_some())

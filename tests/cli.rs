@@ -3,5 +3,7 @@
 
 #[test]
 fn cli_cases() {
-    trycmd::TestCases::new().case("tests/cli/*.trycmd");
+    trycmd::TestCases::new()
+        .case("tests/cli/*.trycmd")
+        .case("tests/cli/*.toml");
 }

@@ -28,6 +28,7 @@ mod monocycle;
 mod mutation;
 mod patterns;
 mod pieces;
+mod play;
 mod portals;
 mod pushing;
 mod render;

@@ -16,7 +16,7 @@ type Cell = (usize, usize);
 /// Least cost until a box stands on every spot, or `None`: a move costs 1,
 /// a move that pushes `push` (Dijkstra's algorithm; breadth-first when
 /// `push` is 1).
-fn solve(rows: &[Vec<u8>], push: u32) -> Option<u32> {
+pub(crate) fn solve(rows: &[Vec<u8>], push: u32) -> Option<u32> {
     let h = rows.len();
     let w = rows.iter().map(Vec::len).max().unwrap_or(0);
     let at = |r: usize, c: usize| rows[r].get(c).copied().unwrap_or(b' ');

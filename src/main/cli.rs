@@ -168,6 +168,28 @@ pub enum Cmd {
         #[command(flatten)]
         opts: RunOpts,
     },
+    /// Play a case by hand. On a terminal: the arrow keys (or WASD) move
+    /// the agent (Tab chooses the next, where several take turns), 1-9
+    /// take a listed move, `:` types a move as `--moves` writes it (a line
+    /// of every agent's moves, where they move at once), u (or Backspace)
+    /// undoes, r restarts, h asks for a hint (the first move of a least-cost
+    /// way from here, and how far the goal then is, searched within the
+    /// limits; Esc stops the search), q quits. A refused move says why.
+    /// Without a terminal, the commands are lines on stdin (a move, a
+    /// number, `/undo`, `/restart`, `/hint`, `/next`, `/quit`), and the
+    /// board is printed after each.
+    Play {
+        /// The rule file.
+        rules: PathBuf,
+        /// The input file; `-` reads stdin (on a terminal only: otherwise
+        /// stdin holds the commands).
+        input: PathBuf,
+        /// Which case of the input, from 1.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        case: u64,
+        #[command(flatten)]
+        opts: RunOpts,
+    },
     /// Check each case's moves, as `run --moves` prints them: replays them
     /// from the start and says, per case, whether every step is legal, a
     /// goal is reached and the cost is the least (found by searching);
@@ -304,6 +326,7 @@ impl Cmd {
             | Cmd::Explain { opts, .. }
             | Cmd::Test { opts, .. }
             | Cmd::Render { opts, .. }
+            | Cmd::Play { opts, .. }
             | Cmd::Verify { opts, .. } => Some(opts.threads),
             Cmd::Check { .. } | Cmd::Completions { .. } | Cmd::Man { .. } => None,
         }

@@ -40,7 +40,7 @@ fn load(path: &Path) -> Result<Result<puzzle::Loaded, Outcome>, Report> {
 }
 
 /// [`load`] the rules, then read the input they are run on.
-fn load_with(
+pub fn load_with(
     rules: &Path,
     input: &Path,
 ) -> Result<Result<(puzzle::Loaded, puzzle::run::Input), Outcome>, Report> {
@@ -61,7 +61,7 @@ fn load_with(
 
 /// The end of a run: a resource limit, an interrupt and a failed stream
 /// have codes of their own.
-fn finish(r: Result<puzzle::run::Summary, puzzle::RunError>) -> Result<Outcome, Report> {
+pub fn finish(r: Result<puzzle::run::Summary, puzzle::RunError>) -> Result<Outcome, Report> {
     match r {
         Ok(puzzle::run::Summary {
             interrupted: Some(at),

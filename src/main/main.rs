@@ -5,6 +5,7 @@
 
 mod cli;
 mod commands;
+mod play;
 mod say;
 mod setup;
 
@@ -161,6 +162,12 @@ fn dispatch(cli: Cli, threads: usize) -> Result<Outcome, Report> {
             commands::Drawings { case, svg, html },
             opts.options(threads, false),
         ),
+        Cmd::Play {
+            rules,
+            input,
+            case,
+            opts,
+        } => play::play(&rules, &input, case, opts.options(threads, false)),
         Cmd::Check { rules } => commands::check(&rules),
     }
 }

@@ -1383,6 +1383,44 @@ impl Task {
         &self.starts
     }
 
+    /// The same task with every state kept: no object's dead positions
+    /// pruned (see [`Self::dead`]). A search finds the same answers on
+    /// it, more slowly; a player may walk into a position with no way out.
+    pub fn unpruned(&self) -> Task {
+        let mut task = self.clone();
+        for m in &mut task.movers {
+            if let Some(o) = &mut m.object {
+                o.pushes_to_goal = None;
+            }
+        }
+        task
+    }
+
+    /// The same task started from `vals` (a state of it, one value per
+    /// variable), after a way of `steps` steps costing `cost`: its limit,
+    /// where it has one, is what the way leaves of it; `None` when the way
+    /// is already beyond the limit.
+    pub fn resumed(&self, vals: Vec<i64>, steps: u64, cost: u64) -> Option<Task> {
+        let limit = match self.limit {
+            None => None,
+            Some(l) => {
+                let spent = match l.measure {
+                    Measure::Steps => steps,
+                    Measure::Cost => cost,
+                };
+                Some(Limit {
+                    max: l.max.checked_sub(spent)?,
+                    ..l
+                })
+            }
+        };
+        Some(Task {
+            starts: vec![vals],
+            limit,
+            ..self.clone()
+        })
+    }
+
     pub fn goal(&self) -> &Expr {
         &self.goal
     }
