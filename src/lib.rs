@@ -39,6 +39,7 @@ pub mod error;
 pub mod input;
 pub mod kernel;
 pub mod mapped;
+pub mod outline;
 pub mod pack;
 pub mod plan;
 pub mod play;

@@ -24,6 +24,7 @@ mod keyring;
 mod keytask;
 mod language;
 mod levers;
+mod lsp;
 mod monocycle;
 mod mutation;
 mod patterns;

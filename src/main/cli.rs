@@ -122,6 +122,11 @@ pub enum Cmd {
         /// The rule file.
         rules: PathBuf,
     },
+    /// A language server for rule files, on stdin and stdout (the Language
+    /// Server Protocol): the reports of `check` as you type, hover, go to
+    /// definition, completion and the file's symbols. Started by an editor,
+    /// not by hand (see the README for each editor's setting).
+    Lsp,
     /// Print a shell's completion script for `puzzle` to stdout; for bash:
     /// `puzzle completions bash > ~/.local/share/bash-completion/completions/puzzle`.
     Completions {
@@ -328,7 +333,7 @@ impl Cmd {
             | Cmd::Render { opts, .. }
             | Cmd::Play { opts, .. }
             | Cmd::Verify { opts, .. } => Some(opts.threads),
-            Cmd::Check { .. } | Cmd::Completions { .. } | Cmd::Man { .. } => None,
+            Cmd::Check { .. } | Cmd::Completions { .. } | Cmd::Man { .. } | Cmd::Lsp => None,
         }
     }
 }

@@ -5,6 +5,7 @@
 
 mod cli;
 mod commands;
+mod lsp;
 mod play;
 mod say;
 mod setup;
@@ -169,5 +170,6 @@ fn dispatch(cli: Cli, threads: usize) -> Result<Outcome, Report> {
             opts,
         } => play::play(&rules, &input, case, opts.options(threads, false)),
         Cmd::Check { rules } => commands::check(&rules),
+        Cmd::Lsp => lsp::serve(),
     }
 }
