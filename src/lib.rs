@@ -43,6 +43,7 @@ pub mod outline;
 pub mod pack;
 pub mod plan;
 pub mod play;
+pub mod playground;
 pub mod progress;
 pub mod render;
 pub mod resolve;

@@ -47,7 +47,8 @@ pub fn check(name: &str, text: &str) -> Checked {
     }
 }
 
-fn report(d: &dyn Diagnostic, warning: bool) -> Report {
+/// A report placed by its first label.
+pub fn report(d: &dyn Diagnostic, warning: bool) -> Report {
     let label = d.labels().and_then(|mut l| l.next());
     let mut message = d.to_string();
     if let Some(text) = label.as_ref().and_then(|l| l.label()) {

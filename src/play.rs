@@ -426,10 +426,25 @@ pub enum Command {
 
 impl Command {
     /// A line as a command: `/undo`, `/restart`, `/hint`, `/next`,
-    /// `/quit`; a number picks a listed step; anything else is a step.
+    /// `/quit`, `/go SIDE` (the chosen agent towards north, east, south or
+    /// west, as an arrow key); a number picks a listed step; anything else
+    /// is a step.
     pub fn parse(line: &str) -> Result<Command, String> {
         let line = line.trim();
         if let Some(word) = line.strip_prefix('/') {
+            // `/go east`: the chosen agent's move towards a side, as an
+            // arrow key makes it.
+            if let Some(side) = word.strip_prefix("go ") {
+                let d = Dir::COMPASS
+                    .into_iter()
+                    .find(|&d| dir_name(d) == side.trim());
+                return d.map(Command::Toward).ok_or_else(|| {
+                    format!(
+                        "`/go {}`: the sides are north, east, south and west",
+                        crate::error::raw(side.trim())
+                    )
+                });
+            }
             return match word {
                 "undo" | "u" => Ok(Command::Undo),
                 "restart" | "r" => Ok(Command::Restart),
@@ -437,7 +452,7 @@ impl Command {
                 "next" | "n" => Ok(Command::NextAgent),
                 "quit" | "q" => Ok(Command::Quit),
                 _ => Err(format!(
-                    "`/{}` is not a command: /undo, /restart, /hint, /next or /quit",
+                    "`/{}` is not a command: /undo, /restart, /hint, /next, /go SIDE or /quit",
                     crate::error::raw(word)
                 )),
             };
@@ -571,6 +586,22 @@ impl<'r> Session<'r> {
         let c = self.game.choices().swap_remove(i);
         self.game.take(c);
         Ok(())
+    }
+
+    /// Runs what a command left to do ([`Asked`]): a hint's search, or
+    /// the least cost's, within `budget`; then says what it found.
+    pub fn search(&mut self, asked: Asked, budget: &Budget) {
+        match asked {
+            Asked::Hint => {
+                let hint = self.game.hint(budget);
+                self.hinted(hint);
+            }
+            Asked::Least => {
+                let least = self.game.least(budget);
+                self.least_found(least);
+            }
+            Asked::Nothing | Asked::Quit => {}
+        }
     }
 
     /// What a hint found, said.

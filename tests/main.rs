@@ -35,6 +35,7 @@ mod pushing;
 mod render;
 mod rescue;
 mod robots;
+mod serve;
 mod shared;
 mod sokoban;
 mod stores;

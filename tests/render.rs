@@ -164,7 +164,7 @@ fn render_says_why_there_is_nothing_to_draw() {
 
 /// A browser to load pages in: `PUZZLE_CHROMIUM`, or Chromium or Chrome
 /// on the PATH.
-fn browser() -> Option<PathBuf> {
+pub(crate) fn browser() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("PUZZLE_CHROMIUM") {
         return Some(PathBuf::from(p));
     }
@@ -183,7 +183,16 @@ fn browser() -> Option<PathBuf> {
 /// The page's document after it ran `keys` (see the page's `#keys=`),
 /// with `ms` of virtual time for its timers.
 fn dom(browser: &Path, page: &str, keys: &str, ms: u64) -> String {
-    let profile = temp("profile");
+    dom_of(browser, &format!("file://{page}#keys={keys}"), ms)
+}
+
+/// The document at `url` after `ms` of virtual time (which does not pass
+/// while the page waits for the network).
+pub(crate) fn dom_of(browser: &Path, url: &str, ms: u64) -> String {
+    // A profile of its own: browsers started at once do not share one.
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let profile = temp(&format!("profile-{n}"));
     let out = Command::new(browser)
         .args([
             "--headless",
@@ -198,7 +207,7 @@ fn dom(browser: &Path, page: &str, keys: &str, ms: u64) -> String {
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg(format!("--virtual-time-budget={ms}"))
         .arg("--dump-dom")
-        .arg(format!("file://{page}#keys={keys}"))
+        .arg(url)
         .output()
         .unwrap();
     let doc = String::from_utf8_lossy(&out.stdout).to_string();

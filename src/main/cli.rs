@@ -122,6 +122,34 @@ pub enum Cmd {
         /// The rule file.
         rules: PathBuf,
     },
+    /// The playground: a local web app to write a rule file and a map side
+    /// by side, with the reports of `check` at their spans as you type,
+    /// `run` with the way animated, `explain`, and play with hints; files
+    /// of DIR opened and saved. It prints its address; open it in a
+    /// browser. Loopback only unless `--host` says otherwise.
+    Serve {
+        /// The folder whose files the playground opens and saves (only
+        /// its .puz, .in, .out, .txt and .map files, inside it).
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// The port (0: one the system chooses).
+        #[arg(long, default_value_t = 7878)]
+        port: u16,
+        /// The address to listen on. Anything but loopback lets other
+        /// machines read and write the files of DIR.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Stop a search that takes longer than DURATION.
+        #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "10s")]
+        timeout: std::time::Duration,
+        /// Stop a search when the process holds more than SIZE of memory
+        /// [default: three quarters of the machine's memory].
+        #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+        max_memory: Option<MemoryLimit>,
+        /// Stop a search that has visited more than N states.
+        #[arg(long, value_name = "N")]
+        max_states: Option<u64>,
+    },
     /// A language server for rule files, on stdin and stdout (the Language
     /// Server Protocol): the reports of `check` as you type, hover, go to
     /// definition, completion and the file's symbols. Started by an editor,
@@ -291,7 +319,7 @@ pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
 
 /// `--max-memory`: a number of bytes, or none.
 #[derive(Debug, Clone, Copy)]
-pub struct MemoryLimit(Option<u64>);
+pub struct MemoryLimit(pub Option<u64>);
 
 /// A size in bytes: a number with an optional `K`, `M`, `G` or `T` (powers
 /// of 1024; `KiB`, `MB` and the like are read the same), or `none`.
@@ -333,7 +361,11 @@ impl Cmd {
             | Cmd::Render { opts, .. }
             | Cmd::Play { opts, .. }
             | Cmd::Verify { opts, .. } => Some(opts.threads),
-            Cmd::Check { .. } | Cmd::Completions { .. } | Cmd::Man { .. } | Cmd::Lsp => None,
+            Cmd::Check { .. }
+            | Cmd::Completions { .. }
+            | Cmd::Man { .. }
+            | Cmd::Lsp
+            | Cmd::Serve { .. } => None,
         }
     }
 }

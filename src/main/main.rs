@@ -8,6 +8,7 @@ mod commands;
 mod lsp;
 mod play;
 mod say;
+mod serve;
 mod setup;
 
 use clap::Parser;
@@ -171,5 +172,20 @@ fn dispatch(cli: Cli, threads: usize) -> Result<Outcome, Report> {
         } => play::play(&rules, &input, case, opts.options(threads, false)),
         Cmd::Check { rules } => commands::check(&rules),
         Cmd::Lsp => lsp::serve(),
+        Cmd::Serve {
+            dir,
+            port,
+            host,
+            timeout,
+            max_memory,
+            max_states,
+        } => {
+            let limits = puzzle::budget::Limits {
+                max_states,
+                max_memory: max_memory.map_or(puzzle::budget::default_max_memory(), |m| m.0),
+                timeout: Some(timeout),
+            };
+            serve::serve(&dir, &host, port, limits)
+        }
     }
 }

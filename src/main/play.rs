@@ -68,21 +68,6 @@ pub fn play(
     }
 }
 
-/// Runs what a command left to do: a search, within the limits.
-fn searched(session: &mut Session<'_>, asked: Asked, budget: &Budget) {
-    match asked {
-        Asked::Hint => {
-            let hint = session.game.hint(budget);
-            session.hinted(hint);
-        }
-        Asked::Least => {
-            let least = session.game.least(budget);
-            session.least_found(least);
-        }
-        Asked::Nothing | Asked::Quit => {}
-    }
-}
-
 /// Without a terminal: one command a line from stdin, the screen printed
 /// after each.
 fn by_lines(mut session: Session<'_>, title: &str, limits: Limits) -> Result<Outcome, Report> {
@@ -111,7 +96,7 @@ fn by_lines(mut session: Session<'_>, title: &str, limits: Limits) -> Result<Out
             shown.clear();
             break;
         }
-        searched(&mut session, asked, &Budget::new(limits));
+        session.search(asked, &Budget::new(limits));
         shown.push_str(&session.screen());
     }
     match out.write_all(shown.as_bytes()).and_then(|()| out.flush()) {
@@ -209,7 +194,7 @@ fn on_terminal(mut session: Session<'_>, title: &str, limits: Limits) -> Result<
             let budget = Budget::new(limits);
             std::thread::scope(|s| {
                 let session = &mut session;
-                let searching = s.spawn(|| searched(session, asked, &budget));
+                let searching = s.spawn(|| session.search(asked, &budget));
                 while !searching.is_finished() {
                     if let Ok(true) = event::poll(Duration::from_millis(50))
                         && let Ok(Event::Key(k)) = event::read()
