@@ -306,6 +306,16 @@ fn the_page_reports_runs_and_plays_in_a_browser() {
     assert!(doc.contains("data-done=\"1\""), "{doc}");
     assert!(doc.contains("<mark class=\"error\">exitt</mark>"), "{doc}");
     assert!(doc.contains("data-line=\"14\" data-column=\"14\""), "{doc}");
+    // Coloured by the TextMate grammar, as editors colour it.
+    for (class, text) in [
+        ("keyword", "goal"),
+        ("string", "\"Maze\""),
+        ("string", "'#'"),
+        ("keyword", "solid"),
+    ] {
+        let want = format!("<span class=\"{class}\">{text}</span>");
+        assert!(doc.contains(&want), "{want} in {doc}");
+    }
     // Fixed, run, the way stepped to its end, a move by key, a hint.
     let doc = page(&[
         format!("rules={}", enc(MAZE)),

@@ -24,6 +24,10 @@ use tiny_http::{Header, Method, Request, Response, Server};
 /// The page: editors, reports, the way, play, the plan.
 const PAGE: &str = include_str!("playground.html");
 
+/// The TextMate grammar, which colours the page's rule file as editors
+/// colour it.
+const GRAMMAR: &str = include_str!("../../grammar/puzzle.tmLanguage.json");
+
 /// The largest request body, and the largest file opened or saved.
 const MAX_BODY: usize = 1 << 20;
 
@@ -117,6 +121,7 @@ fn answer(shared: &Shared, mut req: Request) {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(shared, &mut req)));
     let (status, body, kind) = match replied {
         Ok(Routed::Page) => (200, PAGE.to_string(), "text/html; charset=utf-8"),
+        Ok(Routed::Grammar) => (200, GRAMMAR.to_string(), "application/json"),
         Ok(Routed::Json((status, v))) => (status, v.to_string(), "application/json"),
         Err(_) => (
             500,
@@ -146,6 +151,7 @@ fn answer(shared: &Shared, mut req: Request) {
 
 enum Routed {
     Page,
+    Grammar,
     Json(Reply),
 }
 
@@ -155,6 +161,7 @@ fn route(shared: &Shared, req: &mut Request) -> Routed {
     let method = req.method().clone();
     let reply = match (path, &method) {
         ("/" | "/index.html", Method::Get) => return Routed::Page,
+        ("/grammar.json", Method::Get) => return Routed::Grammar,
         ("/api/files", Method::Get) => files(&shared.dir),
         ("/api/file", Method::Get) => match confined(&shared.dir, query) {
             Ok(p) => open(&p, query),
@@ -170,7 +177,7 @@ fn route(shared: &Shared, req: &mut Request) -> Routed {
                 Err(r) => r,
             }
         }
-        ("/" | "/index.html" | "/api/files" | "/api/file", _)
+        ("/" | "/index.html" | "/grammar.json" | "/api/files" | "/api/file", _)
         | ("/api/check" | "/api/run" | "/api/explain" | "/api/play", _) => {
             fail(405, format!("{method} is not a method of {path}"))
         }
