@@ -55,8 +55,9 @@ pub struct Figure {
     pub shape: Vec<[i32; 2]>,
     /// Its other markers, each with the ground symbol it stands for the
     /// mover on (Sokoban's `*`, a box on a spot): where it stands on such
-    /// a cell, `--trace` draws that marker, so the tile stays seen.
-    #[serde(skip)]
+    /// a cell, `--trace` draws that marker, so the tile stays seen. In
+    /// JSON, `[ground, marker]` pairs (absent where there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub on: Vec<(String, String)>,
 }
 

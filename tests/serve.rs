@@ -334,6 +334,16 @@ fn the_page_reports_runs_and_plays_in_a_browser() {
     assert!(output.starts_with("5\n"), "{output}");
     assert!(doc.contains("data-step=\"5\">step 5 of 5: "), "{doc}");
     let screen = doc.split("id=\"screen\"").nth(1).unwrap();
+    // A box on a spot is drawn with its marker for it, as `--trace` does.
+    let sokoban = std::fs::read_to_string(common::root().join("puzzles/sokoban.puz")).unwrap();
+    let doc2 = page(&[
+        format!("rules={}", enc(&sokoban)),
+        format!("map={}", enc("3 5\n#####\n#@$.#\n#####\n0 0\n")),
+        "run".into(),
+        "last".into(),
+    ]);
+    let board = doc2.split("id=\"way-board\">").nth(1).unwrap();
+    assert!(board.starts_with("#####\n# @*#\n"), "{board}");
     assert!(screen.contains("steps 1, total cost 1"), "{screen}");
     assert!(screen.contains("hint: "), "{screen}");
     assert!(screen.contains("the goal is 4 steps away"), "{screen}");
