@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::resolve::TimeRead;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 impl Grounder<'_> {
     /// Every field's number on every cell of the board.
@@ -103,18 +103,26 @@ impl Grounder<'_> {
         reads.dedup();
         // The agent's positions, grouped by the numbers read there.
         let d = &self.movers[inst].domain;
-        let mut groups: BTreeMap<Vec<i64>, Vec<u64>> = BTreeMap::new();
+        // A map's tens of thousands of cells share a few hundred keys: each
+        // position's key is built in one buffer and hashed, a group made
+        // (and its key allocated) once per key; then the groups in the
+        // keys' order, as the rest expects them.
+        let mut by_key: hashbrown::HashMap<Vec<i64>, Vec<u64>> = hashbrown::HashMap::new();
         let words = d.len().div_ceil(64);
         let mut len = 0;
+        let mut key: Vec<i64> = Vec::with_capacity(reads.len());
         d.for_each(|p, c, _| {
             len += 1;
-            let key: Vec<i64> = reads
-                .iter()
-                .map(|&f| self.field_values[f][c as usize])
-                .collect();
-            let w = groups.entry(key).or_insert_with(|| vec![0; words]);
+            key.clear();
+            key.extend(reads.iter().map(|&f| self.field_values[f][c as usize]));
+            let w = match by_key.get_mut(key.as_slice()) {
+                Some(w) => w,
+                None => by_key.entry(key.clone()).or_insert_with(|| vec![0; words]),
+            };
             w[p as usize / 64] |= 1 << (p % 64);
         });
+        let mut groups: Vec<(Vec<i64>, Vec<u64>)> = by_key.into_iter().collect();
+        groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let size = self.clock_var.map_or(1, |c| self.vars[c.ix()].size());
         let mut parts = Vec::new();
         // Where it reads the clock too, and the table of positions and
