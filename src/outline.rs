@@ -66,14 +66,55 @@ pub fn report(d: &dyn Diagnostic, warning: bool) -> Report {
     }
 }
 
+/// What a declared name is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DefKind {
+    Tile,
+    Agent,
+    Object,
+    Piece,
+    Flag,
+    Counter,
+    Domain,
+    /// A value of a domain.
+    Value,
+    Layout,
+    Field,
+    Beam,
+    /// A named set of moves.
+    Moves,
+    HeaderField,
+    CostPart,
+    Pose,
+}
+
+impl std::fmt::Display for DefKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DefKind::Tile => "tile",
+            DefKind::Agent => "agent",
+            DefKind::Object => "object",
+            DefKind::Piece => "piece",
+            DefKind::Flag => "flag",
+            DefKind::Counter => "counter",
+            DefKind::Domain => "domain",
+            DefKind::Value => "value",
+            DefKind::Layout => "layout",
+            DefKind::Field => "field",
+            DefKind::Beam => "beam",
+            DefKind::Moves => "moves",
+            DefKind::HeaderField => "header field",
+            DefKind::CostPart => "cost part",
+            DefKind::Pose => "pose",
+        })
+    }
+}
+
 /// A name the file declares.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Def {
     pub name: String,
-    /// `tile`, `agent`, `object`, `piece`, `flag`, `counter`, `domain`,
-    /// `value`, `layout`, `field`, `beam`, `moves`, `header field`, `cost
-    /// part`, `pose`.
-    pub kind: &'static str,
+    pub kind: DefKind,
     /// Where the name is written in its declaration.
     pub offset: usize,
     pub len: usize,
@@ -82,7 +123,7 @@ pub struct Def {
 /// Every name the file declares, in the order written.
 pub fn definitions(file: &ast::File) -> Vec<Def> {
     let mut out = Vec::new();
-    let mut add = |id: &ast::Ident, kind: &'static str| {
+    let mut add = |id: &ast::Ident, kind: DefKind| {
         out.push(Def {
             name: id.name.clone(),
             kind,
@@ -92,31 +133,31 @@ pub fn definitions(file: &ast::File) -> Vec<Def> {
     };
     for d in &file.decls {
         match d {
-            Decl::Tiles(tiles) => tiles.iter().for_each(|t| add(&t.name, "tile")),
+            Decl::Tiles(tiles) => tiles.iter().for_each(|t| add(&t.name, DefKind::Tile)),
             Decl::Agent(a) => {
                 let kind = match (a.object, a.piece) {
-                    (true, _) => "object",
-                    (_, Some(_)) => "piece",
-                    _ => "agent",
+                    (true, _) => DefKind::Object,
+                    (_, Some(_)) => DefKind::Piece,
+                    _ => DefKind::Agent,
                 };
                 add(&a.name, kind);
             }
-            Decl::Flags(flags) => flags.iter().for_each(|f| add(&f.name, "flag")),
-            Decl::Counters(cs) => cs.iter().for_each(|c| add(&c.name, "counter")),
+            Decl::Flags(flags) => flags.iter().for_each(|f| add(&f.name, DefKind::Flag)),
+            Decl::Counters(cs) => cs.iter().for_each(|c| add(&c.name, DefKind::Counter)),
             Decl::Domain(dom) => {
-                add(&dom.name, "domain");
-                dom.values.iter().for_each(|v| add(v, "value"));
+                add(&dom.name, DefKind::Domain);
+                dom.values.iter().for_each(|v| add(v, DefKind::Value));
             }
-            Decl::Layout(l) => add(&l.name, "layout"),
-            Decl::Field(f) => add(&f.name, "field"),
-            Decl::Beam(b) => add(&b.name, "beam"),
-            Decl::Moves(m) => add(&m.name, "moves"),
-            Decl::Poses(p) => p.poses.iter().for_each(|(n, _)| add(n, "pose")),
-            Decl::Minimise(parts) => parts.iter().for_each(|p| add(p, "cost part")),
+            Decl::Layout(l) => add(&l.name, DefKind::Layout),
+            Decl::Field(f) => add(&f.name, DefKind::Field),
+            Decl::Beam(b) => add(&b.name, DefKind::Beam),
+            Decl::Moves(m) => add(&m.name, DefKind::Moves),
+            Decl::Poses(p) => p.poses.iter().for_each(|(n, _)| add(n, DefKind::Pose)),
+            Decl::Minimise(parts) => parts.iter().for_each(|p| add(p, DefKind::CostPart)),
             Decl::Input(items) => {
                 for item in items {
                     if let ast::InputItem::Header(names) = item {
-                        names.iter().for_each(|n| add(n, "header field"));
+                        names.iter().for_each(|n| add(n, DefKind::HeaderField));
                     }
                 }
             }
@@ -126,8 +167,14 @@ pub fn definitions(file: &ast::File) -> Vec<Def> {
     out
 }
 
-/// The words of the language: every keyword the grammar spells out.
-pub fn keywords() -> Vec<&'static str> {
+/// The words of the language: every keyword the grammar spells out,
+/// sorted (read once).
+pub fn keywords() -> &'static [&'static str] {
+    static WORDS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    WORDS.get_or_init(grammar_words)
+}
+
+fn grammar_words() -> Vec<&'static str> {
     const GRAMMAR: &str = include_str!("../grammar/puzzle.pest");
     let mut words: Vec<&'static str> = Vec::new();
     for line in GRAMMAR

@@ -156,13 +156,8 @@ impl<'r> Game<'r> {
 
     /// Whether the state now is a goal, within the rule file's limit.
     pub fn solved(&self) -> bool {
-        let within = self.task.limit().is_none_or(|l| {
-            let spent = match l.measure {
-                crate::task::Measure::Steps => self.steps.len() as u64,
-                crate::task::Measure::Cost => self.spent()[0],
-            };
-            spent <= l.max
-        });
+        let within = (self.task.limit())
+            .is_none_or(|l| l.spent(self.steps.len() as u64, self.spent()[0]) <= l.max);
         within
             && crate::plan::by_word!(
                 self.plan.word(),
@@ -230,7 +225,7 @@ impl<'r> Game<'r> {
     /// The choice that moves mover `m` towards `dir` (its one such step
     /// now, or, where every mover makes the same move, the step all make
     /// towards it); why not, where there is none or more than one.
-    pub fn toward(&self, m: usize, dir: Dir) -> Result<usize, String> {
+    pub fn toward(&self, m: usize, dir: Dir) -> Result<Choice, String> {
         let task = &self.task;
         let mover = &task.movers()[m];
         let heading = mover.heading().map_or(0, |h| self.now()[h.ix()]);
@@ -247,7 +242,7 @@ impl<'r> Game<'r> {
             .collect();
         let way = dir_name(dir);
         match found.as_slice() {
-            [i] => Ok(*i),
+            [i] => Ok(choices[*i].clone()),
             [] => {
                 let Some(&a) = mover.actions().iter().find(|&&a| goes(a)) else {
                     return Err(format!("{} has no move {way}", mover.name()));
@@ -582,8 +577,7 @@ impl<'r> Session<'r> {
         let Some(&m) = self.choosers.get(self.chosen) else {
             return Err("no agent chooses its moves here".into());
         };
-        let i = self.game.toward(m, dir)?;
-        let c = self.game.choices().swap_remove(i);
+        let c = self.game.toward(m, dir)?;
         self.game.take(c);
         Ok(())
     }

@@ -253,6 +253,9 @@ fn files_are_opened_and_saved_inside_the_folder_only() {
     );
     let (_, v) = request(&s.addr, "GET", "/api/file?path=sokoban.puz", "c", "");
     assert!(v["text"].as_str().unwrap().contains("puzzle \"Sokoban\""));
+    // The path said back is the file's, decoded, whatever else the query holds.
+    let (_, v) = request(&s.addr, "GET", "/api/file?x=1&path=sokoban%2Epuz", "c", "");
+    assert_eq!(v["path"], "sokoban.puz", "{v}");
     let (status, _) = request(&s.addr, "PUT", "/api/file?path=maze.puz", "c", MAZE);
     assert_eq!(status, 200);
     assert_eq!(

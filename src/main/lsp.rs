@@ -24,7 +24,7 @@ use lsp_types::{
     TextDocumentSyncKind, Uri,
 };
 use miette::Report;
-use puzzle::outline::{self, Def};
+use puzzle::outline::{self, Def, DefKind};
 use std::collections::HashMap;
 
 /// An open rule file: its text, and the names of the last version of it
@@ -247,19 +247,29 @@ fn hover(doc: &Doc, off: usize) -> Option<Hover> {
     })
 }
 
+/// How an editor shows a kind of name, in completion and in the outline.
+fn sort(kind: DefKind) -> (CompletionItemKind, SymbolKind) {
+    use DefKind as K;
+    match kind {
+        K::Tile | K::Value | K::Pose => (CompletionItemKind::ENUM_MEMBER, SymbolKind::ENUM_MEMBER),
+        K::Agent | K::Object | K::Piece => (CompletionItemKind::CLASS, SymbolKind::CLASS),
+        K::Domain => (CompletionItemKind::ENUM, SymbolKind::ENUM),
+        K::Flag | K::Counter | K::HeaderField => {
+            (CompletionItemKind::VARIABLE, SymbolKind::VARIABLE)
+        }
+        K::Field | K::Beam => (CompletionItemKind::FUNCTION, SymbolKind::FUNCTION),
+        K::Layout | K::Moves | K::CostPart => (CompletionItemKind::CONSTANT, SymbolKind::CONSTANT),
+    }
+}
+
 fn completions(doc: &Doc) -> Vec<CompletionItem> {
     let names = doc.defs.iter().map(|d| CompletionItem {
         label: d.name.clone(),
-        kind: Some(match d.kind {
-            "tile" | "value" | "pose" => CompletionItemKind::ENUM_MEMBER,
-            "agent" | "object" | "piece" => CompletionItemKind::CLASS,
-            "flag" | "counter" | "header field" => CompletionItemKind::VARIABLE,
-            _ => CompletionItemKind::REFERENCE,
-        }),
+        kind: Some(sort(d.kind).0),
         detail: Some(d.kind.to_string()),
         ..Default::default()
     });
-    let words = outline::keywords().into_iter().map(|k| CompletionItem {
+    let words = outline::keywords().iter().map(|k| CompletionItem {
         label: k.to_string(),
         kind: Some(CompletionItemKind::KEYWORD),
         ..Default::default()
@@ -280,14 +290,7 @@ fn symbols(doc: &Doc) -> Vec<DocumentSymbol> {
             DocumentSymbol {
                 name: d.name.clone(),
                 detail: Some(format!("{}: {line}", d.kind)),
-                kind: match d.kind {
-                    "tile" | "value" | "pose" => SymbolKind::ENUM_MEMBER,
-                    "agent" | "object" | "piece" => SymbolKind::CLASS,
-                    "domain" => SymbolKind::ENUM,
-                    "flag" | "counter" | "header field" => SymbolKind::VARIABLE,
-                    "field" | "beam" => SymbolKind::FUNCTION,
-                    _ => SymbolKind::CONSTANT,
-                },
+                kind: sort(d.kind).1,
                 tags: None,
                 deprecated: None,
                 range: r,

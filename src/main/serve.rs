@@ -149,6 +149,19 @@ fn answer(shared: &Shared, mut req: Request) {
     let _ = req.respond(resp);
 }
 
+/// Every path the server answers (with some method).
+const PATHS: [&str; 9] = [
+    "/",
+    "/index.html",
+    "/grammar.json",
+    "/api/files",
+    "/api/file",
+    "/api/check",
+    "/api/run",
+    "/api/explain",
+    "/api/play",
+];
+
 enum Routed {
     Page,
     Grammar,
@@ -164,11 +177,11 @@ fn route(shared: &Shared, req: &mut Request) -> Routed {
         ("/grammar.json", Method::Get) => return Routed::Grammar,
         ("/api/files", Method::Get) => files(&shared.dir),
         ("/api/file", Method::Get) => match confined(&shared.dir, query) {
-            Ok(p) => open(&p, query),
+            Ok((p, rel)) => open(&p, &rel),
             Err(r) => r,
         },
         ("/api/file", Method::Put) => match (confined(&shared.dir, query), body(req)) {
-            (Ok(p), Ok(text)) => save(&p, text),
+            (Ok((p, _)), Ok(text)) => save(&p, text),
             (Err(r), _) | (_, Err(r)) => r,
         },
         ("/api/check" | "/api/run" | "/api/explain" | "/api/play", Method::Post) => {
@@ -177,10 +190,7 @@ fn route(shared: &Shared, req: &mut Request) -> Routed {
                 Err(r) => r,
             }
         }
-        ("/" | "/index.html" | "/grammar.json" | "/api/files" | "/api/file", _)
-        | ("/api/check" | "/api/run" | "/api/explain" | "/api/play", _) => {
-            fail(405, format!("{method} is not a method of {path}"))
-        }
+        _ if PATHS.contains(&path) => fail(405, format!("{method} is not a method of {path}")),
         _ => fail(404, format!("no such page: {path}")),
     };
     Routed::Json(reply)
@@ -271,7 +281,7 @@ fn wanted(p: &Path) -> bool {
 
 /// A file of DIR named by `?path=`: relative, no `..`, no hidden part,
 /// of a kind the playground edits, and (links followed) still inside DIR.
-fn confined(dir: &Path, query: &str) -> Result<PathBuf, Reply> {
+fn confined(dir: &Path, query: &str) -> Result<(PathBuf, String), Reply> {
     let raw = query
         .split('&')
         .find_map(|kv| kv.strip_prefix("path="))
@@ -301,7 +311,7 @@ fn confined(dir: &Path, query: &str) -> Result<PathBuf, Reply> {
             .map_or(Ok(dir.to_path_buf()), Path::canonicalize)
     });
     match real {
-        Ok(r) if r.starts_with(dir) => Ok(full),
+        Ok(r) if r.starts_with(dir) => Ok((full, rel)),
         _ => Err(fail(
             403,
             format!("`{rel}` is not a path inside the folder served"),
@@ -363,7 +373,7 @@ fn files(dir: &Path) -> Reply {
     (200, json!({ "files": out }))
 }
 
-fn open(p: &Path, query: &str) -> Reply {
+fn open(p: &Path, rel: &str) -> Reply {
     match std::fs::metadata(p) {
         Ok(m) if m.len() > MAX_BODY as u64 => {
             return fail(
@@ -375,10 +385,7 @@ fn open(p: &Path, query: &str) -> Reply {
         Ok(_) => {}
     }
     match std::fs::read(p).map(String::from_utf8) {
-        Ok(Ok(text)) => (
-            200,
-            json!({ "path": query.trim_start_matches("path="), "text": text }),
-        ),
+        Ok(Ok(text)) => (200, json!({ "path": rel, "text": text })),
         Ok(Err(_)) => fail(415, "the file is not UTF-8 text"),
         Err(e) => fail(404, format!("cannot read it: {e}")),
     }

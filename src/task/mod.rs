@@ -1087,6 +1087,16 @@ pub struct Limit {
     pub max: u64,
 }
 
+impl Limit {
+    /// What a way of `steps` steps costing `cost` has spent of the limit.
+    pub fn spent(self, steps: u64, cost: u64) -> u64 {
+        match self.measure {
+            Measure::Steps => steps,
+            Measure::Cost => cost,
+        }
+    }
+}
+
 /// The ground transition system of one case.
 #[derive(Debug, Clone)]
 pub struct Task {
@@ -1403,16 +1413,10 @@ impl Task {
     pub fn resumed(&self, vals: Vec<i64>, steps: u64, cost: u64) -> Option<Task> {
         let limit = match self.limit {
             None => None,
-            Some(l) => {
-                let spent = match l.measure {
-                    Measure::Steps => steps,
-                    Measure::Cost => cost,
-                };
-                Some(Limit {
-                    max: l.max.checked_sub(spent)?,
-                    ..l
-                })
-            }
+            Some(l) => Some(Limit {
+                max: l.max.checked_sub(l.spent(steps, cost))?,
+                ..l
+            }),
         };
         Some(Task {
             starts: vec![vals],
