@@ -809,7 +809,13 @@ fn move_item(p: Pair<'_, Rule>) -> MoveItem {
         Rule::move_table => {
             let mut it = inner(w);
             let way = next(&mut it);
-            let d = Dir::named(way.as_str()).expect("a compass word is a direction");
+            let value = match way.as_rule() {
+                Rule::turn if way.as_str().ends_with("left") => MoveKind::TurnLeft,
+                Rule::turn => MoveKind::TurnRight,
+                _ => {
+                    MoveKind::Dir(Dir::named(way.as_str()).expect("a compass word is a direction"))
+                }
+            };
             for row in it {
                 let sp = span(&row);
                 let mut r = inner(row);
@@ -824,7 +830,7 @@ fn move_item(p: Pair<'_, Rule>) -> MoveItem {
                 });
             }
             MoveWhat::Kind(Spanned {
-                value: MoveKind::Dir(d),
+                value,
                 span: span(&way),
             })
         }

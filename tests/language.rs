@@ -1742,6 +1742,134 @@ fn pieces_with_poses_match_a_hand_written_search() {
     );
 }
 
+/// A piece that turns by a table (`turn right { flat -> tall (0, 0), ...
+/// }`), and what a piece with poses covers asked by `every TILE has
+/// PIECE`: a log three cells long (Baekjoon 1938) shifted a cell, or
+/// turned a quarter about its middle when the 3 x 3 square around it is on
+/// the map and free of trees (the rule file tests the corners; the table
+/// tests the cells of the pose it comes to); a lamp it comes to cover,
+/// turning too, toggles a light. Laid on every end cell (and, with lamps,
+/// lit). Random woods against a hand-written search, under every strategy.
+#[test]
+fn pieces_that_turn_by_tables_match_a_hand_written_search() {
+    use rand::{Rng, SeedableRng};
+    type Pos = (i32, i32);
+    let rules = |lamps: bool| {
+        let (lamp, lit) = if lamps {
+            (
+                "lamp 'L'",
+                "flag lit\n on enter lamp: toggle lit\n goal every end has log and lit\n",
+            )
+        } else {
+            ("", "goal every end has log\n")
+        };
+        format!(
+            "input {{ cases until eof  header rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  tree '#' solid  end 'E' {lamp} }}\n\
+             piece log 'B' on floor\n\
+             poses log {{ flat (0, -1) (0, 0) (0, 1)  tall (-1, 0) (0, 0) (1, 0) }}\n\
+             move log:\n\
+               north {{ flat -> flat (-1, 0), tall -> tall (-1, 0) }},\n\
+               south {{ flat -> flat (1, 0), tall -> tall (1, 0) }},\n\
+               east {{ flat -> flat (0, 1), tall -> tall (0, 1) }},\n\
+               west {{ flat -> flat (0, -1), tall -> tall (0, -1) }},\n\
+               turn left {{ flat -> tall (0, 0), tall -> flat (0, 0) }}\n\
+                 if not cell (-1, -1) is tree and not cell (-1, 1) is tree\n\
+                    and not cell (1, -1) is tree and not cell (1, 1) is tree\n\
+             {lit}"
+        )
+    };
+    let solve = |g: &[Vec<u8>], lamps: bool| -> Option<u32> {
+        let (h, w) = (g.len() as i32, g[0].len() as i32);
+        let at =
+            |(r, c): Pos| (r >= 0 && c >= 0 && r < h && c < w).then(|| g[r as usize][c as usize]);
+        let marked = |x: u8| -> Vec<Pos> {
+            common::all_cells(g)
+                .into_iter()
+                .filter(|&(r, c)| g[r][c] == x)
+                .map(|(r, c)| (r as i32, c as i32))
+                .collect()
+        };
+        let log = marked(b'B');
+        let ends = marked(b'E');
+        // The middle cell, and whether it lies north-south.
+        let start = (log[1], log[0].1 == log[1].1, false);
+        let cells = |(r, c): Pos, tall: bool| -> [Pos; 3] {
+            if tall {
+                [(r - 1, c), (r, c), (r + 1, c)]
+            } else {
+                [(r, c - 1), (r, c), (r, c + 1)]
+            }
+        };
+        let free = |p: Pos| !matches!(at(p), None | Some(b'#'));
+        let goal = |&(m, tall, lit): &(Pos, bool, bool)| {
+            ends.iter().all(|e| cells(m, tall).contains(e)) && (lit || !lamps)
+        };
+        common::bfs(start, goal, |&(m, tall, lit)| {
+            let mut out = Vec::new();
+            let mut to = vec![];
+            for (dr, dc) in [(-1, 0), (1, 0), (0, 1), (0, -1)] {
+                to.push(((m.0 + dr, m.1 + dc), tall));
+            }
+            let square = (-1..=1).all(|dr| (-1..=1).all(|dc| free((m.0 + dr, m.1 + dc))));
+            if square {
+                to.push((m, !tall));
+            }
+            for (n, t) in to {
+                if !cells(n, t).iter().all(|&p| free(p)) {
+                    continue;
+                }
+                let old = cells(m, tall);
+                let toggles = cells(n, t)
+                    .iter()
+                    .filter(|p| !old.contains(p) && at(**p) == Some(b'L'))
+                    .count();
+                out.push((n, t, lit ^ (toggles % 2 == 1)));
+            }
+            out
+        })
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0x106);
+    let (mut solved, mut unsolved) = (0, 0);
+    for lamps in [false, true] {
+        let map = |rng: &mut rand::rngs::SmallRng| loop {
+            let (h, w) = (rng.gen_range(3..=7), rng.gen_range(3..=7));
+            let tiles: &[u8] = if lamps { b"......#L" } else { b".....#" };
+            let mut g = common::random_grid(rng, h, w, |r| tiles[r.gen_range(0..tiles.len())]);
+            // Three cells in a line, north-south or east-west.
+            let line = |g: &[Vec<u8>], rng: &mut rand::rngs::SmallRng| {
+                let tall = rng.gen_bool(0.5);
+                let (r, c) = (rng.gen_range(0..h), rng.gen_range(0..w));
+                let cells: Vec<(usize, usize)> = (0..3)
+                    .map(|k| if tall { (r + k, c) } else { (r, c + k) })
+                    .collect();
+                cells
+                    .iter()
+                    .all(|&(r, c)| r < h && c < w && !b"BE".contains(&g[r][c]))
+                    .then_some(cells)
+            };
+            let Some(log) = line(&g, rng) else { continue };
+            for &(r, c) in &log {
+                g[r][c] = b'B';
+            }
+            let Some(ends) = line(&g, rng) else { continue };
+            for &(r, c) in &ends {
+                g[r][c] = b'E';
+            }
+            return g;
+        };
+        let (s, u) =
+            common::rounds_against(&rules(lamps), &mut rng, (30, 10), map, |g| solve(g, lamps));
+        solved += s;
+        unsolved += u;
+    }
+    eprintln!("{solved} solved, {unsolved} not");
+    assert!(
+        solved > 150 && unsolved > 100,
+        "{solved} solved, {unsolved} not"
+    );
+}
+
 /// Bodies that follow (`agent body every 'o' ... follows head`): the
 /// members, in order from the head along the marked line, each take the
 /// cell the one before it left when it leaves it; the head never enters

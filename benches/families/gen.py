@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark inputs for the families of moves (slides, teleports, pushes,
 pieces), made the same on every run:
-`gen.py ice|escape|minotaur|daleks|bloxorz|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|blocks|stairs|lasers|pushing|burrow|fire|fifteen > FILE`.
+`gen.py ice|escape|minotaur|daleks|bloxorz|log|snake|knights|horse|walkways|tilt|robots|robots4|portals|sokoban|klotski|blocks|stairs|lasers|pushing|burrow|fire|fifteen > FILE`.
 `gen.py korf [N]`: the first N (10 unless given) of Korf's 100 15-puzzle
 boards (`korf100.txt`) for `puzzles/fifteen.puz`. Also `gen.py robots5`:
 five robots on six 14 x 14 boards, too many states for a bitset (A* by
@@ -93,6 +93,18 @@ def bloxorz(rng):
         g[n - 1][n - 1] = "O"
         maps.append(f"{n} {n}\n{show(g)}")
     return f"{len(maps)}\n" + "\n".join(maps) + "\n"
+
+
+def log(rng):
+    """One wood of 1,500 x 1,500 (Baekjoon 1938 reads one; it allows 50),
+    a tenth of its cells trees, the log lying east-west in the north-west
+    corner, the ends lying north-south in the far one."""
+    n = 1500
+    g = grid(rng, n, n, lambda r: "1" if r.random() < 0.1 else "0")
+    g[1][1:4] = list("BBB")
+    for r in range(n - 4, n - 1):
+        g[r][n - 2] = "E"
+    return f"{n}\n{show(g)}\n"
 
 
 def snake(rng):
@@ -427,4 +439,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "blocks": blocks, "stairs": stairs, "lasers": lasers, "pushing": pushing, "burrow": burrow, "fire": fire, "fifteen": fifteen, "korf": korf}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "log": log, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "blocks": blocks, "stairs": stairs, "lasers": lasers, "pushing": pushing, "burrow": burrow, "fire": fire, "fifteen": fifteen, "korf": korf}[kind](random.Random(2026)))

@@ -158,13 +158,38 @@ impl<W: Word> Conds<W> {
 
     /// Compiles a task's expression against a layout.
     /// Mover `b` on the cell at `off` from mover `a`'s ([`Expr::Near`]):
-    /// per position of `a`, the positions of `b` that cover that cell.
+    /// per position of `a`, the positions of `b` that cover that cell. A
+    /// piece with poses covers its pose's cells: one such table per pose,
+    /// each under a test of the pose.
     fn near(
         &mut self,
         task: &Task,
         layout: &Layout,
         (a, b): (MoverId, MoverId),
         off: (i32, i32),
+    ) -> Cond<W> {
+        let Some((v, poses)) = task.mover(b).poses() else {
+            let shape = task.mover(b).shape();
+            return self.near_shape(task, layout, (a, b), off, shape);
+        };
+        let parts = (poses.iter().enumerate())
+            .map(|(k, shape)| {
+                let posed = self.compile(&Expr::Cmp(v, Cmp::Eq, k as i64), task, layout);
+                let near = self.near_shape(task, layout, (a, b), off, shape);
+                self.and(vec![posed, near])
+            })
+            .collect();
+        self.or(parts)
+    }
+
+    /// [`Self::near`] for `b` covering `shape` (offsets from its anchor).
+    fn near_shape(
+        &mut self,
+        task: &Task,
+        layout: &Layout,
+        (a, b): (MoverId, MoverId),
+        off: (i32, i32),
+        shape: &[(i32, i32)],
     ) -> Cond<W> {
         let (ma, mb) = (task.mover(a), task.mover(b));
         let (fa, fb) = (layout.field(ma.pos()), layout.field(mb.pos()));
@@ -175,7 +200,7 @@ impl<W: Word> Conds<W> {
             if let Some(c) = board.shifted(from, off) {
                 // Where `b` stands when it covers `c`: on it, or
                 // (a piece) so that one of its cells is.
-                let anchors = std::iter::once((0, 0)).chain(mb.shape().iter().copied());
+                let anchors = std::iter::once((0, 0)).chain(shape.iter().copied());
                 for (dr, dc) in anchors {
                     if let Some(at) = board.shifted(c, (-dr, -dc))
                         && let Some(pb) = mb.position_of(at)

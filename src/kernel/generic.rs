@@ -60,6 +60,9 @@ pub struct Generic<'k, W> {
     /// Class -> whether its cells may be entered: never, always, or when
     /// its entry condition holds.
     entry: Vec<Entry>,
+    /// Mover -> whether entering some class fires an `on enter` rule of
+    /// it (a piece with none need not look for the cells it newly covers).
+    enter_rules: Vec<bool>,
     /// A buffer for putting twins' positions in order.
     scratch: Vec<i64>,
     /// The state [`carry`] keeps to find a loop.
@@ -80,8 +83,10 @@ enum Entry {
 struct Move {
     pos: i64,
     heading: i64,
-    /// A piece with poses: the pose it takes.
-    pose: Option<i64>,
+    /// A piece with poses: the pose it takes, and the way its table's move
+    /// goes (none, `(0, 0)`, for a turn), which its entry conditions and
+    /// `on enter` rules read.
+    pose: Option<(i64, Dir)>,
     /// The cell it enters, if it changes cell.
     enters: Option<u32>,
     cost: u32,
@@ -138,6 +143,12 @@ impl<'k, W: Word> Generic<'k, W> {
                     // condition reads the way.
                     crate::task::Expr::Const(true) if !task.reads_moving() => Entry::Always,
                     _ => Entry::If,
+                })
+                .collect(),
+            enter_rules: (0..movers as u32)
+                .map(|m| {
+                    (task.board().class_ids())
+                        .any(|k| task.on_enter_any(MoverId(m), k).next().is_some())
                 })
                 .collect(),
             scratch: Vec::new(),
@@ -654,7 +665,7 @@ impl<'k, W: Word> Generic<'k, W> {
         while let Some((p, c)) = self.piece_to(i, at, dir, &self.next, base) {
             let Some(next) = b.step(at, dir) else { break };
             self.next[m.pos().ix()] = p;
-            if !self.piece_enters(i, at, next) {
+            if !self.piece_enters(i, at, next, dir) {
                 return true;
             }
             (at, cost, entered) = (next, c, true);
@@ -786,13 +797,15 @@ impl<'k, W: Word> Generic<'k, W> {
     /// Fires the `on enter` rules of the cells piece `i` covers at `to` and
     /// did not at `from`, in the order of its shape; false if an effect
     /// leaves a counter's range.
-    fn piece_enters(&mut self, i: usize, from: u32, to: u32) -> bool {
+    fn piece_enters(&mut self, i: usize, from: u32, to: u32, dir: Dir) -> bool {
+        if !self.enter_rules[i] {
+            return true;
+        }
         let task = self.task;
         let b = task.board();
         let m = &task.movers()[i];
         // With poses, the shape it had (in `vals`) and the one it takes.
         let (old, new) = (m.shape_in(&self.vals), m.shape_in(&self.next));
-        let dir = way(b, from, to);
         let (fr, fc) = b.rc(from);
         let (tr, tc) = b.rc(to);
         // The shift from the old anchor to the new, in rows and columns.
@@ -846,7 +859,7 @@ impl<'k, W: Word> Generic<'k, W> {
             return Some(Move {
                 pos: p,
                 heading,
-                pose: Some(i64::from(to)),
+                pose: Some((i64::from(to), way)),
                 enters: task.board().shifted(at, off),
                 cost,
                 push: None,
@@ -945,7 +958,7 @@ impl<'k, W: Word> Generic<'k, W> {
                 if let Some(h) = m.heading() {
                     self.next[h.ix()] = mv.heading;
                 }
-                if let (Some((v, _)), Some(p)) = (m.poses(), mv.pose) {
+                if let (Some((v, _)), Some((p, _))) = (m.poses(), mv.pose) {
                     self.next[v.ix()] = p;
                 }
                 if let Some((j, q, _)) = mv.push {
@@ -973,12 +986,17 @@ impl<'k, W: Word> Generic<'k, W> {
                 }
             }
             if let Some(Move {
-                enters: Some(c), ..
+                enters: Some(c),
+                pose,
+                ..
             }) = mv
                 && task.movers()[i].is_piece()
             {
                 let from = self.cells[i];
-                if !self.piece_enters(i, from, *c) {
+                // A table's move goes the way it is named, whatever its
+                // anchor's shift.
+                let dir = pose.map_or_else(|| way(task.board(), from, *c), |(_, w)| w);
+                if !self.piece_enters(i, from, *c, dir) {
                     return None;
                 }
                 continue;

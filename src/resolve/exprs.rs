@@ -758,13 +758,7 @@ impl Resolver {
                 }
                 CellTest::Tile(tile, value)
             }
-            ast::CellWhat::Has(who) => {
-                let a = self.agent_in_pred(who)?;
-                if !self.no_poses(a, who) {
-                    return None;
-                }
-                CellTest::Has(a)
-            }
+            ast::CellWhat::Has(who) => CellTest::Has(self.agent_in_pred(who)?),
         };
         Some(Expr::Cell { at: *at, what })
     }
@@ -773,9 +767,6 @@ impl Resolver {
     fn meets(&mut self, quant: Option<bool>, who: &Ident, other: &Ident, sp: Span) -> Option<Expr> {
         let (agent, at) = (self.agent_in_pred(who), self.agent_in_pred(other));
         let (agent, at) = (agent?, at?);
-        if !self.no_poses(agent, who) || !self.no_poses(at, other) {
-            return None;
-        }
         if self.agents[at.ix()].several() {
             self.invalid(
                 Topic::Meets,

@@ -907,14 +907,15 @@ impl Resolver {
             }
             let agent = &self.agents[a.ix()];
             if agent.facing.is_none()
-                && let Some((kind, ..)) = items.iter().find(|(k, ..)| {
+                // A turn by a table of poses turns the piece, not a heading.
+                && let Some((kind, ..)) = items.iter().find(|(k, _, _, rows, _)| {
                     matches!(
                         k.value,
                         MoveKind::Forward
                             | MoveKind::Back
                             | MoveKind::TurnLeft
                             | MoveKind::TurnRight
-                    )
+                    ) && rows.is_empty()
                 })
             {
                 let name = agent.name.clone();
@@ -1288,30 +1289,6 @@ impl Resolver {
             return;
         }
         self.agents[body.ix()].follows = Some(leader);
-    }
-
-    /// Whether agent `a` has no poses; reported where `who` asks what it
-    /// covers (`has`, `at`), which the compiled conditions do not follow
-    /// from pose to pose yet.
-    pub(super) fn no_poses(&mut self, a: AgentId, who: &Ident) -> bool {
-        if self.agents[a.ix()].poses.is_empty() {
-            return true;
-        }
-        self.invalid(
-            Topic::Pose,
-            format!(
-                "`{}` has poses: what it covers cannot be asked yet",
-                who.name
-            ),
-            who.span,
-            "a piece with poses",
-            format!(
-                "ask for its anchor (`{0} on TILE`, `{0} at (r, c)`) and its pose (`{0} is \
-                 POSE`)",
-                who.name
-            ),
-        );
-        false
     }
 
     /// `move AGENT by itself`: one agent (or family) of one cell, moving

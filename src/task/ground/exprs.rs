@@ -267,11 +267,31 @@ impl Grounder<'_> {
         let parts = goals
             .iter()
             .map(|&g| {
-                let any = members.iter().map(|&i| self.at_cells(i, |x| x == g));
+                let any = members.iter().map(|&i| self.covers(i, g));
                 Expr::or(any.collect())
             })
             .collect();
         Expr::and(parts)
+    }
+
+    /// Instance `i` stands on grid cell `g`; a piece: covers it (with
+    /// poses, in the pose it is in).
+    fn covers(&self, i: usize, g: u32) -> Expr {
+        let m = &self.movers[i];
+        let board = &self.board;
+        let on = |shape: &[(i32, i32)]| {
+            self.at_cells(i, |c| {
+                c == g || shape.iter().any(|&o| board.shifted(c, o) == Some(g))
+            })
+        };
+        match m.poses() {
+            None => on(m.shape()),
+            Some((v, poses)) => Expr::or(
+                (poses.iter().enumerate())
+                    .map(|(k, shape)| Expr::and(vec![Expr::Cmp(v, Cmp::Eq, k as i64), on(shape)]))
+                    .collect(),
+            ),
+        }
     }
 
     /// Instance `i` stands on `place`.
@@ -317,7 +337,9 @@ impl Grounder<'_> {
         let saved = (self.actor, self.way, self.moving);
         self.actor = Some(i);
         let e = match (motion.way, self.movers[i].heading) {
-            (Way::By(d), _) => {
+            // A table's move goes the way it is named; a turn by a table
+            // goes none.
+            (Way::By(d), _) | (Way::Table(d), _) if d != Dir::STAY => {
                 (self.way, self.moving) = (Some(d), Some(d));
                 f(self)
             }

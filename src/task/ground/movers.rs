@@ -132,6 +132,10 @@ impl Grounder<'_> {
             // Each move of the language, as the core composes it.
             let motion = match kind {
                 MoveKind::Dir(d) if !table.is_empty() => Motion::table(Dir::of(d)),
+                // A piece's turn by its table goes no way.
+                MoveKind::TurnLeft | MoveKind::TurnRight if !table.is_empty() => {
+                    Motion::table(Dir::STAY)
+                }
                 MoveKind::Dir(d) if d.dr == 0 && d.dc == 0 => Motion::STAY,
                 MoveKind::Dir(d) => Motion::step(Dir::of(d)),
                 MoveKind::Forward => Motion::along(Way::Ahead),
@@ -280,13 +284,19 @@ impl Grounder<'_> {
         let inst = &self.instances[i];
         let agent = &self.rules.agents[inst.agent.ix()];
         let b = &self.board;
-        let fits = |at: u32, pose: u32| {
-            agent.poses[pose as usize]
-                .1
-                .iter()
-                .all(|&off| b.shifted(at, off).is_some_and(|c| !b.class_of(c).solid))
-        };
         let n = agent.poses.len();
+        // Whether each (anchor, pose) fits, worked out once (0: not yet).
+        let mut fit = vec![0u8; b.class.len() * n];
+        let mut fits = |at: u32, pose: u32| {
+            let k = at as usize * n + pose as usize;
+            if fit[k] == 0 {
+                let rc = b.rc(at);
+                let ok = (agent.poses[pose as usize].1.iter())
+                    .all(|&off| b.shifted_rc(rc, off).is_some_and(|c| !b.class_of(c).solid));
+                fit[k] = 1 + u8::from(ok);
+            }
+            fit[k] == 2
+        };
         let mut seen = vec![false; b.class.len() * n];
         let mut anchors = vec![false; b.class.len()];
         let mut stack = Vec::new();
