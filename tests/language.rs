@@ -1635,6 +1635,128 @@ fn movers_by_themselves_match_a_hand_written_search() {
     );
 }
 
+/// Movers by themselves whose preferences share their tests (a Dalek's:
+/// diagonally while the hero is off both its row and its column, else
+/// straight; eight conditions over four comparisons, which the interpreter
+/// works out once each through a decision table): a family of one per 'D'
+/// and, on some maps, one or two moves a step; a preference blocked by a
+/// wall or the map's edge gives way to the next; caught off the exit is
+/// forbidden. Random yards against a hand-written search, under every
+/// strategy.
+#[test]
+fn chasers_with_shared_tests_match_a_hand_written_search() {
+    use rand::{Rng, SeedableRng};
+    type Pos = (i32, i32);
+    // Per preference: its way, and the signs of (hero's row - its row,
+    // hero's column - its column) it needs (0: either).
+    const PREFS: [((i32, i32), (i32, i32)); 8] = [
+        ((-1, 1), (-1, 1)),
+        ((1, 1), (1, 1)),
+        ((1, -1), (1, -1)),
+        ((-1, -1), (-1, -1)),
+        ((-1, 0), (-1, 0)),
+        ((1, 0), (1, 0)),
+        ((0, 1), (0, 1)),
+        ((0, -1), (0, -1)),
+    ];
+    let rules = |times: usize| {
+        format!(
+            "input {{ cases until eof  header rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  wall '#' solid  exit 'E' }}\n\
+             agent hero 'H' on floor\n\
+             agent dalek every 'D' on floor\n\
+             move hero: north northeast east southeast south southwest west northwest stay\n\
+             move dalek by itself {times} times:\n\
+               northeast if row of hero < its row and column of hero > its column,\n\
+               southeast if row of hero > its row and column of hero > its column,\n\
+               southwest if row of hero > its row and column of hero < its column,\n\
+               northwest if row of hero < its row and column of hero < its column,\n\
+               north if row of hero < its row,\n\
+               south if row of hero > its row,\n\
+               east if column of hero > its column,\n\
+               west if column of hero < its column\n\
+             forbid any dalek at hero and not hero on exit\n\
+             goal hero on exit\n"
+        )
+    };
+    let solve = |g: &[Vec<u8>], times: usize| -> Option<u32> {
+        let (h, w) = (g.len() as i32, g[0].len() as i32);
+        let open =
+            |(r, c): Pos| r >= 0 && c >= 0 && r < h && c < w && g[r as usize][c as usize] != b'#';
+        let (er, ec) = common::find(g, b'E');
+        let exit = (er as i32, ec as i32);
+        let (hr, hc) = common::find(g, b'H');
+        let mut daleks: Vec<Pos> = common::all_cells(g)
+            .into_iter()
+            .filter(|&(r, c)| g[r][c] == b'D')
+            .map(|(r, c)| (r as i32, c as i32))
+            .collect();
+        daleks.sort();
+        let caught = |hero: Pos, d: &[Pos]| hero != exit && d.contains(&hero);
+        let start = ((hr as i32, hc as i32), daleks);
+        if caught(start.0, &start.1) {
+            return None;
+        }
+        common::bfs(
+            start,
+            |s: &(Pos, Vec<Pos>)| s.0 == exit,
+            |(hero, daleks)| {
+                let mut out = Vec::new();
+                for dr in -1..=1 {
+                    for dc in -1..=1 {
+                        let to = (hero.0 + dr, hero.1 + dc);
+                        if !open(to) {
+                            continue;
+                        }
+                        let mut next: Vec<Pos> = daleks.clone();
+                        for d in &mut next {
+                            for _ in 0..times {
+                                let signs = ((to.0 - d.0).signum(), (to.1 - d.1).signum());
+                                let wants = |(r, c): (i32, i32)| {
+                                    (r == 0 || r == signs.0) && (c == 0 || c == signs.1)
+                                };
+                                if let Some(&((mr, mc), _)) = PREFS.iter().find(|&&(way, need)| {
+                                    wants(need) && open((d.0 + way.0, d.1 + way.1))
+                                }) {
+                                    *d = (d.0 + mr, d.1 + mc);
+                                }
+                            }
+                        }
+                        next.sort();
+                        if !caught(to, &next) {
+                            out.push((to, next));
+                        }
+                    }
+                }
+                out
+            },
+        )
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0xda1e);
+    let (mut solved, mut unsolved) = (0, 0);
+    for times in [1, 2] {
+        let map =
+            |rng: &mut rand::rngs::SmallRng| {
+                let (h, w) = (rng.gen_range(3..=7), rng.gen_range(3..=7));
+                let mut g = common::random_grid(rng, h, w, |r| {
+                    if r.gen_range(0..5) == 0 { b'#' } else { b'.' }
+                });
+                let n = rng.gen_range(1..=3);
+                let cells = common::all_cells(&g);
+                common::place(rng, &mut g, cells, &b"HEDDD"[..2 + n]);
+                g
+            };
+        let (s, u) =
+            common::rounds_against(&rules(times), &mut rng, (30, 10), map, |g| solve(g, times));
+        solved += s;
+        unsolved += u;
+    }
+    assert!(
+        solved > 150 && unsolved > 100,
+        "{solved} solved, {unsolved} not"
+    );
+}
+
 /// Pieces with poses (`poses`) moved by tables (`north { up -> long (-2,
 /// 0), ... }`): the rolling block of Bloxorz, its cells those of its pose,
 /// every cell it comes to cover tested (on the map, not void, a gap only

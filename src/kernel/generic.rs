@@ -55,6 +55,9 @@ pub struct Generic<'k, W> {
     twins: bool,
     /// Some mover moves by itself after every step.
     scripted: bool,
+    /// Mover -> its preferences' decision table, for a mover that moves
+    /// by itself (where their conditions have few distinct tests).
+    choices: Vec<Option<super::choice::Choice>>,
     /// Some movers are members of bodies, which follow their leaders.
     bodies: bool,
     /// Class -> whether its cells may be entered: never, always, or when
@@ -133,6 +136,9 @@ impl<'k, W: Word> Generic<'k, W> {
             marked: Vec::new(),
             twins: task.has_twins(),
             scripted: task.scripted(),
+            choices: (task.movers().iter())
+                .map(|m| super::choice::Choice::new(task, m.script()?.1))
+                .collect(),
             bodies: task.has_bodies(),
             entry: task
                 .board()
@@ -1117,8 +1123,15 @@ impl<'k, W: Word> Generic<'k, W> {
                 continue;
             };
             for _ in 0..times {
-                for &a in acts {
-                    if !task.eval(task.action(a).guard(), &self.next) {
+                // Which conditions hold, from the table where there is
+                // one (the state changes only once a move is made).
+                let holding = (self.choices[i].as_ref()).map(|c| c.holding(task, &self.next));
+                for (j, &a) in acts.iter().enumerate() {
+                    let holds = match holding {
+                        Some(h) => h >> j & 1 == 1,
+                        None => task.eval(task.action(a).guard(), &self.next),
+                    };
+                    if !holds {
                         continue;
                     }
                     if let Some((dir, slide)) = task.action(a).motion().shift() {

@@ -8,6 +8,7 @@
 //! Each is tested against the generic interpreter for identical successors.
 
 pub mod bodies;
+mod choice;
 mod cond;
 mod fit;
 pub mod generic;
