@@ -1992,6 +1992,118 @@ fn pieces_that_turn_by_tables_match_a_hand_written_search() {
     );
 }
 
+/// `cell ... has PIECE` of a piece with poses asks what it covers in the
+/// pose it is in: a hero steps north only while the cell north-west of it
+/// is not under the log, and the log (shifted, or turned when the corners
+/// around its middle are no trees) is in the way of the hero, and the hero
+/// in the log's; in turn. Random woods against a hand-written search,
+/// under every strategy.
+#[test]
+fn cell_tests_find_what_a_posed_piece_covers() {
+    use rand::{Rng, SeedableRng};
+    type Pos = (i32, i32);
+    let rules = "input { cases until eof  header rows cols  grid rows x cols }\n\
+         tiles { floor '.'  tree '#' solid  exit 'E' }\n\
+         agent hero 'H' on floor\n\
+         piece log 'B' on floor\n\
+         poses log { flat (0, -1) (0, 0) (0, 1)  tall (-1, 0) (0, 0) (1, 0) }\n\
+         move hero: north if not cell (-1, -1) has log, east, south, west\n\
+         move log:\n\
+           north { flat -> flat (-1, 0), tall -> tall (-1, 0) },\n\
+           south { flat -> flat (1, 0), tall -> tall (1, 0) },\n\
+           east { flat -> flat (0, 1), tall -> tall (0, 1) },\n\
+           west { flat -> flat (0, -1), tall -> tall (0, -1) },\n\
+           turn right { flat -> tall (0, 0), tall -> flat (0, 0) }\n\
+             if not cell (-1, -1) is tree and not cell (-1, 1) is tree\n\
+                and not cell (1, -1) is tree and not cell (1, 1) is tree\n\
+         goal hero on exit\n";
+    let solve = |g: &[Vec<u8>]| -> Option<u32> {
+        let (h, w) = (g.len() as i32, g[0].len() as i32);
+        let at =
+            |(r, c): Pos| (r >= 0 && c >= 0 && r < h && c < w).then(|| g[r as usize][c as usize]);
+        let free = |p: Pos| !matches!(at(p), None | Some(b'#'));
+        let cells = |(r, c): Pos, tall: bool| -> [Pos; 3] {
+            if tall {
+                [(r - 1, c), (r, c), (r + 1, c)]
+            } else {
+                [(r, c - 1), (r, c), (r, c + 1)]
+            }
+        };
+        let log: Vec<Pos> = common::all_cells(g)
+            .into_iter()
+            .filter(|&(r, c)| g[r][c] == b'B')
+            .map(|(r, c)| (r as i32, c as i32))
+            .collect();
+        let (hr, hc) = common::find(g, b'H');
+        let start = ((hr as i32, hc as i32), log[1], log[0].1 == log[1].1);
+        let goal = |s: &(Pos, Pos, bool)| at(s.0) == Some(b'E');
+        common::bfs(start, goal, |&(hero, m, tall)| {
+            let mut out = Vec::new();
+            let under = cells(m, tall);
+            for (dr, dc) in [(-1, 0), (0, 1), (1, 0), (0, -1)] {
+                let to = (hero.0 + dr, hero.1 + dc);
+                let nw = (hero.0 - 1, hero.1 - 1);
+                if free(to) && !under.contains(&to) && !(dr == -1 && under.contains(&nw)) {
+                    out.push((to, m, tall));
+                }
+            }
+            let corners = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
+            let turn = corners
+                .iter()
+                .all(|&(dr, dc)| at((m.0 + dr, m.1 + dc)) != Some(b'#'));
+            let mut to = vec![];
+            for (dr, dc) in [(-1, 0), (1, 0), (0, 1), (0, -1)] {
+                to.push(((m.0 + dr, m.1 + dc), tall));
+            }
+            if turn {
+                to.push((m, !tall));
+            }
+            for (n, t) in to {
+                if cells(n, t).iter().all(|&p| free(p) && p != hero) {
+                    out.push((hero, n, t));
+                }
+            }
+            out
+        })
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(0xce11);
+    let map = |rng: &mut rand::rngs::SmallRng| loop {
+        let (h, w) = (rng.gen_range(3..=6), rng.gen_range(3..=6));
+        let mut g =
+            common::random_grid(
+                rng,
+                h,
+                w,
+                |r| if r.gen_range(0..6) == 0 { b'#' } else { b'.' },
+            );
+        let tall = rng.gen_bool(0.5);
+        let (r, c) = (rng.gen_range(0..h), rng.gen_range(0..w));
+        let log: Vec<(usize, usize)> = (0..3)
+            .map(|k| if tall { (r + k, c) } else { (r, c + k) })
+            .collect();
+        if log.iter().any(|&(r, c)| r >= h || c >= w) {
+            continue;
+        }
+        for &(r, c) in &log {
+            g[r][c] = b'B';
+        }
+        let rest: Vec<(usize, usize)> = common::all_cells(&g)
+            .into_iter()
+            .filter(|&(r, c)| g[r][c] != b'B')
+            .collect();
+        if rest.len() < 2 {
+            continue;
+        }
+        common::place(rng, &mut g, rest, b"HE");
+        return g;
+    };
+    let (solved, unsolved) = common::rounds_against(rules, &mut rng, (50, 10), map, solve);
+    assert!(
+        solved > 150 && unsolved > 30,
+        "{solved} solved, {unsolved} not"
+    );
+}
+
 /// Bodies that follow (`agent body every 'o' ... follows head`): the
 /// members, in order from the head along the marked line, each take the
 /// cell the one before it left when it leaves it; the head never enters
