@@ -59,6 +59,11 @@ impl Choice {
         Some(Choice { tests, holds })
     }
 
+    /// How many distinct tests the table works out.
+    pub fn tests(&self) -> usize {
+        self.tests.len()
+    }
+
     /// Which preferences' conditions hold on `vals` (bit `j`: the `j`-th),
     /// each test worked out once.
     // Not inlined: the loop over a mover's preferences stays as small as

@@ -17,6 +17,7 @@ pub(crate) mod tables;
 mod tables_succ;
 
 pub use bodies::{Bodies, BodyModel};
+pub use choice::Choice;
 pub use cond::{Cond, Conds};
 pub use fit::{Fit, fits};
 pub use generic::Generic;

@@ -744,7 +744,20 @@ fn describe_moves(task: &Task, s: &mut String) {
     // member speaks for it), each action's motion, cost and condition.
     for m in task.movers().iter().filter(|m| m.member() == 0) {
         let (acts, by_itself) = match m.script() {
-            Some((n, acts)) => (acts, format!(" (by itself, {n} a step, the first it can)")),
+            Some((n, acts)) => {
+                // As the interpreter tries them (see `kernel::Choice`).
+                let how = match crate::kernel::Choice::new(task, acts) {
+                    Some(c) => format!(
+                        ", tried through a decision table of the {} tests their conditions share",
+                        c.tests()
+                    ),
+                    None => String::new(),
+                };
+                (
+                    acts,
+                    format!(" (by itself, {n} a step, the first it can{how})"),
+                )
+            }
             None => (m.actions(), String::new()),
         };
         if acts.is_empty() {
