@@ -98,6 +98,16 @@ struct Move {
     push: Option<(usize, i64, u32)>,
 }
 
+/// What came of a mover's move made by itself ([`Generic::prefer`]).
+enum Tried {
+    /// It was made.
+    Made,
+    /// It cannot be made: the next is tried.
+    Not,
+    /// An effect left a counter's range: the step is no step.
+    Fails,
+}
+
 /// Where a mover's move that goes further than the next cell ended
 /// ([`Generic::go_on`]).
 #[derive(Debug, Clone, Copy)]
@@ -1124,53 +1134,75 @@ impl<'k, W: Word> Generic<'k, W> {
             };
             for _ in 0..times {
                 // Which conditions hold, from the table where there is
-                // one (the state changes only once a move is made).
-                let holding = (self.choices[i].as_ref()).map(|c| c.holding(task, &self.next));
-                for (j, &a) in acts.iter().enumerate() {
-                    let holds = match holding {
-                        Some(h) => h >> j & 1 == 1,
-                        None => task.eval(task.action(a).guard(), &self.next),
-                    };
-                    if !holds {
-                        continue;
-                    }
-                    if let Some((dir, slide)) = task.action(a).motion().shift() {
-                        let before = self.next[m.pos().ix()];
-                        match self.go_on(i, self.cells[i], dir, slide) {
-                            Some(went) => {
-                                let mut at = went.at;
-                                if let Some((other, q, _)) = went.through {
-                                    self.next[m.pos().ix()] = q as i64;
-                                    at = other;
-                                }
-                                // Pieces mark the cells they cover anew.
-                                if self.pieces {
-                                    self.locate_next();
-                                } else {
-                                    self.cells[i] = at;
-                                }
-                            }
-                            // It moved, and a rule left a counter's range.
-                            None if self.next[m.pos().ix()] != before => {
-                                ok = false;
-                                break 'movers;
-                            }
-                            None => continue,
+                // one (the state changes only once a move is made); else
+                // each condition in turn, up to the first move made.
+                let mut tried = Tried::Not;
+                match self.choices[i]
+                    .as_ref()
+                    .map(|c| c.holding(task, &self.next))
+                {
+                    Some(mut holding) => {
+                        while holding != 0 && matches!(tried, Tried::Not) {
+                            let j = holding.trailing_zeros() as usize;
+                            holding &= holding - 1;
+                            tried = self.prefer(i, acts[j]);
                         }
                     }
-                    for &r in task.action(a).rules() {
-                        if !fire(task, r, &mut self.next) {
-                            ok = false;
-                            break 'movers;
+                    None => {
+                        for &a in acts {
+                            if task.eval(task.action(a).guard(), &self.next) {
+                                tried = self.prefer(i, a);
+                                if !matches!(tried, Tried::Not) {
+                                    break;
+                                }
+                            }
                         }
                     }
-                    break;
+                }
+                if matches!(tried, Tried::Fails) {
+                    ok = false;
+                    break 'movers;
                 }
             }
         }
         // Each mover's cell as the state being expanded has it.
         self.locate();
         ok
+    }
+
+    /// Mover `i` that moves by itself makes its move `a`, whose condition
+    /// holds, if it can: the move and then its rules.
+    #[inline(always)]
+    fn prefer(&mut self, i: usize, a: crate::task::ActionId) -> Tried {
+        let task = self.task;
+        let m = &task.movers()[i];
+        if let Some((dir, slide)) = task.action(a).motion().shift() {
+            let before = self.next[m.pos().ix()];
+            match self.go_on(i, self.cells[i], dir, slide) {
+                Some(went) => {
+                    let mut at = went.at;
+                    if let Some((other, q, _)) = went.through {
+                        self.next[m.pos().ix()] = q as i64;
+                        at = other;
+                    }
+                    // Pieces mark the cells they cover anew.
+                    if self.pieces {
+                        self.locate_next();
+                    } else {
+                        self.cells[i] = at;
+                    }
+                }
+                // It moved, and a rule left a counter's range.
+                None if self.next[m.pos().ix()] != before => return Tried::Fails,
+                None => return Tried::Not,
+            }
+        }
+        for &r in task.action(a).rules() {
+            if !fire(task, r, &mut self.next) {
+                return Tried::Fails;
+            }
+        }
+        Tried::Made
     }
 }
 
