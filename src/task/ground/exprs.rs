@@ -279,10 +279,17 @@ impl Grounder<'_> {
     fn covers(&self, i: usize, g: u32) -> Expr {
         let m = &self.movers[i];
         let board = &self.board;
+        // The anchors that put the anchor or a cell of the shape on `g`: a
+        // look-up per cell of the shape, not a pass over every position.
         let on = |shape: &[(i32, i32)]| {
-            self.at_cells(i, |c| {
-                c == g || shape.iter().any(|&o| board.shifted(c, o) == Some(g))
-            })
+            let d = &m.domain;
+            let mut words = vec![0u64; d.len().div_ceil(64)];
+            for (dr, dc) in std::iter::once((0, 0)).chain(shape.iter().copied()) {
+                if let Some(p) = board.shifted(g, (-dr, -dc)).and_then(|a| d.position_of(a)) {
+                    words[p as usize / 64] |= 1 << (p % 64);
+                }
+            }
+            Expr::at_words(MoverId(i as u32), words, d.len())
         };
         match m.poses() {
             None => on(m.shape()),
