@@ -396,6 +396,94 @@ fn the_slide_kernel_gives_the_interpreters_successors() {
     );
 }
 
+/// Tiles that carry (`carry`): a lone mover stepping, sliding or
+/// teleporting onto arrows of four ways, a wind of its own way and rings
+/// of arrows that carry round for ever, with doors opened by a pass that
+/// may be carried over; the slide kernel, which carries it a cell a
+/// round, gives the interpreter's successors.
+#[test]
+fn the_slide_kernel_carries_as_the_interpreter_does() {
+    let mut rng = SmallRng::seed_from_u64(0xca77);
+    let (mut compared, mut ringed) = (0, 0);
+    for round in 0..300 {
+        let steps = ["north", "east", "south", "west", "northeast", "southwest"];
+        let mut moves: Vec<&str> = steps[..4]
+            .iter()
+            .copied()
+            .filter(|_| rng.gen_bool(0.8))
+            .collect();
+        if rng.gen_bool(0.3) {
+            moves.push(steps[4 + rng.gen_range(0..2)]);
+        }
+        if rng.gen_bool(0.3) {
+            moves.push(["slide north", "slide east", "(2,1)"][rng.gen_range(0..3)]);
+        }
+        if moves.is_empty() {
+            moves.push("east");
+        }
+        let wind = ["east", "southwest", "north"][rng.gen_range(0..3)];
+        let optional = if round % 3 == 0 { " optional" } else { "" };
+        let mut rules = format!(
+            "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+             domain way = north east south west\n\
+             domain pair = a b\n\
+             tiles {{ floor '.'  wall '#' solid  arrow '^' '>' 'v' '<' of way  wind '~'  \
+                      ice 'i' slippery  portal 'a' 'b' of pair  pass 'P'  door 'D'  mark 'X' }}\n\
+             agent bot '1' on floor\n\
+             move bot: {}\n\
+             carry arrow(?w) ?w\n\
+             carry wind {wind}\n\
+             teleport portal{optional}\n\
+             goal bot on mark\n",
+            moves.join(", ")
+        );
+        if round % 2 == 1 {
+            rules.push_str("flag boarding\non enter pass: set boarding\n");
+            rules.push_str(
+                [
+                    "enter door only if boarding\n",
+                    "on enter wind: toggle boarding\nenter door only if not boarding\n",
+                    "enter arrow only if boarding\n",
+                ][rng.gen_range(0..3)],
+            );
+        }
+        let size = (rng.gen_range(2..=7), rng.gen_range(2..=8));
+        let tiles: &[u8] = if rng.gen_bool(0.5) {
+            b"....#^>v<~PDX"
+        } else {
+            b"..#^^>>vv<<~iPDX"
+        };
+        let mut g = common::random_grid(&mut rng, size.0, size.1, |r| {
+            tiles[r.gen_range(0..tiles.len())]
+        });
+        // A ring of arrows here and there: carried round it for ever.
+        let ring = rng.gen_bool(0.4);
+        if ring {
+            let (r, c) = (rng.gen_range(0..size.0 - 1), rng.gen_range(0..size.1 - 1));
+            g[r][c] = b'>';
+            g[r][c + 1] = b'v';
+            g[r + 1][c + 1] = b'<';
+            g[r + 1][c] = b'^';
+        }
+        let cells = common::all_cells(&g);
+        let marks: &[u8] = if rng.gen_bool(0.5) { b"1aabb" } else { b"1" };
+        if cells.len() < marks.len() {
+            continue;
+        }
+        common::place(&mut rng, &mut g, cells, marks);
+        let input = common::case_text(&format!("1 {} {}", size.0, size.1), &g);
+        let task = ground(&rules, &input);
+        if compare(&task, 3000, &format!("{rules}\n{input}")).contains(&KernelKind::Slides) {
+            compared += 1;
+            ringed += usize::from(ring);
+        }
+    }
+    assert!(
+        compared > 250 && ringed > 80,
+        "the slide kernel carried on {compared} maps, {ringed} with a ring"
+    );
+}
+
 #[test]
 fn the_bodies_kernel_gives_the_interpreters_successors() {
     let mut rng = SmallRng::seed_from_u64(0xb0d1e5);

@@ -53,6 +53,10 @@ fn special(task: &Task) -> Result<Vec<Fit>, String> {
         return phased(task);
     }
     none_if(task)?;
+    // Before pieces: the bodies kernel knows nothing of carrying.
+    if task.carries() {
+        return carried(task);
+    }
     if task.forbids() && (task.far_moves() || task.has_pieces()) {
         return Err("no step may end where a condition holds (`forbid COND`)".into());
     }
@@ -166,6 +170,33 @@ fn phased(task: &Task) -> Result<Vec<Fit>, String> {
     Ok(common)
 }
 
+/// The kernel of a task whose tiles carry what stands on them: the slide
+/// kernel, which carries a lone mover cell by cell once its move ends.
+fn carried(task: &Task) -> Result<Vec<Fit>, String> {
+    if task.forbids() {
+        return Err(
+            "tiles carry what stands on them (`carry`), and no step may end where a \
+                    condition holds (`forbid COND`)"
+                .into(),
+        );
+    }
+    if !slides::fits(task) {
+        return Err(
+            "tiles carry what stands on them (`carry`), and there is more than one \
+                    mover, a piece, or a rule that has a condition, changes a counter, \
+                    belongs to a move or is a derived fact"
+                .into(),
+        );
+    }
+    Ok(vec![Fit::new(
+        KernelKind::Slides,
+        "one agent whose moves step, slide or teleport, carried by tiles once its move \
+         ends: each walks a byte per cell (may it enter, does the cell carry it on, stop it, \
+         teleport it, which way does it carry it), with the entry conditions and the flags \
+         entering sets; a state seen again while carried is a loop (Brent's method)",
+    )])
+}
+
 /// Why no specialised kernel can run `task`, when a feature rules them
 /// all out.
 fn none_if(task: &Task) -> Result<(), String> {
@@ -173,8 +204,6 @@ fn none_if(task: &Task) -> Result<(), String> {
         "agents move together, front first"
     } else if task.has_objects() {
         "agents push objects"
-    } else if task.carries() {
-        "tiles carry what stands on them after every step (`carry`)"
     } else if task.scripted() {
         "agents move by themselves after every step (`by itself`)"
     } else if task.posed() {

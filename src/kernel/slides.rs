@@ -7,11 +7,17 @@
 //! those bytes cell by cell, as a hand-written solver would, stopping
 //! before another mover.
 //!
+//! A lone mover may stand on tiles that carry (`carry`): once its move
+//! ends, it walks on the way each cell carries, a cell a round, as the
+//! interpreter's rounds of carrying take one mover.
+//!
 //! Invariant: it gives exactly the successors of [`super::Generic`], in
 //! the same order, on every state (tested in `tests/kernels.rs` on random
 //! tasks). It can: with no rules a move changes nothing but its mover's
 //! position, and with one mover or `forbid same cell` another mover on the
-//! way stops the move before it, as the interpreter's `far` does.
+//! way stops the move before it, as the interpreter's `far` does. Carrying
+//! is taken with one mover only: with several, the interpreter's rounds
+//! carry each a cell in turn, and one may stand in another's way.
 
 use super::tables::Effect;
 use super::{Cond, Conds};
@@ -55,6 +61,11 @@ struct Mover<'t, W> {
     /// fires are in `rules`.
     ruled: Vec<u32>,
     rules: Vec<(Cond<W>, Effect<W>)>,
+    /// Padded cell -> the way it carries what stands on it, as an index
+    /// + 1 into `ways` (0: it does not); empty when no cell carries.
+    carry: Vec<u8>,
+    /// The ways cells carry, in padded cells.
+    ways: Vec<isize>,
 }
 
 impl<W> Mover<'_, W> {
@@ -82,9 +93,12 @@ pub struct SlideModel<'t, W> {
 /// Whether the kernel applies: movers in turn whose moves are steps or
 /// slides, with no rules but plain `on enter` rules (no condition, flags
 /// only) and any entry conditions, no derived facts, steps of cost 1, and
-/// one mover or `forbid same cell`.
+/// one mover or `forbid same cell`; where tiles carry, one mover of one
+/// cell.
 pub fn fits(task: &Task) -> bool {
-    task.mode() == crate::task::Mode::InTurn
+    let carried = !task.carries() || (task.movers().len() == 1 && !task.has_pieces());
+    carried
+        && task.mode() == crate::task::Mode::InTurn
         && task.unit_costs()
         && task.plain_rules()
         && !task.has_guards()
@@ -178,6 +192,24 @@ impl<'t, W: Word> SlideModel<'t, W> {
                 }
                 // The board's ends are in grid order, hence padded order.
                 debug_assert!(through.is_sorted());
+                // The ways cells carry: classes are few, cells many.
+                let mut ways: Vec<isize> = Vec::new();
+                let mut carry = Vec::new();
+                if task.carries() {
+                    let class_way: Vec<u8> = (b.class_ids())
+                        .map(|k| {
+                            let Some(w) = task.carry_way(k) else { return 0 };
+                            let delta = b.delta(w);
+                            let at = ways.iter().position(|&x| x == delta).unwrap_or_else(|| {
+                                ways.push(delta);
+                                ways.len() - 1
+                            });
+                            at as u8 + 1
+                        })
+                        .collect();
+                    carry = vec![0u8; n];
+                    d.for_each(|_, c, pc| carry[pc as usize] = class_way[b.class(c) as usize]);
+                }
                 let moves = m
                     .actions()
                     .iter()
@@ -196,6 +228,8 @@ impl<'t, W: Word> SlideModel<'t, W> {
                     moves,
                     ruled,
                     rules,
+                    carry,
+                    ways,
                 }
             })
             .collect();
@@ -318,7 +352,7 @@ impl<'k, W: Word> Slides<'k, W> {
                 cleared | mv.field.place::<W>(mv.position(at))
             };
             if kind & TELEPORT == 0 {
-                if !f(end) {
+                if !self.land::<RULED_CELLS>(mv, at, end, f) {
                     return false;
                 }
                 continue;
@@ -326,20 +360,90 @@ impl<'k, W: Word> Slides<'k, W> {
             let end_at = mv.through.partition_point(|t| (t.0 as usize) < at);
             let (_, through, optional) = mv.through[end_at];
             if through == NONE {
-                if !f(end) {
+                if !self.land::<RULED_CELLS>(mv, at, end, f) {
                     return false;
                 }
                 continue;
             }
             let other = mv.domain.padded(through) as usize;
             let taken = m.forbid_same_cell && self.taken(i, other);
-            if (taken || optional) && !f(end) {
+            if (taken || optional) && !self.land::<RULED_CELLS>(mv, at, end, f) {
                 return false;
             }
-            if !taken && !f(cleared | mv.field.place::<W>(through as u64)) {
+            let gone = cleared | mv.field.place::<W>(through as u64);
+            if !taken && !self.land::<RULED_CELLS>(mv, other, gone, f) {
                 return false;
             }
         }
         true
+    }
+
+    /// Hands `f` the successor `t`, whose mover has ended its move on
+    /// padded cell `at`, once carried (none when the carrying goes round a
+    /// loop); false when `f` asks to stop.
+    #[inline(always)]
+    fn land<const RULED_CELLS: bool>(
+        &self,
+        mv: &Mover<'_, W>,
+        at: usize,
+        t: W,
+        f: &mut impl FnMut(W) -> bool,
+    ) -> bool {
+        if mv.carry.is_empty() || mv.carry[at] == 0 {
+            return f(t);
+        }
+        match self.carried::<RULED_CELLS>(mv, at, t) {
+            Some(u) => f(u),
+            None => true,
+        }
+    }
+
+    /// The lone mover on padded cell `at` in state `t`, carried a cell a
+    /// round as the interpreter's [`super::generic::carry`] carries it:
+    /// into a cell it may enter (its entry condition holding, its rules
+    /// firing), until a round carries it nowhere; none when a state after
+    /// a round comes again (Brent's method, as there).
+    fn carried<const RULED_CELLS: bool>(
+        &self,
+        mv: &Mover<'_, W>,
+        mut at: usize,
+        mut t: W,
+    ) -> Option<W> {
+        let (mut power, mut lam, mut snap) = (1u64, 0u64, None);
+        loop {
+            let way = mv.carry[at];
+            if way == 0 {
+                return Some(t);
+            }
+            let to = at.wrapping_add_signed(mv.ways[way as usize - 1]);
+            let k = mv.kind[to];
+            if k & OPEN == 0
+                || (RULED_CELLS
+                    && k & RULED != 0
+                    && !self.m.cx.holds(mv.rules[mv.ruled[to] as usize].0, t))
+            {
+                return Some(t);
+            }
+            at = to;
+            t = (t & !mv.field.mask::<W>()) | mv.field.place::<W>(mv.position(to));
+            if RULED_CELLS && k & RULED != 0 {
+                t = mv.rules[mv.ruled[to] as usize].1.apply(t);
+            }
+            // A round is a function of the state: a state seen again is a
+            // loop.
+            let Some(kept) = snap else {
+                snap = Some(t);
+                continue;
+            };
+            lam += 1;
+            if t == kept {
+                return None;
+            }
+            if lam == power {
+                snap = Some(t);
+                power *= 2;
+                lam = 0;
+            }
+        }
     }
 }
