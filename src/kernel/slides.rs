@@ -61,8 +61,9 @@ struct Mover<'t, W> {
     /// fires are in `rules`.
     ruled: Vec<u32>,
     rules: Vec<(Cond<W>, Effect<W>)>,
-    /// Padded cell -> the way it carries what stands on it, as an index
-    /// + 1 into `ways` (0: it does not); empty when no cell carries.
+    /// Padded cell -> the way it carries what stands on it, as one more
+    /// than its index into `ways` (0: it does not); empty when no cell
+    /// carries.
     carry: Vec<u8>,
     /// The ways cells carry, in padded cells.
     ways: Vec<isize>,
@@ -192,24 +193,7 @@ impl<'t, W: Word> SlideModel<'t, W> {
                 }
                 // The board's ends are in grid order, hence padded order.
                 debug_assert!(through.is_sorted());
-                // The ways cells carry: classes are few, cells many.
-                let mut ways: Vec<isize> = Vec::new();
-                let mut carry = Vec::new();
-                if task.carries() {
-                    let class_way: Vec<u8> = (b.class_ids())
-                        .map(|k| {
-                            let Some(w) = task.carry_way(k) else { return 0 };
-                            let delta = b.delta(w);
-                            let at = ways.iter().position(|&x| x == delta).unwrap_or_else(|| {
-                                ways.push(delta);
-                                ways.len() - 1
-                            });
-                            at as u8 + 1
-                        })
-                        .collect();
-                    carry = vec![0u8; n];
-                    d.for_each(|_, c, pc| carry[pc as usize] = class_way[b.class(c) as usize]);
-                }
+                let (carry, ways) = carrying(task, d);
                 let moves = m
                     .actions()
                     .iter()
@@ -239,6 +223,32 @@ impl<'t, W: Word> SlideModel<'t, W> {
             forbid_same_cell: task.forbid_same_cell(),
         }
     }
+}
+
+/// Padded cell of `d` -> the way it carries what stands on it, as one
+/// more than its index into the ways (0: it does not), and the ways in
+/// padded cells; both empty when no tile carries.
+fn carrying(task: &Task, d: &Domain) -> (Vec<u8>, Vec<isize>) {
+    if !task.carries() {
+        return (Vec::new(), Vec::new());
+    }
+    let b = task.board();
+    // Classes are few, cells many.
+    let mut ways: Vec<isize> = Vec::new();
+    let class_way: Vec<u8> = (b.class_ids())
+        .map(|k| {
+            let Some(w) = task.carry_way(k) else { return 0 };
+            let delta = b.delta(w);
+            let at = ways.iter().position(|&x| x == delta).unwrap_or_else(|| {
+                ways.push(delta);
+                ways.len() - 1
+            });
+            at as u8 + 1
+        })
+        .collect();
+    let mut carry = vec![0u8; b.open().len()];
+    d.for_each(|_, c, pc| carry[pc as usize] = class_way[b.class(c) as usize]);
+    (carry, ways)
 }
 
 /// The effect of the plain rules mover `m` fires entering class `k`.
