@@ -1226,7 +1226,7 @@ pub fn carry(task: &Task, vals: &mut [i64], snap: &mut Vec<i64>) -> bool {
     let cell = |vals: &[i64], m: &crate::task::Mover| m.domain().cell(vals[m.pos().ix()] as u32);
     // Brent's method from the state after the first round that carries
     // (a step with no one on a carrying cell copies nothing).
-    let (mut power, mut lam, mut kept) = (1u64, 0u64, false);
+    let mut rounds = Brent::new();
     loop {
         let mut moved = false;
         for (i, m) in movers.iter().enumerate() {
@@ -1261,21 +1261,55 @@ pub fn carry(task: &Task, vals: &mut [i64], snap: &mut Vec<i64>) -> bool {
             return true;
         }
         // A round is a function of the state: a state seen again is a loop.
-        if !kept {
-            snap.clear();
-            snap.extend_from_slice(vals);
-            kept = true;
-            continue;
-        }
-        lam += 1;
-        if vals[..] == snap[..] {
+        if rounds.looped(&vals[..], snap) {
             return false;
         }
-        if lam == power {
-            snap.copy_from_slice(vals);
-            power *= 2;
-            lam = 0;
+    }
+}
+
+/// Brent's method for finding a loop in a sequence of states each a
+/// function of the one before (rounds of carrying): one state kept,
+/// compared with each state after it, kept anew at powers of two.
+pub(crate) struct Brent {
+    power: u64,
+    lam: u64,
+    kept: bool,
+}
+
+impl Brent {
+    pub(crate) fn new() -> Brent {
+        Brent {
+            power: 1,
+            lam: 0,
+            kept: false,
         }
+    }
+
+    /// After a round that led to `now`: whether `now` is the state kept
+    /// in `kept`, which a loop has come back to; else `now` is kept when
+    /// the method says so.
+    #[inline(always)]
+    pub(crate) fn looped<S: ?Sized + PartialEq + ToOwned>(
+        &mut self,
+        now: &S,
+        kept: &mut S::Owned,
+    ) -> bool {
+        use std::borrow::Borrow;
+        if !self.kept {
+            now.clone_into(kept);
+            self.kept = true;
+            return false;
+        }
+        self.lam += 1;
+        if now == (*kept).borrow() {
+            return true;
+        }
+        if self.lam == self.power {
+            now.clone_into(kept);
+            self.power *= 2;
+            self.lam = 0;
+        }
+        false
     }
 }
 

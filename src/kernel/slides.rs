@@ -412,14 +412,14 @@ impl<'k, W: Word> Slides<'k, W> {
     /// round as the interpreter's [`super::generic::carry`] carries it:
     /// into a cell it may enter (its entry condition holding, its rules
     /// firing), until a round carries it nowhere; none when a state after
-    /// a round comes again (Brent's method, as there).
+    /// a round comes again (the same [`super::generic::Brent`]).
     fn carried<const RULED_CELLS: bool>(
         &self,
         mv: &Mover<'_, W>,
         mut at: usize,
         mut t: W,
     ) -> Option<W> {
-        let (mut power, mut lam, mut snap) = (1u64, 0u64, None);
+        let (mut rounds, mut kept) = (super::generic::Brent::new(), t);
         loop {
             let way = mv.carry[at];
             if way == 0 {
@@ -441,18 +441,8 @@ impl<'k, W: Word> Slides<'k, W> {
             }
             // A round is a function of the state: a state seen again is a
             // loop.
-            let Some(kept) = snap else {
-                snap = Some(t);
-                continue;
-            };
-            lam += 1;
-            if t == kept {
+            if rounds.looped(&t, &mut kept) {
                 return None;
-            }
-            if lam == power {
-                snap = Some(t);
-                power *= 2;
-                lam = 0;
             }
         }
     }
