@@ -909,3 +909,143 @@ fn kernels_per_value_of_the_clock_give_the_interpreters_successors() {
         );
     }
 }
+
+/// A random connected shape of one to three cells, `(0, 0)` among them.
+fn random_pose(rng: &mut SmallRng) -> Vec<(i32, i32)> {
+    let mut cells = vec![(0, 0)];
+    for _ in 0..rng.gen_range(0..=2) {
+        let (r, c) = cells[rng.gen_range(0..cells.len())];
+        let d = [(0, 1), (1, 0), (0, -1), (-1, 0)][rng.gen_range(0..4)];
+        let next = (r + d.0, c + d.1);
+        if !cells.contains(&next) {
+            cells.push(next);
+        }
+    }
+    cells.sort_unstable();
+    cells
+}
+
+/// A rule file of one piece with two or three random poses, moved by
+/// random tables (shifts of up to two cells, a turn that goes no way),
+/// some moves on conditions of the cells around it, with entry conditions
+/// and flags set by the cells it comes to cover and by its moves.
+fn posed_rules(rng: &mut SmallRng) -> (String, Vec<Vec<(i32, i32)>>) {
+    let mut poses: Vec<Vec<(i32, i32)>> = Vec::new();
+    while poses.len() < rng.gen_range(2..=3) {
+        let p = random_pose(rng);
+        // Poses of their own (two laid out alike start as the first).
+        if !poses.contains(&p) {
+            poses.push(p);
+        }
+    }
+    let show = |p: &[(i32, i32)]| {
+        p.iter()
+            .map(|(r, c)| format!("({r}, {c})"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let names = ["a", "b", "c"];
+    let mut moves = Vec::new();
+    for name in ["north", "east", "south", "west", "turn right"] {
+        if rng.gen_bool(0.2) {
+            continue;
+        }
+        let rows: Vec<String> = (0..poses.len())
+            .map(|k| {
+                let to = rng.gen_range(0..poses.len());
+                let (dr, dc) = (rng.gen_range(-2..=2), rng.gen_range(-2..=2));
+                format!("{} -> {} ({dr}, {dc})", names[k], names[to])
+            })
+            .collect();
+        let guard = match rng.gen_range(0..4) {
+            0 => format!(" if not cell ({}, {}) is wall", rng.gen_range(-1..=1), 1),
+            1 => " if cell here is floor or cell (1, 0) is gap".to_string(),
+            _ => String::new(),
+        };
+        moves.push(format!("{name} {{ {} }}{guard}", rows.join(", ")));
+    }
+    if moves.is_empty() {
+        let rows: Vec<String> = (0..poses.len())
+            .map(|k| format!("{} -> {} (0, 1)", names[k], names[k]))
+            .collect();
+        moves.push(format!("east {{ {} }}", rows.join(", ")));
+    }
+    let decl: Vec<String> = (poses.iter().enumerate())
+        .map(|(k, p)| format!("{} {}", names[k], show(p)))
+        .collect();
+    let mut rules = format!(
+        "input {{ cases until eof  header rows cols  grid rows x cols }}\n\
+         tiles {{ floor '.'  wall '#' solid  hole 'O'  switch 's'  gap 'g'  bell 'q' }}\n\
+         piece block 'B' on floor\n\
+         poses block {{ {} }}\n\
+         flag down\nflag rung\n\
+         move block:\n  {}\n\
+         goal block on hole and block is a\n",
+        decl.join("  "),
+        moves.join(",\n  ")
+    );
+    match rng.gen_range(0..4) {
+        0 => rules.push_str("on enter switch: toggle down\nenter gap only if down\n"),
+        1 => rules.push_str("on enter bell: set rung\nenter gap only if not rung\n"),
+        2 => rules.push_str("on block north: toggle down\nenter switch only if down\n"),
+        _ => {}
+    }
+    (rules, poses)
+}
+
+/// Pieces with poses (`poses`) moved by their tables: the pose kernel,
+/// which reads the cells a move comes to cover on the padded grid, gives
+/// the interpreter's successors on random poses, tables, conditions and
+/// rules, on small maps and on large ones (whose positions are the padded
+/// grid's).
+#[test]
+fn the_pose_kernel_gives_the_interpreters_successors() {
+    let mut rng = SmallRng::seed_from_u64(0x9053);
+    let (mut compared, mut large) = (0, 0);
+    for round in 0..500 {
+        let (rules, poses) = posed_rules(&mut rng);
+        let big = round % 100 == 99;
+        let size = if big {
+            (600, 600)
+        } else {
+            (rng.gen_range(3..=7), rng.gen_range(3..=8))
+        };
+        let tiles: &[u8] = if big {
+            b"...............#sgq"
+        } else {
+            b"......##sgqO"
+        };
+        let mut g = common::random_grid(&mut rng, size.0, size.1, |r| {
+            tiles[r.gen_range(0..tiles.len())]
+        });
+        // The piece in a random pose somewhere it fits on the map.
+        let pose = &poses[rng.gen_range(0..poses.len())];
+        let (r, c) = (rng.gen_range(0..size.0), rng.gen_range(0..size.1));
+        let cells: Option<Vec<(usize, usize)>> = (pose.iter())
+            .map(|&(dr, dc)| {
+                let (r, c) = (r as i32 + dr, c as i32 + dc);
+                (r >= 0 && c >= 0 && (r as usize) < size.0 && (c as usize) < size.1)
+                    .then_some((r as usize, c as usize))
+            })
+            .collect();
+        let Some(cells) = cells else { continue };
+        for &(r, c) in &cells {
+            g[r][c] = b'B';
+        }
+        let input = common::case_text(&format!("{} {}", size.0, size.1), &g);
+        let task = ground(&rules, &input);
+        let what = if big {
+            format!("{rules}\n(a large map)")
+        } else {
+            format!("{rules}\n{input}")
+        };
+        if compare(&task, 3000, &what).contains(&KernelKind::Poses) {
+            compared += 1;
+            large += usize::from(big);
+        }
+    }
+    assert!(
+        compared > 300 && large >= 3,
+        "the pose kernel was compared on {compared} maps, {large} large"
+    );
+}

@@ -66,10 +66,18 @@ pub enum Node<W> {
         op: Cmp,
         k: i64,
     },
+    /// `s & mask == value` for one of these `(mask, value)`.
+    AnyOf(Vec<(W, W)>),
     And(Vec<Cond<W>>),
     Or(Vec<Cond<W>>),
     Not(Cond<W>),
 }
+
+/// The most values a set is tested by a compare each, not a bitmap.
+const FEW: u32 = 8;
+
+/// The most masks a disjunction of masks holds ([`Node::AnyOf`]).
+const MANY: usize = 64;
 
 /// The node table the compiled conditions of one case share.
 #[derive(Debug, Clone, Default)]
@@ -145,6 +153,7 @@ impl<W: Word> Conds<W> {
                     .sum();
                 op.holds(sum, *k)
             }
+            Node::AnyOf(ms) => ms.iter().any(|&(m, v)| s & m == v),
             Node::And(cs) => cs.iter().all(|c| self.holds(*c, s)),
             Node::Or(cs) => cs.iter().any(|c| self.holds(*c, s)),
             Node::Not(c) => !self.holds(*c, s),
@@ -252,13 +261,22 @@ impl<W: Word> Conds<W> {
             Expr::At(m, set) => {
                 let f = layout.field(task.mover(*m).pos());
                 let ones_count: u32 = set.iter().map(|w| w.count_ones()).sum();
-                if ones_count == 1 {
-                    let w = set.iter().position(|w| *w != 0).expect("a set bit");
-                    let p = w as u64 * 64 + set[w].trailing_zeros() as u64;
-                    return Cond::Masked {
-                        mask: f.mask(),
-                        value: f.place(p),
-                    };
+                // A few positions (a goal's cells): a compare each, where a
+                // bitmap of a large map's positions would be a miss of the
+                // cache each time.
+                if ones_count <= FEW {
+                    let at = (set.iter().enumerate())
+                        .flat_map(|(w, &bits)| {
+                            (0..64)
+                                .filter(move |b| bits >> b & 1 == 1)
+                                .map(move |b| w * 64 + b)
+                        })
+                        .map(|p| Cond::Masked {
+                            mask: f.mask(),
+                            value: f.place(p as u64),
+                        })
+                        .collect();
+                    return self.or(at);
                 }
                 self.push(Node::At {
                     offset: f.offset,
@@ -334,38 +352,83 @@ impl<W: Word> Conds<W> {
         }
     }
 
-    /// A conjunction, folding constants and merging masks.
+    /// A conjunction, folding constants and merging masks; with
+    /// disjunctions of masks (a piece at one of a few anchors and poses),
+    /// the disjunction of the masks that agree, while they stay few (a
+    /// goal that a piece covers three cells: the one place it does, one
+    /// compare).
     pub fn and(&mut self, parts: Vec<Cond<W>>) -> Cond<W> {
-        let (mut mask, mut value) = (W::ZERO, W::ZERO);
+        let mut acc = vec![(W::ZERO, W::ZERO)];
+        let mut alts = Vec::new();
         let mut rest = Vec::new();
         for p in parts {
             match p {
                 Cond::Always => {}
                 Cond::Never => return Cond::Never,
-                Cond::Masked { mask: m, value: v } => {
-                    if (mask & m) & (value ^ v) != W::ZERO {
-                        return Cond::Never;
-                    }
-                    mask = mask | m;
-                    value = value | v;
-                }
-                c => rest.push(c),
+                Cond::Masked { mask, value } => alts.insert(0, (p, vec![(mask, value)])),
+                c => match self.masks(c) {
+                    Some(ms) => alts.push((c, ms)),
+                    None => rest.push(c),
+                },
             }
         }
-        let masked = (mask != W::ZERO).then_some(Cond::Masked { mask, value });
-        match (masked, rest.len()) {
-            (None, 0) => Cond::Always,
-            (Some(m), 0) => m,
-            (None, 1) => rest[0],
-            (m, _) => {
-                rest.extend(m);
-                self.push(Node::And(rest))
+        // The single masks first: they merge whatever their number.
+        let mut kept = Vec::new();
+        for (c, ms) in alts {
+            if ms.len() > 1 && acc.len() * ms.len() > MANY {
+                kept.push(c);
+                continue;
             }
+            let mut out: Vec<(W, W)> = Vec::new();
+            for &(m1, v1) in &acc {
+                for &(m2, v2) in &ms {
+                    let agree = (m1 & m2) & (v1 ^ v2) == W::ZERO;
+                    if agree && !out.contains(&(m1 | m2, v1 | v2)) {
+                        out.push((m1 | m2, v1 | v2));
+                    }
+                }
+            }
+            if out.is_empty() {
+                return Cond::Never;
+            }
+            acc = out;
+        }
+        let head = if acc == [(W::ZERO, W::ZERO)] {
+            Cond::Always
+        } else {
+            let masked = acc
+                .into_iter()
+                .map(|(mask, value)| Cond::Masked { mask, value })
+                .collect();
+            self.or(masked)
+        };
+        // The masks first: a compare that often decides alone.
+        let all: Vec<Cond<W>> = std::iter::once(head)
+            .filter(|&h| h != Cond::Always)
+            .chain(kept)
+            .chain(rest)
+            .collect();
+        match all.len() {
+            0 => Cond::Always,
+            1 => all[0],
+            _ => self.push(Node::And(all)),
+        }
+    }
+
+    /// The masks of `c` when it is one of a few masks ([`Node::AnyOf`]).
+    fn masks(&self, c: Cond<W>) -> Option<Vec<(W, W)>> {
+        match c {
+            Cond::Masked { mask, value } => Some(vec![(mask, value)]),
+            Cond::Expr(id) => match &self.nodes[id.0 as usize] {
+                Node::AnyOf(ms) => Some(ms.clone()),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
     /// A disjunction, folding constants; a disjunction of single set bits
-    /// is one test of their mask.
+    /// is one test of their mask, one of a few masks a node of them.
     pub fn or(&mut self, parts: Vec<Cond<W>>) -> Cond<W> {
         let mut rest = Vec::new();
         for p in parts {
@@ -382,6 +445,20 @@ impl<W: Word> Conds<W> {
         if rest.len() > 1 && rest.iter().all(|c| bit(c).is_some()) {
             let m = rest.iter().fold(W::ZERO, |a, c| a | bit(c).expect("a bit"));
             return self.push(Node::AnyBits(m));
+        }
+        if rest.len() > 1 {
+            let masks: Option<Vec<Vec<(W, W)>>> = rest.iter().map(|&c| self.masks(c)).collect();
+            if let Some(masks) = masks {
+                let mut all: Vec<(W, W)> = Vec::new();
+                for m in masks.into_iter().flatten() {
+                    if !all.contains(&m) {
+                        all.push(m);
+                    }
+                }
+                if all.len() <= MANY {
+                    return self.push(Node::AnyOf(all));
+                }
+            }
         }
         match rest.len() {
             0 => Cond::Never,

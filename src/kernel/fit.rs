@@ -5,7 +5,7 @@
 //! interpreter. A pattern is read on the lowered task (its motions, rules
 //! and conditions), never on the rule file's words.
 
-use super::{KernelKind, bodies, slides, tables};
+use super::{KernelKind, bodies, poses, slides, tables};
 use crate::pack::bits_for;
 use crate::task::{Mode, Task};
 
@@ -51,6 +51,9 @@ pub fn fits(task: &Task) -> Vec<Fit> {
 fn special(task: &Task) -> Result<Vec<Fit>, String> {
     if task.clock().is_some() {
         return phased(task);
+    }
+    if task.posed() {
+        return posed(task);
     }
     none_if(task)?;
     // Before pieces: the bodies kernel knows nothing of carrying.
@@ -194,6 +197,25 @@ fn carried(task: &Task) -> Result<Vec<Fit>, String> {
          ends: each walks a byte per cell (may it enter, does the cell carry it on, stop it, \
          teleport it, which way does it carry it), with the entry conditions and the flags \
          entering sets; a state seen again while carried is a loop (Brent's method)",
+    )])
+}
+
+/// The kernel of a task with a piece whose cells depend on its pose.
+fn posed(task: &Task) -> Result<Vec<Fit>, String> {
+    if !poses::fits(task) {
+        return Err(
+            "a piece's cells depend on its pose (`poses`), and there is more than one mover, \
+             or a condition reads more than the piece's position, or a rule has a condition, \
+             changes a counter, reads the way in or derives a fact, or steps have costs, or \
+             something is forbidden or moves after a step"
+                .into(),
+        );
+    }
+    Ok(vec![Fit::new(
+        KernelKind::Poses,
+        "one piece with poses, moved by its tables: per move and pose, the pose it takes, its \
+         anchor's shift and the cells it comes to cover, whose bytes on the padded grid say \
+         whether it may (with the entry conditions and the flags covering them sets)",
     )])
 }
 

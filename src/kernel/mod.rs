@@ -12,6 +12,7 @@ mod choice;
 mod cond;
 mod fit;
 pub mod generic;
+pub mod poses;
 pub mod slides;
 pub(crate) mod tables;
 mod tables_succ;
@@ -21,6 +22,7 @@ pub use choice::Choice;
 pub use cond::{Cond, Conds};
 pub use fit::{Fit, fits};
 pub use generic::Generic;
+pub use poses::{PoseModel, Poses};
 pub use slides::{SlideModel, Slides};
 use tables::Model;
 pub use tables_succ::Tables;
@@ -49,6 +51,9 @@ pub enum KernelKind {
     /// Pieces of several cells in turn, with no rules: a mask of the cells
     /// each covers, per position.
     Bodies,
+    /// One piece with poses moved by its tables: per move and pose, the
+    /// cells it comes to cover, read on the padded grid.
+    Poses,
 }
 
 /// A task made ready for search with the plan's kernel: its compiled goal,
@@ -69,6 +74,7 @@ enum Compiled<'t, W> {
     Tables(Model<'t, W>),
     Slides(SlideModel<'t, W>),
     Bodies(BodyModel),
+    Poses(PoseModel<'t, W>),
     Generic,
     /// A task that reads the time: per value of its clock, what the kernel
     /// compiled of the task at that time.
@@ -159,6 +165,7 @@ impl<'t, W: Word> Kernel<'t, W> {
             KernelKind::Generic => Compiled::Generic,
             KernelKind::Slides => Compiled::Slides(SlideModel::new(task, layout)),
             KernelKind::Bodies => Compiled::Bodies(BodyModel::new(task, layout)),
+            KernelKind::Poses => Compiled::Poses(PoseModel::new(task, layout)),
             KernelKind::Lone
             | KernelKind::InTurn
             | KernelKind::AtOnce
@@ -202,6 +209,7 @@ impl<'t, W: Word> Kernel<'t, W> {
             Compiled::Tables(m) => Imp::Tables(Tables::new(m)),
             Compiled::Slides(m) => Imp::Slides(Slides::new(m)),
             Compiled::Bodies(m) => Imp::Bodies(Bodies::new(m)),
+            Compiled::Poses(m) => Imp::Poses(Poses::new(m)),
             Compiled::Generic => Imp::Generic(Generic::new(task, self.layout)),
             Compiled::Phased(p) => Imp::Phased(Phased {
                 field: p.field,
@@ -212,6 +220,7 @@ impl<'t, W: Word> Kernel<'t, W> {
                         Compiled::Tables(m) => Part::Tables(Box::new(Tables::new(m))),
                         Compiled::Slides(m) => Part::Slides(Slides::new(m)),
                         Compiled::Bodies(m) => Part::Bodies(Bodies::new(m)),
+                        Compiled::Poses(m) => Part::Poses(Poses::new(m)),
                         Compiled::Generic | Compiled::Phased(_) => {
                             unreachable!("a phase has a specialised kernel")
                         }
@@ -227,6 +236,7 @@ enum Part<'k, 't, W> {
     Tables(Box<Tables<'k, 't, W>>),
     Slides(Slides<'k, W>),
     Bodies(Bodies<'k, W>),
+    Poses(Poses<'k, W>),
 }
 
 /// The successors of a task that reads the time: those of the kernel of
@@ -248,6 +258,7 @@ impl<W: Word> Phased<'_, '_, W> {
             Part::Tables(t) => t.each(s, g),
             Part::Slides(t) => t.each(s, g),
             Part::Bodies(t) => t.each(s, &mut g),
+            Part::Poses(t) => t.each(s, g),
         }
     }
 }
@@ -288,6 +299,13 @@ impl<W: Word> Gen<W> for Bodies<'_, W> {
     }
 }
 
+impl<W: Word> Gen<W> for Poses<'_, W> {
+    #[inline(always)]
+    fn each(&mut self, s: W, f: impl FnMut(W) -> bool) {
+        Poses::each(self, s, f)
+    }
+}
+
 impl<W: Word> Gen<W> for Generic<'_, W> {
     #[inline(always)]
     fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
@@ -300,6 +318,7 @@ pub enum Split<'a, 'k, 't, W> {
     Tables(&'a mut Tables<'k, 't, W>),
     Slides(&'a mut Slides<'k, W>),
     Bodies(&'a mut Bodies<'k, W>),
+    Poses(&'a mut Poses<'k, W>),
     Generic(&'a mut Generic<'k, W>),
     Phased(&'a mut Phased<'k, 't, W>),
 }
@@ -336,6 +355,7 @@ enum Imp<'k, 't, W> {
     Tables(Tables<'k, 't, W>),
     Slides(Slides<'k, W>),
     Bodies(Bodies<'k, W>),
+    Poses(Poses<'k, W>),
     Generic(Generic<'k, W>),
     Phased(Phased<'k, 't, W>),
 }
@@ -348,6 +368,7 @@ impl<W: Word> Imp<'_, '_, W> {
             Imp::Tables(t) => t.each(s, |t| f(t, 1)),
             Imp::Slides(t) => t.each(s, |t| f(t, 1)),
             Imp::Bodies(t) => t.each(s, |t| f(t, 1)),
+            Imp::Poses(t) => t.each(s, |t| f(t, 1)),
             Imp::Generic(g) => g.each(s, f),
             Imp::Phased(p) => p.each_cost(s, f),
         }
@@ -363,6 +384,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
             Imp::Tables(t) => t.each(s, f),
             Imp::Slides(t) => t.each(s, f),
             Imp::Bodies(t) => t.each(s, f),
+            Imp::Poses(t) => t.each(s, f),
             Imp::Generic(g) => g.each(s, |t, _| f(t)),
             Imp::Phased(p) => p.each(s, f),
         }
@@ -380,6 +402,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
             Imp::Tables(t) => Split::Tables(t),
             Imp::Slides(t) => Split::Slides(t),
             Imp::Bodies(t) => Split::Bodies(t),
+            Imp::Poses(t) => Split::Poses(t),
             Imp::Generic(g) => Split::Generic(g),
             Imp::Phased(p) => Split::Phased(p),
         }
@@ -390,7 +413,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     pub fn row_words(&self) -> usize {
         match &self.imp {
             Imp::Tables(t) => t.row_words(),
-            Imp::Slides(_) | Imp::Bodies(_) | Imp::Generic(_) | Imp::Phased(_) => 0,
+            Imp::Slides(_) | Imp::Bodies(_) | Imp::Poses(_) | Imp::Generic(_) | Imp::Phased(_) => 0,
         }
     }
 
@@ -406,7 +429,9 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
                 t.rows::<R>(s, row);
                 true
             }
-            Imp::Slides(_) | Imp::Bodies(_) | Imp::Generic(_) | Imp::Phased(_) => false,
+            Imp::Slides(_) | Imp::Bodies(_) | Imp::Poses(_) | Imp::Generic(_) | Imp::Phased(_) => {
+                false
+            }
         }
     }
 
@@ -424,7 +449,9 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     ) -> Option<u64> {
         match &mut self.imp {
             Imp::Tables(t) => Some(t.rows_of::<R>(base, mask, row)),
-            Imp::Slides(_) | Imp::Bodies(_) | Imp::Generic(_) | Imp::Phased(_) => None,
+            Imp::Slides(_) | Imp::Bodies(_) | Imp::Poses(_) | Imp::Generic(_) | Imp::Phased(_) => {
+                None
+            }
         }
     }
 }

@@ -252,7 +252,12 @@ fn carrying(task: &Task, d: &Domain) -> (Vec<u8>, Vec<isize>) {
 }
 
 /// The effect of the plain rules mover `m` fires entering class `k`.
-fn enter_effect<W: Word>(task: &Task, layout: &Layout, m: usize, k: ClassId) -> Effect<W> {
+pub(super) fn enter_effect<W: Word>(
+    task: &Task,
+    layout: &Layout,
+    m: usize,
+    k: ClassId,
+) -> Effect<W> {
     task.on_enter(crate::task::MoverId(m as u32), k)
         .iter()
         .fold(Effect::default(), |e, &r| {

@@ -917,6 +917,11 @@ impl Board {
         self.cols
     }
 
+    /// How many cells of border the padded grid has on each side.
+    pub fn pad(&self) -> usize {
+        self.pad
+    }
+
     pub fn class(&self, cell: u32) -> ClassId {
         self.class[cell as usize]
     }

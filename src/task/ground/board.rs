@@ -680,12 +680,20 @@ pub(super) fn new_board(
     class: Vec<ClassId>,
 ) -> (Board, Vec<u32>) {
     let (rows, cols) = (grid.rows + 2 * grid.ring, grid.width());
+    let far = |(dr, dc): (i32, i32)| dr.unsigned_abs().max(dc.unsigned_abs()) as usize;
     let reach = |a: &resolve::Agent| {
-        agent_dirs(a)
+        let dirs = agent_dirs(a)
             .iter()
-            .map(|d| d.dr.unsigned_abs().max(d.dc.unsigned_abs()) as usize)
-            .max()
-            .unwrap_or(0)
+            .map(|d| far((d.dr.into(), d.dc.into())))
+            .max();
+        // A piece with poses: a table's shift, then a cell of its pose,
+        // so that a kernel finds the cells it comes to on the padded grid
+        // without leaving it.
+        let shifts = (a.moves.iter().flat_map(|m| &m.table)).map(|&(_, off)| far(off));
+        let cells = (a.poses.iter().flat_map(|(_, cells)| cells)).map(|&off| far(off));
+        let posed = shifts.max().unwrap_or(0) + cells.max().unwrap_or(0);
+        // Further than the map is wide or high is off it from anywhere.
+        dirs.unwrap_or(0).max(posed.min(rows.max(cols)))
     };
     let pad = rules.agents.iter().map(reach).max().unwrap_or(0).max(1);
     let open_class: Vec<u8> = classes.iter().map(|k| u8::from(!k.solid)).collect();

@@ -7,6 +7,9 @@ impl Grounder<'_> {
     /// The movers, their actions, and every variable: positions first
     /// (mover order), then headings, then flags and counters.
     pub(super) fn movers_and_vars(&mut self) {
+        // The cells from which a lone piece's positions are every open
+        // cell, not those its tables reach.
+        const POSED_LARGE: usize = 1 << 16;
         let rules = self.rules;
         let lone = rules.mode == crate::ast::Mode::InTurn && self.instances.len() == 1;
         // Twins share one domain: the last one found, by its first twin.
@@ -16,6 +19,16 @@ impl Grounder<'_> {
             let agent = &rules.agents[id.ix()];
             let twins = self.twins(i);
             let domain = match &shared {
+                // Alone on a large map, a piece with poses is numbered as
+                // a lone agent is (every open cell, or the padded grid): a
+                // state is an anchor, a pose and flags, and the anchors it
+                // cannot reach cost a few table entries, never a state, and
+                // less than finding them, a search of the whole space. On
+                // a small map that search is cheap, and may find the goal
+                // out of reach.
+                _ if !agent.poses.is_empty() && lone && self.board.class.len() >= POSED_LARGE => {
+                    self.domain(i, true)
+                }
                 _ if !agent.poses.is_empty() => self.posed_domain(i),
                 Some((t, d)) if *t == twins.start => d.clone(),
                 _ if agent.object || agent.piece.is_some() => {
