@@ -1049,3 +1049,96 @@ fn the_pose_kernel_gives_the_interpreters_successors() {
         "the pose kernel was compared on {compared} maps, {large} large"
     );
 }
+
+/// Movers by themselves (`by itself`): an agent in turn and one to three
+/// chasers (alike, or one of its own) with random preferences on the
+/// rows and columns between them, a `stay` among them at times, moving
+/// once or twice a step, with `forbid` on meeting and at times `forbid
+/// same cell`; the script kernel gives the interpreter's successors.
+#[test]
+fn the_script_kernel_gives_the_interpreters_successors() {
+    let mut rng = SmallRng::seed_from_u64(0x5c1d);
+    let (mut compared, mut tabled) = (0, 0);
+    let dirs = [
+        "north",
+        "northeast",
+        "east",
+        "southeast",
+        "south",
+        "southwest",
+        "west",
+        "northwest",
+    ];
+    let tests = [
+        "row of hero < its row",
+        "row of hero > its row",
+        "column of hero < its column",
+        "column of hero > its column",
+        "row of hero == its row",
+    ];
+    for round in 0..500 {
+        let hero: Vec<&str> = (dirs.iter().copied().chain(["stay"]))
+            .filter(|_| rng.gen_bool(0.6))
+            .collect();
+        let hero = if hero.is_empty() { vec!["east"] } else { hero };
+        // Distinct ways, in a random order.
+        let mut ways = dirs;
+        for i in (1..ways.len()).rev() {
+            ways.swap(i, rng.gen_range(0..=i));
+        }
+        let mut prefs = Vec::new();
+        for &d in &ways[..rng.gen_range(1..=8)] {
+            let a = tests[rng.gen_range(0..tests.len())];
+            let guard = match rng.gen_range(0..4) {
+                0 => format!("{a} and {}", tests[rng.gen_range(0..tests.len())]),
+                1 => format!("not {a} or {}", tests[rng.gen_range(0..tests.len())]),
+                _ => a.to_string(),
+            };
+            prefs.push(format!("{d} if {guard}"));
+        }
+        if rng.gen_bool(0.2) {
+            prefs.insert(rng.gen_range(0..prefs.len()), "stay".to_string());
+        }
+        let alike = round % 2 == 0;
+        let times = rng.gen_range(1..=2);
+        let mut rules = format!(
+            "input {{ cases until eof  header rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  wall '#' solid  exit 'E' }}\n\
+             agent hero 'H' on floor\n\
+             agent ghost {}'G' on floor\n\
+             move hero: {}\n\
+             move ghost by itself {times} times:\n  {}\n\
+             forbid any ghost at hero and not hero on exit\n\
+             goal hero on exit\n",
+            if alike { "every " } else { "" },
+            hero.join(" "),
+            prefs.join(",\n  ")
+        );
+        if rng.gen_bool(0.3) {
+            rules.push_str("forbid same cell\n");
+        }
+        let size = (rng.gen_range(3..=7), rng.gen_range(3..=8));
+        let mut g =
+            common::random_grid(&mut rng, size.0, size.1, |r| b"......#E"[r.gen_range(0..8)]);
+        let cells = common::all_cells(&g);
+        let marks: &[u8] = if alike {
+            &b"HGGG"[..rng.gen_range(2..=4)]
+        } else {
+            b"HG"
+        };
+        if cells.len() < marks.len() {
+            continue;
+        }
+        common::place(&mut rng, &mut g, cells, marks);
+        let input = common::case_text(&format!("{} {}", size.0, size.1), &g);
+        let task = ground(&rules, &input);
+        if compare(&task, 3000, &format!("{rules}\n{input}")).contains(&KernelKind::Script) {
+            compared += 1;
+            tabled += usize::from(prefs.len() >= 4);
+        }
+    }
+    assert!(
+        compared > 400 && tabled > 150,
+        "the script kernel was compared on {compared} maps, {tabled} with four preferences or more"
+    );
+}

@@ -64,6 +64,13 @@ impl Choice {
         self.tests.len()
     }
 
+    /// The distinct tests, and per combination of their values (bit `i`:
+    /// test `i` holds) which preferences' conditions hold: for a kernel
+    /// that works the tests out on its own form of a state.
+    pub fn parts(&self) -> (&[Expr], &[u64]) {
+        (&self.tests, &self.holds)
+    }
+
     /// Which preferences' conditions hold on `vals` (bit `j`: the `j`-th),
     /// each test worked out once.
     // Not inlined: the loop over a mover's preferences stays as small as

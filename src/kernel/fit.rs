@@ -5,7 +5,7 @@
 //! interpreter. A pattern is read on the lowered task (its motions, rules
 //! and conditions), never on the rule file's words.
 
-use super::{KernelKind, bodies, poses, slides, tables};
+use super::{KernelKind, bodies, poses, script, slides, tables};
 use crate::pack::bits_for;
 use crate::task::{Mode, Task};
 
@@ -54,6 +54,9 @@ fn special(task: &Task) -> Result<Vec<Fit>, String> {
     }
     if task.posed() {
         return posed(task);
+    }
+    if task.scripted() {
+        return scripted(task);
     }
     none_if(task)?;
     // Before pieces: the bodies kernel knows nothing of carrying.
@@ -197,6 +200,26 @@ fn carried(task: &Task) -> Result<Vec<Fit>, String> {
          ends: each walks a byte per cell (may it enter, does the cell carry it on, stop it, \
          teleport it, which way does it carry it), with the entry conditions and the flags \
          entering sets; a state seen again while carried is a loop (Brent's method)",
+    )])
+}
+
+/// The kernel of a task with movers that move by themselves.
+fn scripted(task: &Task) -> Result<Vec<Fit>, String> {
+    if !script::fits(task) {
+        return Err(
+            "agents move by themselves after every step (`by itself`), and a mover covers \
+             several cells, has a heading, pushes or follows, or a rule, a cost, an entry \
+             condition that reads the state, a slide, a slippery tile, a teleport or a \
+             carrying tile applies, or a chosen move has a condition"
+                .into(),
+        );
+    }
+    Ok(vec![Fit::new(
+        KernelKind::Script,
+        "agents in turn and movers by themselves, of one cell: per mover, the position each \
+         move reaches from each position; each mover by itself makes the first of its moves \
+         whose condition (compiled over packed states) holds and that it can make; alike \
+         movers put in order and `forbid` tested on the packed state",
     )])
 }
 

@@ -13,6 +13,7 @@ mod cond;
 mod fit;
 pub mod generic;
 pub mod poses;
+pub mod script;
 pub mod slides;
 pub(crate) mod tables;
 mod tables_succ;
@@ -23,6 +24,7 @@ pub use cond::{Cond, Conds};
 pub use fit::{Fit, fits};
 pub use generic::Generic;
 pub use poses::{PoseModel, Poses};
+pub use script::{ScriptModel, Scripts};
 pub use slides::{SlideModel, Slides};
 use tables::Model;
 pub use tables_succ::Tables;
@@ -54,6 +56,9 @@ pub enum KernelKind {
     /// One piece with poses moved by its tables: per move and pose, the
     /// cells it comes to cover, read on the padded grid.
     Poses,
+    /// Agents in turn and movers by themselves, of one cell, with no
+    /// rules: tables of moves per position, conditions over packed states.
+    Script,
 }
 
 /// A task made ready for search with the plan's kernel: its compiled goal,
@@ -75,6 +80,7 @@ enum Compiled<'t, W> {
     Slides(SlideModel<'t, W>),
     Bodies(BodyModel),
     Poses(PoseModel<'t, W>),
+    Script(ScriptModel<'t, W>),
     Generic,
     /// A task that reads the time: per value of its clock, what the kernel
     /// compiled of the task at that time.
@@ -166,6 +172,7 @@ impl<'t, W: Word> Kernel<'t, W> {
             KernelKind::Slides => Compiled::Slides(SlideModel::new(task, layout)),
             KernelKind::Bodies => Compiled::Bodies(BodyModel::new(task, layout)),
             KernelKind::Poses => Compiled::Poses(PoseModel::new(task, layout)),
+            KernelKind::Script => Compiled::Script(ScriptModel::new(task, layout)),
             KernelKind::Lone
             | KernelKind::InTurn
             | KernelKind::AtOnce
@@ -210,6 +217,7 @@ impl<'t, W: Word> Kernel<'t, W> {
             Compiled::Slides(m) => Imp::Slides(Slides::new(m)),
             Compiled::Bodies(m) => Imp::Bodies(Bodies::new(m)),
             Compiled::Poses(m) => Imp::Poses(Poses::new(m)),
+            Compiled::Script(m) => Imp::Script(Scripts::new(m)),
             Compiled::Generic => Imp::Generic(Generic::new(task, self.layout)),
             Compiled::Phased(p) => Imp::Phased(Phased {
                 field: p.field,
@@ -221,6 +229,7 @@ impl<'t, W: Word> Kernel<'t, W> {
                         Compiled::Slides(m) => Part::Slides(Slides::new(m)),
                         Compiled::Bodies(m) => Part::Bodies(Bodies::new(m)),
                         Compiled::Poses(m) => Part::Poses(Poses::new(m)),
+                        Compiled::Script(m) => Part::Script(Scripts::new(m)),
                         Compiled::Generic | Compiled::Phased(_) => {
                             unreachable!("a phase has a specialised kernel")
                         }
@@ -237,6 +246,7 @@ enum Part<'k, 't, W> {
     Slides(Slides<'k, W>),
     Bodies(Bodies<'k, W>),
     Poses(Poses<'k, W>),
+    Script(Scripts<'k, W>),
 }
 
 /// The successors of a task that reads the time: those of the kernel of
@@ -259,6 +269,7 @@ impl<W: Word> Phased<'_, '_, W> {
             Part::Slides(t) => t.each(s, g),
             Part::Bodies(t) => t.each(s, &mut g),
             Part::Poses(t) => t.each(s, g),
+            Part::Script(t) => t.each(s, g),
         }
     }
 }
@@ -306,6 +317,13 @@ impl<W: Word> Gen<W> for Poses<'_, W> {
     }
 }
 
+impl<W: Word> Gen<W> for Scripts<'_, W> {
+    #[inline(always)]
+    fn each(&mut self, s: W, f: impl FnMut(W) -> bool) {
+        Scripts::each(self, s, f)
+    }
+}
+
 impl<W: Word> Gen<W> for Generic<'_, W> {
     #[inline(always)]
     fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
@@ -319,6 +337,7 @@ pub enum Split<'a, 'k, 't, W> {
     Slides(&'a mut Slides<'k, W>),
     Bodies(&'a mut Bodies<'k, W>),
     Poses(&'a mut Poses<'k, W>),
+    Script(&'a mut Scripts<'k, W>),
     Generic(&'a mut Generic<'k, W>),
     Phased(&'a mut Phased<'k, 't, W>),
 }
@@ -356,6 +375,7 @@ enum Imp<'k, 't, W> {
     Slides(Slides<'k, W>),
     Bodies(Bodies<'k, W>),
     Poses(Poses<'k, W>),
+    Script(Scripts<'k, W>),
     Generic(Generic<'k, W>),
     Phased(Phased<'k, 't, W>),
 }
@@ -369,6 +389,7 @@ impl<W: Word> Imp<'_, '_, W> {
             Imp::Slides(t) => t.each(s, |t| f(t, 1)),
             Imp::Bodies(t) => t.each(s, |t| f(t, 1)),
             Imp::Poses(t) => t.each(s, |t| f(t, 1)),
+            Imp::Script(t) => t.each(s, |t| f(t, 1)),
             Imp::Generic(g) => g.each(s, f),
             Imp::Phased(p) => p.each_cost(s, f),
         }
@@ -385,6 +406,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
             Imp::Slides(t) => t.each(s, f),
             Imp::Bodies(t) => t.each(s, f),
             Imp::Poses(t) => t.each(s, f),
+            Imp::Script(t) => t.each(s, f),
             Imp::Generic(g) => g.each(s, |t, _| f(t)),
             Imp::Phased(p) => p.each(s, f),
         }
@@ -403,6 +425,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
             Imp::Slides(t) => Split::Slides(t),
             Imp::Bodies(t) => Split::Bodies(t),
             Imp::Poses(t) => Split::Poses(t),
+            Imp::Script(t) => Split::Script(t),
             Imp::Generic(g) => Split::Generic(g),
             Imp::Phased(p) => Split::Phased(p),
         }
@@ -413,7 +436,12 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     pub fn row_words(&self) -> usize {
         match &self.imp {
             Imp::Tables(t) => t.row_words(),
-            Imp::Slides(_) | Imp::Bodies(_) | Imp::Poses(_) | Imp::Generic(_) | Imp::Phased(_) => 0,
+            Imp::Slides(_)
+            | Imp::Bodies(_)
+            | Imp::Poses(_)
+            | Imp::Script(_)
+            | Imp::Generic(_)
+            | Imp::Phased(_) => 0,
         }
     }
 
@@ -429,9 +457,12 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
                 t.rows::<R>(s, row);
                 true
             }
-            Imp::Slides(_) | Imp::Bodies(_) | Imp::Poses(_) | Imp::Generic(_) | Imp::Phased(_) => {
-                false
-            }
+            Imp::Slides(_)
+            | Imp::Bodies(_)
+            | Imp::Poses(_)
+            | Imp::Script(_)
+            | Imp::Generic(_)
+            | Imp::Phased(_) => false,
         }
     }
 
@@ -449,9 +480,12 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
     ) -> Option<u64> {
         match &mut self.imp {
             Imp::Tables(t) => Some(t.rows_of::<R>(base, mask, row)),
-            Imp::Slides(_) | Imp::Bodies(_) | Imp::Poses(_) | Imp::Generic(_) | Imp::Phased(_) => {
-                None
-            }
+            Imp::Slides(_)
+            | Imp::Bodies(_)
+            | Imp::Poses(_)
+            | Imp::Script(_)
+            | Imp::Generic(_)
+            | Imp::Phased(_) => None,
         }
     }
 }

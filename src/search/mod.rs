@@ -551,6 +551,7 @@ fn run_any<W: Word, M: Mark<W>>(
             Split::Slides(t) => expand_chunk::<W, M, _, true>(t, chunk, meter, next, test, store),
             Split::Bodies(t) => expand_chunk::<W, M, _, true>(t, chunk, meter, next, test, store),
             Split::Poses(t) => expand_chunk::<W, M, _, true>(t, chunk, meter, next, test, store),
+            Split::Script(t) => expand_chunk::<W, M, _, true>(t, chunk, meter, next, test, store),
             Split::Generic(g) => expand_chunk::<W, M, _, true>(g, chunk, meter, next, test, store),
             Split::Phased(p) => expand_chunk::<W, M, _, true>(p, chunk, meter, next, test, store),
         };
@@ -565,6 +566,7 @@ fn run_any<W: Word, M: Mark<W>>(
         Split::Slides(t) => expand_chunk::<W, M, _, false>(t, chunk, meter, next, test, store),
         Split::Bodies(t) => expand_chunk::<W, M, _, false>(t, chunk, meter, next, test, store),
         Split::Poses(t) => expand_chunk::<W, M, _, false>(t, chunk, meter, next, test, store),
+        Split::Script(t) => expand_chunk::<W, M, _, false>(t, chunk, meter, next, test, store),
         Split::Generic(g) => expand_chunk::<W, M, _, false>(g, chunk, meter, next, test, store),
         Split::Phased(p) => expand_chunk::<W, M, _, false>(p, chunk, meter, next, test, store),
     }

@@ -1359,6 +1359,11 @@ impl Task {
         !matches!(self.forbid, Expr::Const(false))
     }
 
+    /// The condition no step may end in (`Const(false)`: none).
+    pub fn forbid(&self) -> &Expr {
+        &self.forbid
+    }
+
     /// Whether a state is one no step may end in.
     pub fn forbidden(&self, vals: &[i64]) -> bool {
         self.forbids() && self.eval(&self.forbid, vals)
