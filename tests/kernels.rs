@@ -1059,16 +1059,7 @@ fn the_pose_kernel_gives_the_interpreters_successors() {
 fn the_script_kernel_gives_the_interpreters_successors() {
     let mut rng = SmallRng::seed_from_u64(0x5c1d);
     let (mut compared, mut tabled) = (0, 0);
-    let dirs = [
-        "north",
-        "northeast",
-        "east",
-        "southeast",
-        "south",
-        "southwest",
-        "west",
-        "northwest",
-    ];
+    let dirs = puzzle::ast::COMPASS_WORDS;
     let tests = [
         "row of hero < its row",
         "row of hero > its row",

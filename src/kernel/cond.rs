@@ -76,6 +76,10 @@ pub enum Node<W> {
 /// The most values a set is tested by a compare each, not a bitmap.
 const FEW: u32 = 8;
 
+/// The positions from which a set's bitmap (4 KiB) is too large to be
+/// sure of the cache, and a few of them are tested by compares.
+const LARGE_SET: usize = 1 << 15;
+
 /// The most masks a disjunction of masks holds ([`Node::AnyOf`]).
 const MANY: usize = 64;
 
@@ -261,10 +265,11 @@ impl<W: Word> Conds<W> {
             Expr::At(m, set) => {
                 let f = layout.field(task.mover(*m).pos());
                 let ones_count: u32 = set.iter().map(|w| w.count_ones()).sum();
-                // A few positions (a goal's cells): a compare each, where a
-                // bitmap of a large map's positions would be a miss of the
-                // cache each time.
-                if ones_count <= FEW {
+                // A few positions (a goal's cells) of a large domain: a
+                // compare each, where the bitmap would be a miss of the
+                // cache each time (a small domain's bitmap stays in the
+                // cache: one look-up beats a few compares).
+                if ones_count == 1 || (ones_count <= FEW && set.len() * 64 >= LARGE_SET) {
                     let at = (set.iter().enumerate())
                         .flat_map(|(w, &bits)| {
                             (0..64)
