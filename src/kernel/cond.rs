@@ -73,15 +73,13 @@ pub enum Node<W> {
     Not(Cond<W>),
 }
 
-/// The most values a set is tested by a compare each, not a bitmap.
-const FEW: u32 = 8;
-
-/// The positions from which a set's bitmap (4 KiB) is too large to be
-/// sure of the cache, and a few of them are tested by compares.
-const LARGE_SET: usize = 1 << 15;
-
-/// The most masks a disjunction of masks holds ([`Node::AnyOf`]).
+/// The most masks a conjunction's parts are crossed into, and the most
+/// a disjunction of masks holds ([`Node::AnyOf`]).
 const MANY: usize = 64;
+
+/// The most masks a conjunction crossed into masks may come to, to be
+/// taken in place of its parts (a compare each).
+const FEW: usize = 4;
 
 /// The node table the compiled conditions of one case share.
 #[derive(Debug, Clone, Default)]
@@ -265,23 +263,13 @@ impl<W: Word> Conds<W> {
             Expr::At(m, set) => {
                 let f = layout.field(task.mover(*m).pos());
                 let ones_count: u32 = set.iter().map(|w| w.count_ones()).sum();
-                // A few positions (a goal's cells) of a large domain: a
-                // compare each, where the bitmap would be a miss of the
-                // cache each time (a small domain's bitmap stays in the
-                // cache: one look-up beats a few compares).
-                if ones_count == 1 || (ones_count <= FEW && set.len() * 64 >= LARGE_SET) {
-                    let at = (set.iter().enumerate())
-                        .flat_map(|(w, &bits)| {
-                            (0..64)
-                                .filter(move |b| bits >> b & 1 == 1)
-                                .map(move |b| w * 64 + b)
-                        })
-                        .map(|p| Cond::Masked {
-                            mask: f.mask(),
-                            value: f.place(p as u64),
-                        })
-                        .collect();
-                    return self.or(at);
+                if ones_count == 1 {
+                    let w = set.iter().position(|w| *w != 0).expect("a set bit");
+                    let p = w as u64 * 64 + set[w].trailing_zeros() as u64;
+                    return Cond::Masked {
+                        mask: f.mask(),
+                        value: f.place(p),
+                    };
                 }
                 self.push(Node::At {
                     offset: f.offset,
@@ -357,77 +345,91 @@ impl<W: Word> Conds<W> {
         }
     }
 
-    /// A conjunction, folding constants and merging masks; with
-    /// disjunctions of masks (a piece at one of a few anchors and poses),
-    /// the disjunction of the masks that agree, while they stay few (a
-    /// goal that a piece covers three cells: the one place it does, one
-    /// compare).
+    /// A conjunction, folding constants and merging masks. Where two parts
+    /// or more are each one of a few masks (a piece at one of a few
+    /// anchors in one of its poses), the masks that agree, crossed, when
+    /// they come to at most [`FEW`]: a goal that a piece covers three
+    /// cells is the one place it does, one compare, where its parts were
+    /// bitmaps over a large map's positions.
     pub fn and(&mut self, parts: Vec<Cond<W>>) -> Cond<W> {
-        let mut acc = vec![(W::ZERO, W::ZERO)];
-        let mut alts = Vec::new();
+        let (mut mask, mut value) = (W::ZERO, W::ZERO);
         let mut rest = Vec::new();
         for p in parts {
             match p {
                 Cond::Always => {}
                 Cond::Never => return Cond::Never,
-                Cond::Masked { mask, value } => alts.insert(0, (p, vec![(mask, value)])),
-                c => match self.masks(c) {
-                    Some(ms) => alts.push((c, ms)),
-                    None => rest.push(c),
-                },
-            }
-        }
-        // The single masks first: they merge whatever their number.
-        let mut kept = Vec::new();
-        for (c, ms) in alts {
-            if ms.len() > 1 && acc.len() * ms.len() > MANY {
-                kept.push(c);
-                continue;
-            }
-            let mut out: Vec<(W, W)> = Vec::new();
-            for &(m1, v1) in &acc {
-                for &(m2, v2) in &ms {
-                    let agree = (m1 & m2) & (v1 ^ v2) == W::ZERO;
-                    if agree && !out.contains(&(m1 | m2, v1 | v2)) {
-                        out.push((m1 | m2, v1 | v2));
+                Cond::Masked { mask: m, value: v } => {
+                    if (mask & m) & (value ^ v) != W::ZERO {
+                        return Cond::Never;
                     }
+                    mask = mask | m;
+                    value = value | v;
                 }
+                c => rest.push(c),
             }
-            if out.is_empty() {
-                return Cond::Never;
-            }
-            acc = out;
         }
-        let head = if acc == [(W::ZERO, W::ZERO)] {
-            Cond::Always
-        } else {
-            let masked = acc
+        let alts: Vec<Vec<(W, W)>> = rest.iter().filter_map(|&c| self.masks(c)).collect();
+        if alts.len() >= 2
+            && alts.len() == rest.len()
+            && let Some(crossed) = cross(vec![(mask, value)], &alts)
+            && crossed.len() <= FEW
+        {
+            let masked = crossed
                 .into_iter()
                 .map(|(mask, value)| Cond::Masked { mask, value })
                 .collect();
-            self.or(masked)
-        };
-        // The masks first: a compare that often decides alone.
-        let all: Vec<Cond<W>> = std::iter::once(head)
-            .filter(|&h| h != Cond::Always)
-            .chain(kept)
-            .chain(rest)
-            .collect();
-        match all.len() {
-            0 => Cond::Always,
-            1 => all[0],
-            _ => self.push(Node::And(all)),
+            return self.or(masked);
+        }
+        let masked = (mask != W::ZERO).then_some(Cond::Masked { mask, value });
+        match (masked, rest.len()) {
+            (None, 0) => Cond::Always,
+            (Some(m), 0) => m,
+            (None, 1) => rest[0],
+            (m, _) => {
+                // The mask first: a compare that often decides alone.
+                rest.splice(0..0, m);
+                self.push(Node::And(rest))
+            }
         }
     }
 
-    /// The masks of `c` when it is one of a few masks ([`Node::AnyOf`]).
+    /// `c` as one of at most [`MANY`] masks, where it is made of masks and
+    /// of sets of at most [`MANY`] positions by conjunctions and
+    /// disjunctions; else `None`. Worked out, not compiled: a set stays a
+    /// bitmap wherever it is not crossed.
     fn masks(&self, c: Cond<W>) -> Option<Vec<(W, W)>> {
-        match c {
-            Cond::Masked { mask, value } => Some(vec![(mask, value)]),
-            Cond::Expr(id) => match &self.nodes[id.0 as usize] {
-                Node::AnyOf(ms) => Some(ms.clone()),
-                _ => None,
-            },
+        let id = match c {
+            Cond::Masked { mask, value } => return Some(vec![(mask, value)]),
+            Cond::Expr(id) => id,
+            _ => return None,
+        };
+        match &self.nodes[id.0 as usize] {
+            Node::AnyOf(ms) => Some(ms.clone()),
+            Node::At { offset, bits, set } => {
+                let ones: u32 = set.iter().map(|w| w.count_ones()).sum();
+                (ones as usize <= MANY).then(|| {
+                    let mask = crate::pack::ones::<W>(*bits) << *offset;
+                    (set.iter().enumerate())
+                        .flat_map(|(w, &b)| {
+                            (0..64)
+                                .filter(move |i| b >> i & 1 == 1)
+                                .map(move |i| w * 64 + i)
+                        })
+                        .map(|p| (mask, W::from_u64(p as u64) << *offset))
+                        .collect()
+                })
+            }
+            Node::And(cs) => {
+                let parts: Vec<_> = cs.iter().map(|&c| self.masks(c)).collect::<Option<_>>()?;
+                cross(vec![(W::ZERO, W::ZERO)], &parts)
+            }
+            Node::Or(cs) => {
+                let mut all = Vec::new();
+                for &c in cs {
+                    self.masks(c)?.into_iter().for_each(|m| add(&mut all, m));
+                }
+                (all.len() <= MANY).then_some(all)
+            }
             _ => None,
         }
     }
@@ -451,18 +453,19 @@ impl<W: Word> Conds<W> {
             let m = rest.iter().fold(W::ZERO, |a, c| a | bit(c).expect("a bit"));
             return self.push(Node::AnyBits(m));
         }
-        if rest.len() > 1 {
-            let masks: Option<Vec<Vec<(W, W)>>> = rest.iter().map(|&c| self.masks(c)).collect();
-            if let Some(masks) = masks {
-                let mut all: Vec<(W, W)> = Vec::new();
-                for m in masks.into_iter().flatten() {
-                    if !all.contains(&m) {
-                        all.push(m);
-                    }
-                }
-                if all.len() <= MANY {
-                    return self.push(Node::AnyOf(all));
-                }
+        // Masks only (not sets, which stay bitmaps): one node of them.
+        let only_masks = |c: &Cond<W>| match *c {
+            Cond::Masked { .. } => true,
+            Cond::Expr(id) => matches!(self.nodes[id.0 as usize], Node::AnyOf(_)),
+            _ => false,
+        };
+        if rest.len() > 1 && rest.iter().all(only_masks) {
+            let mut all = Vec::new();
+            for m in rest.iter().filter_map(|&c| self.masks(c)).flatten() {
+                add(&mut all, m);
+            }
+            if all.len() <= MANY {
+                return self.push(Node::AnyOf(all));
             }
         }
         match rest.len() {
@@ -470,6 +473,34 @@ impl<W: Word> Conds<W> {
             1 => rest[0],
             _ => self.push(Node::Or(rest)),
         }
+    }
+}
+
+/// The masks of `acc` crossed with one of each of `parts`' (those that
+/// agree on the bits both fix); `None` past [`MANY`], or when none agree
+/// (the conjunction never holds: `Some` of none).
+fn cross<W: Word>(mut acc: Vec<(W, W)>, parts: &[Vec<(W, W)>]) -> Option<Vec<(W, W)>> {
+    for ms in parts {
+        let mut out: Vec<(W, W)> = Vec::new();
+        for &(m1, v1) in &acc {
+            for &(m2, v2) in ms {
+                if (m1 & m2) & (v1 ^ v2) == W::ZERO {
+                    add(&mut out, (m1 | m2, v1 | v2));
+                }
+            }
+        }
+        if out.len() > MANY {
+            return None;
+        }
+        acc = out;
+    }
+    Some(acc)
+}
+
+/// `x` added to `set` (a short list) unless it is there already.
+fn add<T: PartialEq>(set: &mut Vec<T>, x: T) {
+    if !set.contains(&x) {
+        set.push(x);
     }
 }
 

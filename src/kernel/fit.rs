@@ -243,16 +243,13 @@ fn posed(task: &Task) -> Result<Vec<Fit>, String> {
 }
 
 /// Why no specialised kernel can run `task`, when a feature rules them
-/// all out.
+/// all out (pieces with poses and movers by themselves have their own
+/// kernels, asked before).
 fn none_if(task: &Task) -> Result<(), String> {
     let why = if task.mode() == Mode::Together {
         "agents move together, front first"
     } else if task.has_objects() {
         "agents push objects"
-    } else if task.scripted() {
-        "agents move by themselves after every step (`by itself`)"
-    } else if task.posed() {
-        "a piece's cells depend on its pose (`poses`)"
     } else if task.has_bodies() {
         "bodies follow their leaders (`follows`)"
     } else if task.forbids() && task.lone_forbid().is_none() {

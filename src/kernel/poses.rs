@@ -17,10 +17,10 @@
 //! in the order of the pose's cells, then the move's own; with one mover,
 //! no derived facts and plain rules nothing else happens in a step.
 
-use super::tables::{Effect, effect_of};
+use super::tables::{Effect, rules_effect};
 use super::{Cond, Conds};
 use crate::pack::{Field, Layout, Word};
-use crate::task::{Domain, Expr, Task, Way};
+use crate::task::{Domain, Expr, MoverId, Task, Way};
 
 const NONE: u32 = u32::MAX;
 
@@ -113,7 +113,7 @@ impl<'t, W: Word> PoseModel<'t, W> {
         let rules: Vec<(Cond<W>, Effect<W>)> = b
             .class_ids()
             .map(|k| {
-                let fx = super::slides::enter_effect(task, layout, 0, k);
+                let fx = rules_effect(task, layout, task.on_enter(MoverId(0), k));
                 (cx.compile(task.entry(k), task, layout), fx)
             })
             .collect();
@@ -136,14 +136,13 @@ impl<'t, W: Word> PoseModel<'t, W> {
             }
         }
         let d = m.domain();
-        let mut position = if d.is_grid() {
+        let position = if d.is_grid() {
             Vec::new()
         } else {
-            vec![NONE; n]
-        };
-        if !position.is_empty() {
+            let mut position = vec![NONE; n];
             d.for_each(|p, _, pc| position[pc as usize] = p);
-        }
+            position
+        };
         let width = b.delta(crate::task::Dir { dr: 1, dc: 0 });
         let delta = |(dr, dc): (i32, i32)| dr as isize * width + dc as isize;
         let far = |a: i32, b: i32| (i64::from(a) + i64::from(b)).unsigned_abs() as usize;
@@ -183,11 +182,7 @@ impl<'t, W: Word> PoseModel<'t, W> {
             })
             .collect();
         let effects = (m.actions().iter())
-            .map(|&a| {
-                (task.action(a).rules().iter()).fold(Effect::default(), |e, &r| {
-                    e.then(effect_of(layout, &task.rule(r).effects))
-                })
-            })
+            .map(|&a| rules_effect(task, layout, task.action(a).rules()))
             .collect();
         PoseModel {
             pos: layout.field(m.pos()),

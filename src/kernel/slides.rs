@@ -19,10 +19,10 @@
 //! is taken with one mover only: with several, the interpreter's rounds
 //! carry each a cell in turn, and one may stand in another's way.
 
-use super::tables::Effect;
+use super::tables::{Effect, rules_effect};
 use super::{Cond, Conds};
 use crate::pack::{Field, Layout, Word};
-use crate::task::{ClassId, Domain, Task};
+use crate::task::{ClassId, Domain, MoverId, Task};
 
 const NONE: u32 = u32::MAX;
 
@@ -162,7 +162,7 @@ impl<'t, W: Word> SlideModel<'t, W> {
                     .expect("a mover of the task");
                 let fx: Vec<Effect<W>> = b
                     .class_ids()
-                    .map(|k| enter_effect(task, layout, mover, k))
+                    .map(|k| rules_effect(task, layout, task.on_enter(MoverId(mover as u32), k)))
                     .collect();
                 let mut ruled = Vec::new();
                 let rules: Vec<(Cond<W>, Effect<W>)> =
@@ -249,20 +249,6 @@ fn carrying(task: &Task, d: &Domain) -> (Vec<u8>, Vec<isize>) {
     let mut carry = vec![0u8; b.open().len()];
     d.for_each(|_, c, pc| carry[pc as usize] = class_way[b.class(c) as usize]);
     (carry, ways)
-}
-
-/// The effect of the plain rules mover `m` fires entering class `k`.
-pub(super) fn enter_effect<W: Word>(
-    task: &Task,
-    layout: &Layout,
-    m: usize,
-    k: ClassId,
-) -> Effect<W> {
-    task.on_enter(crate::task::MoverId(m as u32), k)
-        .iter()
-        .fold(Effect::default(), |e, &r| {
-            e.then(super::tables::effect_of(layout, &task.rule(r).effects))
-        })
 }
 
 /// The slide kernel's buffers, one per thread.

@@ -11,7 +11,9 @@
 use super::cond::{Cond, Conds};
 use crate::kernel::KernelKind;
 use crate::pack::{Layout, Word, ones};
-use crate::task::{ClassId, Dir, Domain, Effect as TaskEffect, Mode, Op, Relation, SIGHT, Task};
+use crate::task::{
+    ClassId, Dir, Domain, Effect as TaskEffect, Mode, Op, Relation, RuleId, SIGHT, Task,
+};
 
 /// No position: a move off the board, into a wall, or out of the domain.
 pub const NONE: u32 = u32::MAX;
@@ -365,6 +367,13 @@ impl<T: Copy + Eq + std::hash::Hash> Interner<T> {
     }
 }
 
+/// The effect of plain rules `rules` fired in order, as bit masks.
+pub(crate) fn rules_effect<W: Word>(task: &Task, layout: &Layout, rules: &[RuleId]) -> Effect<W> {
+    (rules.iter()).fold(Effect::default(), |e, &r| {
+        e.then(effect_of(layout, &task.rule(r).effects))
+    })
+}
+
 /// A plain rule's effects (flags set, cleared, toggled) as bit masks.
 pub(crate) fn effect_of<W: Word>(layout: &Layout, effects: &[TaskEffect]) -> Effect<W> {
     let mut e = Effect::default();
@@ -436,12 +445,8 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
 
     /// The effect of the rules fired on entering class `k`, by mover `m`.
     fn enter_effect(&self, m: usize, k: ClassId) -> Effect<W> {
-        let task = self.task;
-        task.on_enter(crate::task::MoverId(m as u32), k)
-            .iter()
-            .fold(Effect::default(), |e, r| {
-                e.then(self.effect(&task.rule(*r).effects))
-            })
+        let rules = self.task.on_enter(crate::task::MoverId(m as u32), k);
+        rules_effect(self.task, self.layout, rules)
     }
 
     /// The id of effect `id` followed by `next`.
