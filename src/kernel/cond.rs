@@ -59,10 +59,18 @@ pub enum Node<W> {
         want: Vec<u32>,
     },
     /// Each term's raw field (`offset`, `bits`) looked up in its table
-    /// (a row or column per position), times its factor, added up and
-    /// compared with `k` ([`Expr::Pos`]).
+    /// (a row or column per position, times the term's factor), added up
+    /// and compared with `k` ([`Expr::Pos`]).
     Pos {
-        terms: Vec<(i64, u32, u32, Vec<i32>)>,
+        terms: Vec<(u32, u32, Vec<i64>)>,
+        op: Cmp,
+        k: i64,
+    },
+    /// [`Node::Pos`] of two terms (a mover's row or column against
+    /// another's), without the loop.
+    Pos2 {
+        a: (u32, u32, Vec<i64>),
+        b: (u32, u32, Vec<i64>),
         op: Cmp,
         k: i64,
     },
@@ -147,13 +155,15 @@ impl<W: Word> Conds<W> {
                 want[starts[pa] as usize..starts[pa + 1] as usize].contains(&pb)
             }
             Node::Pos { terms, op, k } => {
-                let sum: i64 = terms
-                    .iter()
-                    .map(|(f, offset, bits, at)| {
-                        f * i64::from(at[field(s, *offset, *bits) as usize])
-                    })
-                    .sum();
+                let sum = (terms.iter())
+                    .map(|(offset, bits, at)| at[field(s, *offset, *bits) as usize])
+                    .fold(0i64, i64::wrapping_add);
                 op.holds(sum, *k)
+            }
+            Node::Pos2 { a, b, op, k } => {
+                let x = a.2[field(s, a.0, a.1) as usize];
+                let y = b.2[field(s, b.0, b.1) as usize];
+                op.holds(x.wrapping_add(y), *k)
             }
             Node::AnyOf(ms) => ms.iter().any(|&(m, v)| s & m == v),
             Node::And(cs) => cs.iter().all(|c| self.holds(*c, s)),
@@ -302,7 +312,7 @@ impl<W: Word> Conds<W> {
             }
             Expr::Near { a, b, off } => self.near(task, layout, (*a, *b), *off),
             Expr::Pos { terms, op, k } => {
-                let terms = terms
+                let mut terms: Vec<_> = terms
                     .iter()
                     .map(|&(f, row, m)| {
                         let mv = task.mover(m);
@@ -310,17 +320,19 @@ impl<W: Word> Conds<W> {
                         let at = (0..mv.domain().len() as u32)
                             .map(|p| {
                                 let (r, c) = task.board().coords(mv.domain().cell(p));
-                                (if row { r } else { c }) as i32
+                                f.wrapping_mul(if row { r } else { c })
                             })
                             .collect();
-                        (f, fm.offset, fm.bits, at)
+                        (fm.offset, fm.bits, at)
                     })
                     .collect();
-                self.push(Node::Pos {
-                    terms,
-                    op: *op,
-                    k: *k,
-                })
+                let (op, k) = (*op, *k);
+                if terms.len() == 2 {
+                    let b = terms.pop().expect("two terms");
+                    let a = terms.pop().expect("two terms");
+                    return self.push(Node::Pos2 { a, b, op, k });
+                }
+                self.push(Node::Pos { terms, op, k })
             }
             Expr::And(es) => {
                 let parts = es.iter().map(|e| self.compile(e, task, layout)).collect();
