@@ -356,17 +356,11 @@ impl<W: Word, L: Label> Labels<W, L> {
     /// next state off the queue, read when the present one is expanded.
     #[inline]
     fn prefetch(&self, s: W) {
-        #[cfg(target_arch = "x86_64")]
         if let Labels::Array { index, labels, .. } = self
             && let Some(l) = labels.get(index.of(s))
         {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            // SAFETY: SSE is in every x86-64 target; a prefetch reads
-            // nothing (and this address is the label's own).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(l).cast::<i8>()) };
+            crate::pack::prefetch(l);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = s;
     }
 
     /// The state `s` was reached from (a start's is itself), where parents

@@ -197,37 +197,30 @@ impl Patterns {
         Some(parts)
     }
 
-    /// The largest over the partitions of the sum of their tables' values
-    /// at `s`; `u32::MAX` where a group cannot reach the goal. Exact up to
-    /// `room`: past it, some value above it.
+    /// The free cells of `s` (a bit each) and their digits, where the
+    /// tables follow them.
     #[inline]
-    pub fn of<W: Word>(&self, s: W, room: u32) -> u32 {
-        let (free, digits) = match &self.free {
+    fn free<W: Word>(&self, s: W) -> (u64, usize) {
+        match &self.free {
             Some(f) => {
                 let free = f.cells(s);
                 (free, if f.digits { f.digits(free) } else { 0 })
             }
             None => (0, 0),
-        };
+        }
+    }
+
+    /// The largest over the partitions of the sum of their tables' values
+    /// at `s`; `u32::MAX` where a group cannot reach the goal. Exact up to
+    /// `room`: past it, some value above it.
+    #[inline]
+    pub fn of<W: Word>(&self, s: W, room: u32) -> u32 {
+        let free = self.free(s);
         let mut most = 0;
         for parts in &self.parts {
             let mut h = 0;
             for p in parts {
-                let i = match &p.lookup {
-                    Lookup::Terms(terms, whole) => {
-                        let x: usize = terms.iter().map(|(f, t)| t[f.raw(s) as usize]).sum();
-                        x + digits * whole
-                    }
-                    Lookup::Ranked(units, r) => {
-                        let mut used = 0;
-                        let mut x = 0;
-                        for (j, (f, units)) in units.iter().enumerate() {
-                            x += r.member(j, u32::from(units[f.raw(s) as usize]), &mut used);
-                        }
-                        x + r.free(used, free)
-                    }
-                };
-                let d = p.table[i];
+                let d = p.table[p.index(s, free)];
                 if d == NONE {
                     return u32::MAX;
                 }
@@ -240,6 +233,28 @@ impl Patterns {
             }
         }
         most
+    }
+}
+
+impl Part {
+    /// The entry of state `s` in this part's table, given its free cells
+    /// and their digits ([`Patterns::free`]).
+    #[inline]
+    fn index<W: Word>(&self, s: W, (free, digits): (u64, usize)) -> usize {
+        match &self.lookup {
+            Lookup::Terms(terms, whole) => {
+                let x: usize = terms.iter().map(|(f, t)| t[f.raw(s) as usize]).sum();
+                x + digits * whole
+            }
+            Lookup::Ranked(units, r) => {
+                let mut used = 0;
+                let mut x = 0;
+                for (j, (f, units)) in units.iter().enumerate() {
+                    x += r.member(j, u32::from(units[f.raw(s) as usize]), &mut used);
+                }
+                x + r.free(used, free)
+            }
+        }
     }
 }
 
