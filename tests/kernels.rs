@@ -396,6 +396,78 @@ fn the_slide_kernel_gives_the_interpreters_successors() {
     );
 }
 
+/// Agents that move together (`move all together`), front first: one to
+/// four bots stepping and sliding (by directions and by offsets) on
+/// floor, ice and snow, each blocked by walls and by the others; the slide
+/// kernel gives the interpreter's successors. A fifth of the files add a
+/// flag set on entering the snow, which the kernel does not take.
+#[test]
+fn the_slide_kernel_moves_agents_together_as_the_interpreter_does() {
+    let mut rng = SmallRng::seed_from_u64(0x7161);
+    let (mut compared, mut crowded) = (0, 0);
+    for round in 0..400 {
+        let n = rng.gen_range(1..=4);
+        let all = [
+            "slide north",
+            "slide east",
+            "slide south",
+            "slide west",
+            "north",
+            "east",
+            "south",
+            "west",
+            "southeast",
+            "slide northwest",
+            "(2,1)",
+            "slide (-1,2)",
+        ];
+        let mut moves: Vec<&str> = all.iter().copied().filter(|_| rng.gen_bool(0.4)).collect();
+        if moves.is_empty() {
+            moves.push("slide east");
+        }
+        let mut rules = format!(
+            "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  ice '~' slippery  snow '_' stops  wall '#' solid  mark 'X' }}\n\
+             agent bot[n] '1'.. on floor\n\
+             move all together: {}\n\
+             goal every bot on mark\n",
+            moves.join(", ")
+        );
+        if n > 1 || rng.gen_bool(0.5) {
+            rules.push_str("forbid same cell\n");
+        }
+        let ruled = round % 5 == 4;
+        if ruled {
+            rules.push_str("flag cold\non enter snow: set cold\n");
+        }
+        let size = (rng.gen_range(1..=6), rng.gen_range(2..=7));
+        let tiles: &[u8] = if rng.gen_bool(0.3) {
+            b"~~~~#"
+        } else {
+            b"....~_#X"
+        };
+        let Some((input, task)) = random_map(&mut rng, &rules, n, size, tiles) else {
+            continue;
+        };
+        let kinds = compare(&task, 3000, &format!("{rules}\n{input}"));
+        // The rule is grounded only on a map with snow.
+        let fired = ruled && input.contains('_');
+        assert_eq!(
+            kinds.contains(&KernelKind::Slides),
+            !fired && (n == 1 || rules.contains("forbid same cell")),
+            "the plan's fit of agents together:\n{rules}\n{input}"
+        );
+        if kinds.contains(&KernelKind::Slides) {
+            compared += 1;
+            crowded += usize::from(n >= 3);
+        }
+    }
+    assert!(
+        compared > 250 && crowded > 100,
+        "agents together compared on {compared} maps, {crowded} of them with three or more"
+    );
+}
+
 /// Tiles that carry (`carry`): a lone mover stepping, sliding or
 /// teleporting onto arrows of four ways, a wind of its own way and rings
 /// of arrows that carry round for ever, with doors opened by a pass that

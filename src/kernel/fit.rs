@@ -58,6 +58,9 @@ fn special(task: &Task) -> Result<Vec<Fit>, String> {
     if task.scripted() {
         return scripted(task);
     }
+    if task.mode() == Mode::Together {
+        return together(task);
+    }
     none_if(task)?;
     // Before pieces: the bodies kernel knows nothing of carrying.
     if task.carries() {
@@ -223,6 +226,24 @@ fn scripted(task: &Task) -> Result<Vec<Fit>, String> {
     )])
 }
 
+/// The kernel of a task whose agents move together.
+fn together(task: &Task) -> Result<Vec<Fit>, String> {
+    if !slides::fits_together(task) {
+        return Err(
+            "agents move together, front first, and a rule, a condition, a cost, a \
+             teleport, a carrying tile, a heading, a piece, an object, a body or alike \
+             movers apply, or something besides the same cell is forbidden"
+                .into(),
+        );
+    }
+    Ok(vec![Fit::new(
+        KernelKind::Slides,
+        "agents that move together: for each move, front first, each walks a byte per \
+         cell (may it enter, does the cell carry it on or stop a slide), stopping before \
+         another agent; a step when one of them moved",
+    )])
+}
+
 /// The kernel of a task with a piece whose cells depend on its pose.
 fn posed(task: &Task) -> Result<Vec<Fit>, String> {
     if !poses::fits(task) {
@@ -243,12 +264,10 @@ fn posed(task: &Task) -> Result<Vec<Fit>, String> {
 }
 
 /// Why no specialised kernel can run `task`, when a feature rules them
-/// all out (pieces with poses and movers by themselves have their own
-/// kernels, asked before).
+/// all out (pieces with poses, movers by themselves and agents together
+/// have their own kernels, asked before).
 fn none_if(task: &Task) -> Result<(), String> {
-    let why = if task.mode() == Mode::Together {
-        "agents move together, front first"
-    } else if task.has_objects() {
+    let why = if task.has_objects() {
         "agents push objects"
     } else if task.has_bodies() {
         "bodies follow their leaders (`follows`)"

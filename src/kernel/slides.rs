@@ -89,6 +89,10 @@ pub struct SlideModel<'t, W> {
     /// Another mover on the other end of a teleport keeps a mover on its
     /// end.
     forbid_same_cell: bool,
+    /// Where the movers move together ([`fits_together`]): per move, its
+    /// offset (rows, columns), which orders them front first; and the
+    /// padded grid's width, to read a padded cell's row and column.
+    together: Option<(Vec<(i64, i64)>, usize)>,
 }
 
 /// Whether the kernel applies: movers in turn whose moves are steps or
@@ -109,6 +113,31 @@ pub fn fits(task: &Task) -> bool {
             .actions()
             .iter()
             .all(|a| a.motion().shift().is_some() && a.rules().is_empty())
+}
+
+/// Whether the kernel moves `task`'s agents together (`move all
+/// together`): every mover makes the move of the same index, front first,
+/// each as far as it goes, stopping before another; the step counts when
+/// one of them moved. It applies with no rules and no entry conditions but
+/// `solid` ([`Task::unconditional`]), steps and slides only (no teleports,
+/// no carrying), nothing forbidden but `forbid same cell` (or one mover),
+/// no movers alike, no pieces, objects or bodies, steps of cost 1: then a
+/// step changes nothing but the movers' positions, in the interpreter's
+/// order ([`super::Generic`]'s `together`).
+pub fn fits_together(task: &Task) -> bool {
+    task.mode() == crate::task::Mode::Together
+        && task.unconditional()
+        && task.unit_costs()
+        && !task.forbids()
+        && !task.carries()
+        && !task.board().has_teleports()
+        && !task.has_objects()
+        && !task.has_pieces()
+        && !task.has_bodies()
+        && !task.has_twins()
+        && (task.movers().len() == 1 || task.forbid_same_cell())
+        && (task.movers().iter()).all(|m| m.when().is_empty() && m.heading().is_none())
+        && task.actions().iter().all(|a| a.motion().shift().is_some())
 }
 
 impl<'t, W: Word> SlideModel<'t, W> {
@@ -221,8 +250,26 @@ impl<'t, W: Word> SlideModel<'t, W> {
             movers,
             cx,
             forbid_same_cell: task.forbid_same_cell(),
+            together: together(task),
         }
     }
+}
+
+/// Where `task`'s agents move together: per move, its offset (rows,
+/// columns), and the padded grid's width ([`SlideModel::together`]).
+fn together(task: &Task) -> Option<(Vec<(i64, i64)>, usize)> {
+    (task.mode() == crate::task::Mode::Together).then(|| {
+        let first = task.movers().first().map_or(&[][..], |m| m.actions());
+        let ways = (first.iter())
+            .map(|&a| {
+                let (d, _) = (task.action(a).motion().shift())
+                    .expect("the kernel fits shifts by offsets only");
+                (i64::from(d.dr), i64::from(d.dc))
+            })
+            .collect();
+        let width = task.board().delta(crate::task::Dir { dr: 1, dc: 0 }) as usize;
+        (ways, width)
+    })
 }
 
 /// Padded cell of `d` -> the way it carries what stands on it, as one
@@ -256,6 +303,10 @@ pub struct Slides<'k, W> {
     m: &'k SlideModel<'k, W>,
     /// Each mover's padded cell.
     at: Vec<u32>,
+    /// Together: each mover's padded cell before the step, and the order
+    /// they move in.
+    from: Vec<u32>,
+    order: Vec<usize>,
     word: std::marker::PhantomData<W>,
 }
 
@@ -264,6 +315,8 @@ impl<'k, W: Word> Slides<'k, W> {
         Slides {
             m,
             at: vec![0; m.movers.len()],
+            from: vec![0; m.movers.len()],
+            order: (0..m.movers.len()).collect(),
             word: std::marker::PhantomData,
         }
     }
@@ -285,6 +338,10 @@ impl<'k, W: Word> Slides<'k, W> {
         for (i, mv) in m.movers.iter().enumerate() {
             self.at[i] = mv.domain.padded(mv.field.raw(s) as u32);
         }
+        if let Some((ways, width)) = &m.together {
+            self.together(s, ways, *width, f);
+            return;
+        }
         for (i, mv) in m.movers.iter().enumerate() {
             // With no cell that has a condition or rules, the state is only
             // made at the end of a move: a loop of its own.
@@ -296,6 +353,61 @@ impl<'k, W: Word> Slides<'k, W> {
             if !go_on {
                 return;
             }
+        }
+    }
+
+    /// Together ([`fits_together`]): for each move, every mover makes it,
+    /// the one furthest along its way first, each walking its bytes until
+    /// a cell it may not enter, another mover, or (a step, or the end of a
+    /// slide) a cell it does not go on from. No rules: the successor is the
+    /// movers' new positions, when one of them moved.
+    fn together(&mut self, s: W, ways: &[(i64, i64)], width: usize, mut f: impl FnMut(W) -> bool) {
+        let m = self.m;
+        let lone = m.movers.len() == 1;
+        self.from.copy_from_slice(&self.at);
+        // As the interpreter does: each move sorts the order the one before
+        // left (ties, which never stand in each other's way, keep it).
+        for (j, o) in self.order.iter_mut().enumerate() {
+            *o = j;
+        }
+        for (k, &(dr, dc)) in ways.iter().enumerate() {
+            // Padded rows and columns order as the grid's do.
+            let ahead =
+                |pc: u32| (pc as usize / width) as i64 * dr + (pc as usize % width) as i64 * dc;
+            let from = &self.from;
+            self.order
+                .sort_by_key(|&i| std::cmp::Reverse(ahead(from[i])));
+            let mut moved = false;
+            for j in 0..self.order.len() {
+                let i = self.order[j];
+                let mv = &m.movers[i];
+                let (step, slide) = mv.moves[k];
+                let mut at = self.at[i] as usize;
+                loop {
+                    let to = at.wrapping_add_signed(step);
+                    let kind = mv.kind[to];
+                    if kind & OPEN == 0 || (!lone && self.taken(i, to)) {
+                        break;
+                    }
+                    at = to;
+                    if kind & SLIPPERY == 0 && (!slide || kind & STOPS != 0) {
+                        break;
+                    }
+                }
+                moved |= at != self.at[i] as usize;
+                self.at[i] = at as u32;
+            }
+            if moved {
+                let mut t = s;
+                for (mv, &at) in m.movers.iter().zip(&self.at) {
+                    let p = mv.field.place::<W>(mv.position(at as usize));
+                    t = (t & !mv.field.mask::<W>()) | p;
+                }
+                if !f(t) {
+                    return;
+                }
+            }
+            self.at.copy_from_slice(&self.from);
         }
     }
 
