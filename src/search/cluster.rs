@@ -68,7 +68,11 @@ type Reports = InputHandle<u64, CapacityContainerBuilder<Vec<(u64, Report)>>>;
 struct Report {
     /// States of the level that this worker owns.
     level: u64,
+    /// A state of the level is a goal (the starts: later levels' states
+    /// were tested as they were made).
     goal: bool,
+    /// A successor this worker made is a goal: the next level holds one.
+    made_goal: bool,
     expanded: u64,
     generated: u64,
     /// States this worker has seen, the level's included.
@@ -461,7 +465,7 @@ fn worker_with<W: Travels, M: Memory<W>>(
             ..Report::default()
         };
         if let Some(k) = &kernel {
-            report.goal = level.iter().any(|&s| k.is_goal(s));
+            report.goal = depth == 0 && level.iter().any(|&s| k.is_goal(s));
             // No state is a goal (say, no cell has the goal's tile): the
             // starts end the search.
             let within = limit.is_none_or(|l| depth < l) && !k.goal_never();
@@ -501,6 +505,11 @@ fn worker_with<W: Travels, M: Memory<W>>(
             out.cost = Some(depth);
             return out;
         }
+        if all.iter().any(|r| r.made_goal) {
+            out.cost = Some(depth + 1);
+            out.depth = depth + 1;
+            return out;
+        }
         if let Some(r) = all.iter().find(|r| r.stopped > 0) {
             // The same limit everywhere, so that every process says it.
             budget.stop_code_as(r.stopped);
@@ -526,7 +535,11 @@ struct Me<'a, W, M> {
 /// Expands `level`: a successor this worker owns goes to the next level
 /// if it is new, another's to its owner unless sent before (most
 /// successors are states seen before, and most of the rest are found
-/// several times in a level); true when a limit stopped it.
+/// several times in a level); true when a limit stopped it. A successor
+/// that is a goal ends the expansion, as the local search ends at the
+/// first goal it makes: the next level holds a goal, and no worker need
+/// expand it (the others finish this level, which they cannot know).
+/// Every state of a later level is tested here, where it is made.
 fn expand<W: Travels, M: Memory<W>>(
     k: &Kernel<'_, W>,
     level: &[W],
@@ -546,6 +559,10 @@ fn expand<W: Travels, M: Memory<W>>(
         report.expanded += 1;
         succ.each(s, |t| {
             report.generated += 1;
+            if k.is_goal(t) {
+                report.made_goal = true;
+                return false;
+            }
             // (One worker owns every state.)
             if peers == 1 || route(t.out()) % peers == me.index as u64 {
                 if me.memory.own(t) {
@@ -557,6 +574,9 @@ fn expand<W: Travels, M: Memory<W>>(
             }
             true
         });
+        if report.made_goal {
+            return false;
+        }
     }
     budget.check(report.seen + report.generated, depth)
 }
