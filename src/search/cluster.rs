@@ -330,6 +330,8 @@ trait Memory<W> {
     fn level_done(&mut self);
     /// States this worker owns and has seen.
     fn seen(&self) -> u64;
+    /// Asks the cache for where `s` is kept, to be tested soon.
+    fn prefetch(&self, _s: W) {}
 }
 
 /// A bit a packed value: set for a state this worker owns and has seen,
@@ -372,6 +374,12 @@ impl<W: Word> Memory<W> for Bits {
     fn level_done(&mut self) {}
     fn seen(&self) -> u64 {
         self.seen
+    }
+    #[inline(always)]
+    fn prefetch(&self, s: W) {
+        if let Some(w) = self.words.get((s.low() >> 6) as usize) {
+            crate::pack::prefetch(w);
+        }
     }
 }
 
@@ -550,6 +558,7 @@ fn expand<W: Travels, M: Memory<W>>(
 ) -> bool {
     let mut succ = k.successors();
     let peers = me.peers as u64;
+    let mut kids = Vec::new();
     for (i, &s) in level.iter().enumerate() {
         if (i as u64).is_multiple_of(CHECK_EVERY)
             && budget.check(report.seen + report.generated, depth)
@@ -557,7 +566,17 @@ fn expand<W: Travels, M: Memory<W>>(
             return true;
         }
         report.expanded += 1;
+        // The successors first, each one's place in the memory asked of
+        // the cache, then each tested: their misses overlap.
+        kids.clear();
         succ.each(s, |t| {
+            kids.push(t);
+            true
+        });
+        for &t in &kids {
+            me.memory.prefetch(t);
+        }
+        for &t in &kids {
             report.generated += 1;
             if k.is_goal(t) {
                 report.made_goal = true;
@@ -572,10 +591,6 @@ fn expand<W: Travels, M: Memory<W>>(
                 report.sent += 1;
                 states.send(t);
             }
-            true
-        });
-        if report.made_goal {
-            return false;
         }
     }
     budget.check(report.seen + report.generated, depth)
