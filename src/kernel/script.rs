@@ -140,21 +140,12 @@ impl<'t, W: Word> ScriptModel<'t, W> {
             })
             .collect();
         let forbid = cx.compile(task.forbid(), task, layout);
-        let mut twins = Vec::new();
-        let mut i = 0;
-        while i < task.movers().len() {
-            let t = task.movers()[i].twins();
-            if t.len() > 1 {
-                twins.push(t.start as usize..t.end as usize);
-            }
-            i = (t.end as usize).max(i + 1);
-        }
         ScriptModel {
             movers,
             cx,
             forbid,
             forbid_same_cell: task.forbid_same_cell(),
-            twins,
+            twins: task.twin_runs().collect(),
         }
     }
 }

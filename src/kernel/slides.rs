@@ -303,9 +303,10 @@ pub struct Slides<'k, W> {
     m: &'k SlideModel<'k, W>,
     /// Each mover's padded cell.
     at: Vec<u32>,
-    /// Together: each mover's padded cell before the step, and the order
-    /// they move in.
+    /// Together: each mover's padded cell before the step, its row and
+    /// column, and the order they move in.
     from: Vec<u32>,
+    rc: Vec<(i64, i64)>,
     order: Vec<usize>,
     word: std::marker::PhantomData<W>,
 }
@@ -316,6 +317,7 @@ impl<'k, W: Word> Slides<'k, W> {
             m,
             at: vec![0; m.movers.len()],
             from: vec![0; m.movers.len()],
+            rc: vec![(0, 0); m.movers.len()],
             order: (0..m.movers.len()).collect(),
             word: std::marker::PhantomData,
         }
@@ -365,18 +367,20 @@ impl<'k, W: Word> Slides<'k, W> {
         let m = self.m;
         let lone = m.movers.len() == 1;
         self.from.copy_from_slice(&self.at);
+        // Each mover's padded row and column, once a state (they order as
+        // the grid's do).
+        for (rc, &pc) in self.rc.iter_mut().zip(&self.from) {
+            *rc = ((pc as usize / width) as i64, (pc as usize % width) as i64);
+        }
         // As the interpreter does: each move sorts the order the one before
         // left (ties, which never stand in each other's way, keep it).
         for (j, o) in self.order.iter_mut().enumerate() {
             *o = j;
         }
         for (k, &(dr, dc)) in ways.iter().enumerate() {
-            // Padded rows and columns order as the grid's do.
-            let ahead =
-                |pc: u32| (pc as usize / width) as i64 * dr + (pc as usize % width) as i64 * dc;
-            let from = &self.from;
+            let rc = &self.rc;
             self.order
-                .sort_by_key(|&i| std::cmp::Reverse(ahead(from[i])));
+                .sort_by_key(|&i| std::cmp::Reverse(rc[i].0 * dr + rc[i].1 * dc));
             let mut moved = false;
             for j in 0..self.order.len() {
                 let i = self.order[j];

@@ -47,15 +47,12 @@ impl SetRanker {
         let movers = task.movers();
         let mut covered = vec![false; task.vars().len()];
         let mut groups: Vec<Vec<crate::task::VarId>> = Vec::new();
-        for (i, m) in movers.iter().enumerate() {
-            let t = m.twins();
-            if t.len() > 1 && t.start as usize == i {
-                let vars: Vec<_> = t.map(|j| movers[j as usize].pos()).collect();
-                for v in &vars {
-                    covered[v.ix()] = true;
-                }
-                groups.push(vars);
+        for run in task.twin_runs() {
+            let vars: Vec<_> = movers[run].iter().map(|m| m.pos()).collect();
+            for v in &vars {
+                covered[v.ix()] = true;
             }
+            groups.push(vars);
         }
         if groups.is_empty() {
             return None;

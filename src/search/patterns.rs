@@ -200,7 +200,7 @@ impl Patterns {
     /// The free cells of `s` (a bit each) and their digits, where the
     /// tables follow them.
     #[inline]
-    fn free<W: Word>(&self, s: W) -> (u64, usize) {
+    fn free_cells<W: Word>(&self, s: W) -> (u64, usize) {
         match &self.free {
             Some(f) => {
                 let free = f.cells(s);
@@ -215,7 +215,7 @@ impl Patterns {
     /// `room`: past it, some value above it.
     #[inline]
     pub fn of<W: Word>(&self, s: W, room: u32) -> u32 {
-        let free = self.free(s);
+        let free = self.free_cells(s);
         let mut most = 0;
         for parts in &self.parts {
             let mut h = 0;
@@ -238,7 +238,7 @@ impl Patterns {
 
 impl Part {
     /// The entry of state `s` in this part's table, given its free cells
-    /// and their digits ([`Patterns::free`]).
+    /// and their digits ([`Patterns::free_cells`]).
     #[inline]
     fn index<W: Word>(&self, s: W, (free, digits): (u64, usize)) -> usize {
         match &self.lookup {

@@ -1599,22 +1599,23 @@ impl Task {
     /// are interchangeable, so a state is the set of their positions, held
     /// in one canonical order. `scratch` is a buffer.
     pub fn canonical(&self, vals: &mut [i64], scratch: &mut Vec<i64>) {
-        let mut i = 0;
-        while i < self.movers.len() {
-            let twins = self.movers[i].twins.clone();
-            if twins.len() < 2 {
-                i += 1;
-                continue;
-            }
-            let group = &self.movers[twins.start as usize..twins.end as usize];
+        for run in self.twin_runs() {
+            let group = &self.movers[run];
             scratch.clear();
             scratch.extend(group.iter().map(|m| vals[m.pos.ix()]));
             scratch.sort_unstable();
             for (m, &p) in group.iter().zip(scratch.iter()) {
                 vals[m.pos.ix()] = p;
             }
-            i = twins.end as usize;
         }
+    }
+
+    /// The runs of two alike movers or more ([`Mover::twins`]), as ranges
+    /// of mover indices, in order.
+    pub fn twin_runs(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+        (self.movers.iter().enumerate())
+            .filter(|(i, m)| m.twins.len() > 1 && m.twins.start as usize == *i)
+            .map(|(_, m)| m.twins.start as usize..m.twins.end as usize)
     }
 
     /// Whether some object's member stands on a dead position (see
