@@ -271,7 +271,7 @@ pub fn solve(
     let count = sol.steps.is_none() && rules.io.solved.uses_steps();
     if (want_way || count) && sol.cost.is_some() && sol.stopped.is_none() {
         let found = sol.path.take();
-        match found.or_else(|| trace::trace(&task, &plan, budget)) {
+        match found.or_else(|| search::way::trace(&task, &plan, budget, sol.cost)) {
             Some(t) if Some(t.cost()) == sol.cost => {
                 sol.steps = Some(t.steps().len() as u64);
                 if write {

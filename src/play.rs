@@ -315,7 +315,7 @@ impl<'r> Game<'r> {
             // The same variables as the task's: they were packed before.
             Err(_) => unreachable!("a task resumed packs as it did"),
         };
-        let Some(way) = crate::trace::trace(&task, &plan, budget) else {
+        let Some(way) = crate::search::way::trace(&task, &plan, budget, None) else {
             return match budget.stopped() {
                 Some(l) => Hint::Stopped(l.describe(budget.limits())),
                 None => Hint::NoWay,

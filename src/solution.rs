@@ -82,6 +82,12 @@ impl Solution {
         self.written.as_deref()
     }
 
+    /// The way, where the search itself kept it (the ordered engine, and
+    /// IDA* where the way is wanted: [`crate::search::How::way`]).
+    pub fn path(&self) -> Option<&crate::trace::Trace> {
+        self.path.as_ref()
+    }
+
     /// Where A* turned to IDA*, the bound IDA* started from.
     pub fn ida_from(&self) -> Option<u64> {
         self.ida_from

@@ -271,6 +271,42 @@ fn trace_in<W: Word>(task: &Task, plan: &Plan, budget: &Budget) -> Option<Trace>
     }
 }
 
+/// The trace of a way whose steps each cost 1, its steps named as the
+/// interpreter takes them.
+pub fn of_way<W: Word>(k: &Kernel<'_, W>, way: &[W]) -> Trace {
+    let task = k.task();
+    let mut generic = Generic::<W>::new(task, k.layout());
+    let steps = way
+        .windows(2)
+        .map(|pair| {
+            let mut step = None;
+            generic.each_acted(pair[0], |u, _, acted| {
+                if u == pair[1] {
+                    step = Some(acted.to_vec());
+                }
+                step.is_none()
+            });
+            step.expect("the interpreter takes every step a kernel gives")
+        })
+        .collect::<Vec<_>>();
+    let states = way
+        .iter()
+        .map(|&s| {
+            let mut vals = vec![0; task.vars().len()];
+            k.layout().decode(s, &mut vals);
+            vals
+        })
+        .collect();
+    let n = steps.len() as u64;
+    Trace {
+        steps,
+        states,
+        costs: (0..=n).collect(),
+        cost: n,
+        parts: vec![n],
+    }
+}
+
 fn trace_with<W: Word, L: Label>(
     k: &Kernel<'_, W>,
     budget: &Budget,

@@ -75,20 +75,9 @@ fn astar_turned_to_ida_agrees_with_breadth_first_search() {
     while compared < 150 {
         let (h, w) = (rng.gen_range(3..=6), rng.gen_range(3..=6));
         let n = rng.gen_range(1..=3usize);
-        let mut g = common::random_grid(
-            &mut rng,
-            h,
-            w,
-            |r| {
-                if r.gen_bool(0.2) { b'#' } else { b'.' }
-            },
-        );
-        let cells = common::all_cells(&g);
-        if cells.len() < 2 * n + 1 {
+        let Some(input) = common::robots_case(&mut rng, h, w, n) else {
             continue;
-        }
-        common::place(&mut rng, &mut g, cells, &common::family_markers(n));
-        let input = common::case_text(&format!("{n} {h} {w}"), &g);
+        };
         let task = common::task_of(&loaded.rules, &input);
         let bfs = puzzle::plan::plan(&task, config(Strategy::Bfs, 1)).unwrap();
         let Some(want) = puzzle::search::run(&task, &bfs, &budget()).cost() else {

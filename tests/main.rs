@@ -44,3 +44,4 @@ mod streams;
 mod time;
 mod traces;
 mod ui;
+mod ways;

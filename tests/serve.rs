@@ -214,7 +214,9 @@ fn twenty_clients_search_at_once_each_to_its_limit() {
 
 #[test]
 fn a_client_runs_one_search_at_a_time() {
-    let s = start(&[]);
+    // The server's default limit (10 s) is not this test's business: a debug
+    // build on a loaded machine can take longer than that to the answer.
+    let s = start(&["--timeout", "10m"]);
     // Six robots, 1.8M states to the answer: seconds of search.
     let rules = "puzzle \"Robots\"\ntiles { floor '.' }\nagent bot[6] 'a'.. target 'A'.. on floor\nmove bot in turn: north east south west\nforbid same cell\ngoal every bot on its target\n";
     let map = "abc.....\ndef.....\n........\n........\n........\n........\n.....DCB\n.....FEA\n";
@@ -233,13 +235,20 @@ fn a_client_runs_one_search_at_a_time() {
         );
         (a.join().unwrap(), b, c)
     });
+    // On a loaded machine the second request may reach the server first:
+    // whichever came first answers, the other is turned away.
+    let (ran, refused) = if first.0 == 429 {
+        (second, first)
+    } else {
+        (first, second)
+    };
     assert_eq!(
-        (first.0, first.1["output"].as_str()),
+        (ran.0, ran.1["output"].as_str()),
         (200, Some("66\n")),
         "{}",
-        first.1
+        ran.1
     );
-    assert_eq!(second.0, 429, "{}", second.1);
+    assert_eq!(refused.0, 429, "{}", refused.1);
     assert_eq!(other.0, 200, "{}", other.1);
 }
 

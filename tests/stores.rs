@@ -83,6 +83,7 @@ fn planned<R>(
         threads,
         checks: plan.checks(),
         earliest: plan.earliest(),
+        way: false,
     };
     f(&plan, &k, how)
 }

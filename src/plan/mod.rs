@@ -230,6 +230,13 @@ pub struct Bound {
 }
 
 impl Bound {
+    /// Whether the bound is well informed: the movers' distances where no
+    /// entry condition or rule can lengthen the way, only other movers;
+    /// the flags' whenever the goal asks for flags.
+    pub fn informed(&self, task: &Task) -> bool {
+        task.unconditional() || !self.flags.is_empty()
+    }
+
     /// What the bound is made of, in words (for `explain`).
     fn describe(&self, task: &Task) -> String {
         let mut parts = Vec::new();
@@ -358,7 +365,11 @@ pub struct Plan {
     store_why: String,
     checks: Checks,
     checks_why: String,
+    /// The task's lower bound on the steps to a goal, where it has one
+    /// (A*'s, where the engine is A* or IDA*: [`Plan::bound`]).
     bound: Option<Bound>,
+    /// Whether the way is found again by the bound ([`Plan::way_bound`]).
+    way_by_bound: bool,
     /// The workers, where the engine is [`Engine::Cluster`].
     cluster: Option<&'static Cluster>,
     threads: usize,
@@ -515,8 +526,19 @@ impl Plan {
         self.checks
     }
 
+    /// A*'s bound, where the engine is A* or IDA*.
     pub fn bound(&self) -> Option<&Bound> {
-        self.bound.as_ref()
+        (self.bound.as_ref()).filter(|_| matches!(self.engine, Engine::Astar | Engine::Ida))
+    }
+
+    /// The bound the way is found again by ([`crate::search::way`]), where
+    /// the task has one that is well informed ([`Bound::informed`]: a weak
+    /// one leaves a depth-first search most of the space, each state met
+    /// again on every longer way there), its steps cost 1 and its moves
+    /// have no letters (the way is then the least written, found as the
+    /// search settles).
+    pub fn way_bound(&self) -> Option<&Bound> {
+        self.bound.as_ref().filter(|_| self.way_by_bound)
     }
 
     /// The workers of the distributed search, where it was chosen.
@@ -666,7 +688,7 @@ impl Plan {
         use std::fmt::Write;
         let _ = writeln!(s, "  successors: {}", self.kernel_why);
         let _ = writeln!(s, "  search: {}", self.engine_why);
-        if let Some(b) = &self.bound {
+        if let Some(b) = self.bound() {
             let _ = writeln!(s, "  A*'s bound: {}", b.describe(task));
         }
         let _ = writeln!(s, "  visited store: {}", self.store_why);
@@ -684,6 +706,8 @@ impl Plan {
         let _ = writeln!(s, "  budget checks: {}", self.checks_why);
         if self.way_from_search() {
             let _ = writeln!(s, "  path: {PATH_FROM_SEARCH_WHY}");
+        } else if self.way_bound().is_some() {
+            let _ = writeln!(s, "  path: {PATH_BY_BOUND_WHY}");
         } else {
             let _ = writeln!(s, "  path: {PATH_WHY}");
         }
@@ -920,6 +944,12 @@ pub const PATH_WHY: &str = "for `--moves` and `--trace`, found again after the s
     Dijkstra's algorithm on (cost, steps), parents kept, one thread, this kernel";
 
 /// How the ordered engine finds a way, when one is asked for.
+/// How the way is found again where A*'s bound applies ([`Plan::way_bound`]).
+pub const PATH_BY_BOUND_WHY: &str = "for `--moves` and `--trace`, found again after the search \
+    depth first under the least cost, A*'s bound cutting off the rest and each state that \
+    failed remembered with its room: the first least way in this kernel's order of moves, \
+    one thread";
+
 pub const PATH_FROM_SEARCH_WHY: &str = "for `--moves`, `--trace` and `{path}`, from the search \
     itself (no second search): of the ways at the least cost and steps, the least written \
     where moves have letters, else the one settled first";
@@ -995,11 +1025,11 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         store_why,
         checks,
         checks_why,
-        bound: if matches!(engine, Engine::Astar | Engine::Ida) {
-            bound
-        } else {
-            None
-        },
+        way_by_bound: bound.as_ref().is_some_and(|b| b.informed(task))
+            && task.unit_costs()
+            && task.parts().is_none()
+            && !task.lettered(),
+        bound,
         threads: config.threads,
         cluster: config.cluster.filter(|_| engine == Engine::Cluster),
         labels,
@@ -1137,7 +1167,7 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
     let wants_astar = match asked {
         Strategy::Astar | Strategy::Ida => true,
         Strategy::Auto if task.far_moves() => task.unconditional() && bits > DENSE_MAX_BITS,
-        Strategy::Auto => task.unconditional() || bound.is_some_and(|b| !b.flags.is_empty()),
+        Strategy::Auto => bound.is_some_and(|b| b.informed(task)),
         _ => false,
     };
     if wants_astar && let Some(bound) = bound {

@@ -127,6 +127,7 @@ pub fn ida<W: Word>(
                     Entered::On => {}
                     Entered::Goal => {
                         out.cost = Some(u64::from(g));
+                        out.path = how.way.then(|| crate::trace::of_way(k, &states(&way, t)));
                         return out;
                     }
                     Entered::Stop => return Solution::stopped(budget),
@@ -165,6 +166,11 @@ pub fn ida<W: Word>(
     }
 }
 
+/// The states of the way to `last`, the start first.
+fn states<W: Word>(way: &[Frame<W>], last: W) -> Vec<W> {
+    way.iter().map(|f| f.state).chain([last]).collect()
+}
+
 /// Puts on `kids` those of `children` (but `back`) whose `g` steps and
 /// lower bound are within `bound`, lowers `past` to the least past it;
 /// how many were looked at.
@@ -195,7 +201,7 @@ fn within<W: Word>(
 }
 
 /// The states `all`, each once, in their order.
-fn distinct<W: Word>(all: &[W]) -> Vec<W> {
+pub(super) fn distinct<W: Word>(all: &[W]) -> Vec<W> {
     let mut seen = hashbrown::HashSet::new();
     all.iter().copied().filter(|&s| seen.insert(s)).collect()
 }

@@ -17,6 +17,7 @@ mod layers;
 pub mod ordered;
 mod patterns;
 mod store;
+pub mod way;
 
 use crate::budget::{self, Budget};
 use crate::kernel::{Gen, Kernel, Split, Successors, Tables};
@@ -149,6 +150,10 @@ pub struct How {
     /// The clock, where a state is kept once, at its earliest (its bits
     /// left out of the visited store's keys).
     pub earliest: Option<crate::task::VarId>,
+    /// The way is wanted, and the plan finds it by its bound
+    /// ([`Plan::way_bound`]): IDA*'s last bound meets it first, so IDA*
+    /// keeps the way it found ([`way`]).
+    pub way: bool,
 }
 no_bitset!(u64, u128, Wide<4>, Wide<16>);
 
@@ -185,6 +190,7 @@ fn run_in<W: Bits + Ranks + Spread>(
         threads: plan.threads(),
         checks: plan.checks(),
         earliest: plan.earliest(),
+        way: way && plan.way_bound().is_some(),
     };
     match (plan.engine(), plan.store()) {
         (

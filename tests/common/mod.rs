@@ -198,6 +198,19 @@ pub fn mixed_grid<R: rand::Rng>(
     })
 }
 
+/// A case of `n` robots (`a`.. to their targets `A`..) placed on a random
+/// `h` x `w` grid of floor `.` and walls `#` (a fifth of the cells),
+/// headed `n h w`; `None` where the grid has too few cells for them.
+pub fn robots_case<R: rand::Rng>(rng: &mut R, h: usize, w: usize, n: usize) -> Option<String> {
+    let mut g = random_grid(rng, h, w, |r| if r.gen_bool(0.2) { b'#' } else { b'.' });
+    let cells = all_cells(&g);
+    if cells.len() < 2 * n {
+        return None;
+    }
+    place(rng, &mut g, cells, &family_markers(n));
+    Some(case_text(&format!("{n} {h} {w}"), &g))
+}
+
 /// Every cell of a grid.
 pub fn all_cells(g: &[Vec<u8>]) -> Vec<(usize, usize)> {
     (0..g.len())
