@@ -233,7 +233,18 @@ impl Bound {
     /// Whether the bound is well informed: the movers' distances where no
     /// entry condition or rule can lengthen the way, only other movers;
     /// the flags' whenever the goal asks for flags.
-    pub fn informed(&self, task: &Task) -> bool {
+    /// Whether every mover with moves of its own is pinned, so that each
+    /// of its steps moves the bound or spends the room left: a depth-first
+    /// search under the least cost then stays near the least ways (where a
+    /// mover the bound does not count walks about freely, it meets each
+    /// state again on every longer way there).
+    fn pins_every_mover(&self, task: &Task) -> bool {
+        (task.movers().iter().enumerate())
+            .filter(|(_, m)| !m.actions().is_empty())
+            .all(|(i, _)| self.pinned.iter().any(|(p, _)| p.ix() == i))
+    }
+
+    fn informed(&self, task: &Task) -> bool {
         task.unconditional() || !self.flags.is_empty()
     }
 
@@ -532,11 +543,13 @@ impl Plan {
     }
 
     /// The bound the way is found again by ([`crate::search::way`]), where
-    /// the task has one that is well informed ([`Bound::informed`]: a weak
-    /// one leaves a depth-first search most of the space, each state met
-    /// again on every longer way there), its steps cost 1 and its moves
-    /// have no letters (the way is then the least written, found as the
-    /// search settles).
+    /// `auto` searches the task by A* (whatever strategy was asked: the
+    /// way is the task's, not the search's), and its moves have no letters
+    /// (the way is then the least written, found as the search settles).
+    /// and the bound counts every mover ([`Bound::pins_every_mover`]).
+    /// Elsewhere the bound is weak or the space small: a depth-first
+    /// search would meet each state again on every longer way there,
+    /// where Dijkstra's algorithm settles it once.
     pub fn way_bound(&self) -> Option<&Bound> {
         self.bound.as_ref().filter(|_| self.way_by_bound)
     }
@@ -968,8 +981,18 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let bound = bound(task);
     // Worked out once: it walks every condition of the task.
     let earliest = task.earliest_is_best();
-    let (engine, engine_why) = earliest_engine(task, config.strategy, earliest.is_some())
-        .unwrap_or_else(|| engine(task, config.strategy, bound.as_ref(), layout.bits()));
+    let chosen = |asked: Strategy| {
+        earliest_engine(task, asked, earliest.is_some())
+            .unwrap_or_else(|| engine(task, asked, bound.as_ref(), layout.bits()))
+    };
+    let (engine, engine_why) = chosen(config.strategy);
+    // What `auto` picks, whatever was asked: the way is found again by the
+    // bound where A* is the search for this task.
+    let way_by_bound = if config.strategy == Strategy::Auto {
+        engine == Engine::Astar
+    } else {
+        chosen(Strategy::Auto).0 == Engine::Astar
+    };
     let (kernel, kernel_why) = kernel(task, engine);
     let ranker = ranker(task, engine, &layout);
     let (store, mut store_why, labels) = store(task, engine, &layout, ranker.as_ref());
@@ -1025,7 +1048,8 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
         store_why,
         checks,
         checks_why,
-        way_by_bound: bound.as_ref().is_some_and(|b| b.informed(task))
+        way_by_bound: way_by_bound
+            && bound.as_ref().is_some_and(|b| b.pins_every_mover(task))
             && task.unit_costs()
             && task.parts().is_none()
             && !task.lettered(),
