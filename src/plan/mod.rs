@@ -230,9 +230,6 @@ pub struct Bound {
 }
 
 impl Bound {
-    /// Whether the bound is well informed: the movers' distances where no
-    /// entry condition or rule can lengthen the way, only other movers;
-    /// the flags' whenever the goal asks for flags.
     /// Whether every mover with moves of its own is pinned, so that each
     /// of its steps moves the bound or spends the room left: a depth-first
     /// search under the least cost then stays near the least ways (where a
@@ -244,6 +241,9 @@ impl Bound {
             .all(|(i, _)| self.pinned.iter().any(|(p, _)| p.ix() == i))
     }
 
+    /// Whether the bound is well informed: the movers' distances where no
+    /// entry condition or rule can lengthen the way, only other movers;
+    /// the flags' whenever the goal asks for flags.
     fn informed(&self, task: &Task) -> bool {
         task.unconditional() || !self.flags.is_empty()
     }
@@ -544,9 +544,9 @@ impl Plan {
 
     /// The bound the way is found again by ([`crate::search::way`]), where
     /// `auto` searches the task by A* (whatever strategy was asked: the
-    /// way is the task's, not the search's), and its moves have no letters
+    /// way is the task's, not the search's), the bound counts every mover
+    /// that has moves (`pins_every_mover`), and the moves have no letters
     /// (the way is then the least written, found as the search settles).
-    /// and the bound counts every mover ([`Bound::pins_every_mover`]).
     /// Elsewhere the bound is weak or the space small: a depth-first
     /// search would meet each state again on every longer way there,
     /// where Dijkstra's algorithm settles it once.
@@ -956,13 +956,13 @@ impl TooWide {
 pub const PATH_WHY: &str = "for `--moves` and `--trace`, found again after the search by \
     Dijkstra's algorithm on (cost, steps), parents kept, one thread, this kernel";
 
-/// How the ordered engine finds a way, when one is asked for.
 /// How the way is found again where A*'s bound applies ([`Plan::way_bound`]).
 pub const PATH_BY_BOUND_WHY: &str = "for `--moves` and `--trace`, found again after the search \
     depth first under the least cost, A*'s bound cutting off the rest and each state that \
     failed remembered with its room: the first least way in this kernel's order of moves, \
     one thread";
 
+/// How the ordered engine finds a way, when one is asked for.
 pub const PATH_FROM_SEARCH_WHY: &str = "for `--moves`, `--trace` and `{path}`, from the search \
     itself (no second search): of the ways at the least cost and steps, the least written \
     where moves have letters, else the one settled first";

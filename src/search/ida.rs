@@ -12,6 +12,11 @@
 //! that is the state just left is not tried (a step undone is never on a
 //! shortest way).
 //!
+//! Where the way is wanted ([`super::How::way`]), the way the last bound
+//! meets first is kept: successors are tried in the kernel's order, so it
+//! is the first least way in that order, the one [`super::way`] finds
+//! again for the other engines.
+//!
 //! A map with no way to the goal ends only where every way ends (a dead
 //! end, the step limit, or the bound passing the number of states the
 //! layout can hold); on a large space, the limits end it.
