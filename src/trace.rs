@@ -289,14 +289,7 @@ pub fn of_way<W: Word>(k: &Kernel<'_, W>, way: &[W]) -> Trace {
             step.expect("the interpreter takes every step a kernel gives")
         })
         .collect::<Vec<_>>();
-    let states = way
-        .iter()
-        .map(|&s| {
-            let mut vals = vec![0; task.vars().len()];
-            k.layout().decode(s, &mut vals);
-            vals
-        })
-        .collect();
+    let states = decoded(k, way);
     let n = steps.len() as u64;
     Trace {
         steps,
@@ -343,15 +336,7 @@ pub fn of_settled<W: Word, L: Label>(
         let steps = name_steps(&mut generic, best, &way, scale);
         (way, steps)
     };
-    let layout = k.layout();
-    let states = way
-        .iter()
-        .map(|&s| {
-            let mut vals = vec![0; task.vars().len()];
-            layout.decode(s, &mut vals);
-            vals
-        })
-        .collect();
+    let states = decoded(k, &way);
     let goal = *way.last().expect("a way has a state");
     let label = |s: W| best.get(s).expect("a way's states have labels");
     let total = label(goal);
@@ -362,6 +347,17 @@ pub fn of_settled<W: Word, L: Label>(
         cost: total.first(scale),
         parts: total.parts(scale),
     }
+}
+
+/// The states of `way`, each as one value per variable of the task.
+fn decoded<W: Word>(k: &Kernel<'_, W>, way: &[W]) -> Vec<Vec<i64>> {
+    let mut vals = vec![0; k.task().vars().len()];
+    (way.iter())
+        .map(|&s| {
+            k.layout().decode(s, &mut vals);
+            vals.clone()
+        })
+        .collect()
 }
 
 /// The states of the way to `goal` by the parents, start first.
