@@ -995,13 +995,19 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     };
     let (kernel, kernel_why) = kernel(task, engine);
     let ranker = ranker(task, engine, &layout);
-    let (store, mut store_why, labels) = store(task, engine, &layout, ranker.as_ref());
     let earliest = earliest.filter(|_| engine == Engine::Bfs);
+    let key = key_bits(&layout, earliest);
+    let (store, mut store_why, labels) = store(task, engine, (&layout, key), ranker.as_ref());
     if earliest.is_some() {
         store_why = format!(
             "{store_why}; each state kept once, at its earliest (the time left out of its key: \
              the conditions that read the time only get harder as it passes, and every step \
-             costs 1, so a state reached later is no better)"
+             costs 1, so a state reached later is no better){}",
+            if key < layout.bits() {
+                format!("; the key is the {key} bits below the time")
+            } else {
+                String::new()
+            }
         );
     }
     let (checks, checks_why) = checks(task, config.count);
@@ -1422,7 +1428,7 @@ fn checks(task: &Task, count: bool) -> (Checks, String) {
 fn store(
     task: &Task,
     engine: Engine,
-    layout: &Layout,
+    (layout, key): (&Layout, u32),
     ranker: Option<&crate::pack::SetRanker>,
 ) -> (Store, String, Option<LabelStore>) {
     if engine == Engine::Ordered {
@@ -1434,7 +1440,7 @@ fn store(
         };
         return (kind, why, Some(labels));
     }
-    let (kind, why) = set_store(engine, layout, ranker);
+    let (kind, why) = set_store(engine, (layout, key), ranker);
     (kind, why, None)
 }
 
@@ -1451,16 +1457,30 @@ fn ranker(task: &Task, engine: Engine, layout: &Layout) -> Option<crate::pack::S
         .filter(|r| r.bits() <= DENSE_MAX_BITS && r.bits() + 4 <= bits)
 }
 
+/// The bits of a visited store's keys: the layout's, or where each state
+/// is kept at its earliest (`earliest`, the clock) and the clock is the
+/// layout's last field, those below it: the key leaves the clock out
+/// ([`crate::search`]'s `Mask`), so a bitset needs a bit per value of the
+/// rest only. (Only where the layout fits a bitset itself: the search
+/// keeps bitsets for the word of such layouts only.)
+pub fn key_bits(layout: &Layout, earliest: Option<VarId>) -> u32 {
+    match earliest.map(|c| layout.field(c)) {
+        Some(f) if f.offset + f.bits == layout.bits() && layout.bits() <= DENSE_MAX_BITS => {
+            f.offset
+        }
+        _ => layout.bits(),
+    }
+}
+
 /// The store of an engine other than the ordered one. A bitset only for
 /// layouts of at most [`DENSE_MAX_BITS`] bits, which always live in a
 /// `u32` (the search instantiates its bitset there only); ranks where
 /// [`ranker`] found them worth it.
 fn set_store(
     engine: Engine,
-    layout: &Layout,
+    (layout, bits): (&Layout, u32),
     ranker: Option<&crate::pack::SetRanker>,
 ) -> (Store, String) {
-    let bits = layout.bits();
     match engine {
         Engine::Nothing => (Store::None, "none".into()),
         Engine::Ida => (Store::None, "none: IDA* keeps the way it is on".into()),

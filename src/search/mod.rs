@@ -692,7 +692,8 @@ pub fn bfs_layered<W: Word, S: Store<W>>(
     budget: &Budget,
     layers: Option<&Layers>,
 ) -> Solution {
-    let Some(store) = new_store::<W, S>(k.layout().bits(), budget) else {
+    let bits = crate::plan::key_bits(k.layout(), how.earliest);
+    let Some(store) = new_store::<W, S>(bits, budget) else {
         return Solution::stopped(budget);
     };
     bfs_from(k, how, budget, store, layers)
