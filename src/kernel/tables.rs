@@ -619,13 +619,16 @@ impl<'t, W: Word> Compiler<'t, '_, W> {
         // `Always`, no position needs one.
         let mut present = vec![false; b.classes().len()];
         if grid {
-            // Its solid cells are never entered (`index` has none), its
-            // border has no class.
-            for (&c, &pc) in cells.iter().zip(padded.iter()) {
-                if c != Domain::OFF && b.open()[pc as usize] == 1 {
-                    present[b.class(c) as usize] = true;
-                }
+            // Every board cell is a position of a grid (its padding has no
+            // class), and its solid cells are never entered (`index` has
+            // none): the board's classes that are not solid, without a
+            // pass over its cells.
+            for k in b.class_ids() {
+                present[k as usize] = b.present(k) && !b.classes()[k as usize].solid;
             }
+            debug_assert!(cells.iter().zip(padded).all(|(&c, &pc)| c == Domain::OFF
+                || b.open()[pc as usize] == 0
+                || present[b.class(c) as usize]));
         } else {
             for &c in cells.iter() {
                 present[b.class(c) as usize] = true;
@@ -842,8 +845,8 @@ fn lone_exits(
     if let Some(forbid) = task.lone_forbid() {
         leave_out(&mut e, deltas, padded, index, grid, &forbid);
     }
-    // A move's bit cleared where it is not made, in one pass without a
-    // branch (a condition may hold on a few positions or on most).
+    // A move's bit cleared where it is not made: a word of 64 positions
+    // at a time, then only the positions where it is not.
     for (j, g) in guarded.iter().enumerate() {
         let Some(g) = g else { continue };
         let bit = 1u16 << j;
@@ -855,9 +858,11 @@ fn lone_exits(
                 // the padded grid, 64 cells in a row.
                 0 if grid => e[ps].iter_mut().for_each(|x| *x &= !bit),
                 _ => {
-                    for p in ps {
-                        let not = !(word >> (p % 64)) & 1;
-                        e[padded[p] as usize] &= !((not as u16) << j);
+                    let mut not = !word & u64::MAX.checked_shr(64 - ps.len() as u32).unwrap_or(0);
+                    while not != 0 {
+                        let p = w * 64 + not.trailing_zeros() as usize;
+                        not &= not - 1;
+                        e[padded[p] as usize] &= !bit;
                     }
                 }
             }

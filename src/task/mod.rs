@@ -817,6 +817,17 @@ impl Ringed {
         (self.rows + 2 * self.ring) * self.width()
     }
 
+    /// The board cells of the map's cells in order (`board(0)`,
+    /// `board(1)`, ...), row by row: no division a cell, where a large map
+    /// has millions.
+    fn boards(self) -> impl Iterator<Item = u32> {
+        let (width, ring, cols) = (self.width(), self.ring, self.cols);
+        (0..self.rows).flat_map(move |r| {
+            let at = (r + ring) * width + ring;
+            (at..at + cols).map(|x| x as u32)
+        })
+    }
+
     /// The board cell of map cell `cell`.
     fn board(self, cell: usize) -> u32 {
         let (r, c) = (cell / self.cols, cell % self.cols);

@@ -201,21 +201,21 @@ fn read_cells(
         })
         .collect();
     let mut buf = [0u8; 4];
-    #[allow(clippy::needless_range_loop)] // `cell` also names the cell in reports
-    for cell in 0..ncells {
+    debug_assert_eq!(ncells, grid.rows * grid.cols);
+    for (cell, at) in grid.boards().enumerate().take(ncells) {
+        debug_assert_eq!(at, grid.board(cell));
         let sym: &str = if chars {
             let ch = case.cells.get(cell);
             if let Some(&k) = ascii.get(ch as usize)
                 && k != NONE
             {
-                class[grid.board(cell) as usize] = k;
+                class[at as usize] = k;
                 continue;
             }
             ch.encode_utf8(&mut buf)
         } else {
             &case.tokens[cell].0
         };
-        let at = grid.board(cell);
         match rules.legend.get(sym) {
             None => unknown.push((cell, sym.to_string())),
             Some(Glyph::Tile(t, v)) => class[at as usize] = classes.of(*t, *v),

@@ -440,11 +440,16 @@ impl Grounder<'_> {
                 // A grid's positions are the padded grid's indexes: row by
                 // row, no division a cell (a large map has millions).
                 let mut words = vec![0u64; d.len().div_ceil(64)];
-                for r in 0..rows {
+                let (dr, dc) = (i64::from(off.0), i64::from(off.1));
+                // The columns whose cell `off` away is on the board.
+                let (lo, hi) = ((-dc).clamp(0, cols), (cols - dc).clamp(0, cols));
+                for r in (-dr).clamp(0, rows)..(rows - dr).clamp(0, rows) {
                     let row = (r as usize + b.pad) * b.width + b.pad;
-                    for c in 0..cols {
-                        let p = row + c as usize;
-                        words[p / 64] |= u64::from(hit(r, c)) << (p % 64);
+                    // The cell `off` from column `c` is `from + c`.
+                    let from = (r + dr) * cols + dc;
+                    for c in lo..hi {
+                        let (p, k) = (row + c as usize, b.class[(from + c) as usize]);
+                        words[p / 64] |= u64::from(want[k as usize]) << (p % 64);
                     }
                 }
                 Expr::at_words(MoverId(i as u32), words, (rows * cols) as usize)
