@@ -746,7 +746,10 @@ fn the_statistics_count_every_successor_of_a_full_search() {
 /// gives the interpreter's successors there too, with steps (the table
 /// kernels, with levers, gates, lamps in sight and pads) and with slides
 /// and teleports (the slide kernel, with flags set on entering and entry
-/// conditions).
+/// conditions), and with leaps on conditions of the cells passed and
+/// `forbid` on cells and beams, fixed or turning (a lone agent's exits,
+/// cleared where a leap is not made and where a step would end
+/// forbidden).
 #[test]
 fn kernels_agree_on_the_padded_grid_of_a_large_map() {
     let steps = "input { cases until eof  header n rows cols  grid rows x cols }\n\
@@ -772,29 +775,50 @@ fn kernels_agree_on_the_padded_grid_of_a_large_map() {
          on enter snow: toggle lit\n\
          enter ice only if not lit\n\
          goal any bot on mark\n";
+    let beams = |turning: &str| {
+        format!(
+            "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+             domain way = north east south west\n\
+             tiles {{ floor '.'  wall '#' solid  stone 'x' solid  \
+                     turret '^' '>' 'v' '<' of way solid  lava '~'  door 'D' }}\n\
+             agent bot '1' on floor\n\
+             beam laser from turret(?w) ?w {turning}\n\
+             moves hop = (2, 1) if not cell (0, 1) is stone, \
+                         (-1, -2) if not cell (0, -1) is stone\n\
+             move bot: north east south west stay hop\n\
+             forbid bot in laser\n\
+             forbid bot on lava\n\
+             goal bot on door\n"
+        )
+    };
+    let (fixed, turning) = (beams(""), beams("turning"));
     let mut rng = SmallRng::seed_from_u64(0x9a4d);
     let mut compared = HashSet::new();
-    for round in 0..6 {
-        let (rules, tiles): (&str, &[u8]) = if round % 2 == 0 {
-            (steps, b"..........#rbRBLP")
-        } else {
-            (slides, b"....~~~~~_#X")
+    for round in 0..9 {
+        let (rules, tiles): (&str, &[u8]) = match round % 3 {
+            0 => (steps, b"..........#rbRBLP"),
+            1 => (slides, b"....~~~~~_#X"),
+            _ if round % 2 == 0 => (&fixed, b"..............xxx#~^>v<D"),
+            _ => (&turning, b"..............xxx#~^>v<D"),
         };
         let size = (rng.gen_range(510..=530), rng.gen_range(510..=530));
         let mut g = common::random_grid(&mut rng, size.0, size.1, |r| {
             tiles[r.gen_range(0..tiles.len())]
         });
         let cells = common::all_cells(&g);
-        let marks: &[u8] = if round % 2 == 0 { b"1" } else { b"1aabb" };
+        let marks: &[u8] = if round % 3 == 1 { b"1aabb" } else { b"1" };
         common::place(&mut rng, &mut g, cells, marks);
         let input = common::case_text(&format!("1 {} {}", size.0, size.1), &g);
         let task = ground(rules, &input);
         assert!(task.movers()[0].domain().is_grid(), "round {round}");
         for kind in compare(&task, 3000, &format!("round {round}:\n{rules}")) {
             compared.insert(format!("{kind:?}"));
+            if round % 3 == 2 {
+                compared.insert(format!("{kind:?} with beams"));
+            }
         }
     }
-    for kind in ["Lone", "InTurn", "Slides"] {
+    for kind in ["Lone", "InTurn", "Slides", "Lone with beams"] {
         assert!(
             compared.contains(kind),
             "{kind} was never compared: {compared:?}"

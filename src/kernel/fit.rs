@@ -221,8 +221,10 @@ fn scripted(task: &Task) -> Result<Vec<Fit>, String> {
         KernelKind::Script,
         "agents in turn and movers by themselves, of one cell: per mover, the position each \
          move reaches from each position; each mover by itself makes the first of its moves \
-         whose condition (compiled over packed states) holds and that it can make; alike \
-         movers put in order and `forbid` tested on the packed state",
+         whose condition (compiled over packed states) holds and that it can make (where its \
+         conditions read only its position and one other mover's, and the pairs of the two \
+         number at most 2^19, remembered per pair once worked out); alike movers put in \
+         order and `forbid` tested on the packed state",
     )])
 }
 

@@ -42,6 +42,12 @@ struct Mover<'t, W> {
     /// combination of their values which conditions hold (a
     /// [`super::Choice`]); `None` where they are tried one by one.
     choice: Option<(Vec<Cond<W>>, Vec<u64>)>,
+    /// For a mover by itself whose conditions read only its own position
+    /// and at most one other mover's, where no rule keeps movers apart:
+    /// the other's field and domain size (a field of no bits and size 1
+    /// where it reads only its own). Where it goes is then a function of
+    /// the two positions, remembered per thread (see [`Scripts::memo`]).
+    memo: Option<(Field, usize)>,
 }
 
 /// A task's movers, ready to move.
@@ -128,6 +134,9 @@ impl<'t, W: Word> ScriptModel<'t, W> {
                         .collect();
                     (tests, holds.to_vec())
                 });
+                let memo = script
+                    .filter(|_| !task.forbid_same_cell())
+                    .and_then(|_| memo_key(task, layout, m, acts));
                 Mover {
                     field: layout.field(m.pos()),
                     domain: d,
@@ -136,6 +145,7 @@ impl<'t, W: Word> ScriptModel<'t, W> {
                     guards,
                     script,
                     choice,
+                    memo,
                 }
             })
             .collect();
@@ -150,11 +160,60 @@ impl<'t, W: Word> ScriptModel<'t, W> {
     }
 }
 
+/// The largest table of where a mover by itself goes, per pair of
+/// positions: 1 MiB a thread, so that it stays in a core's cache (a
+/// larger one, 6.4 MiB for a Minotaur on a 48 x 48 maze, made the search
+/// slower by a third than working the conditions out each time).
+const MEMO_MAX: usize = 1 << 19;
+
+/// Where mover `m`'s moves by itself (`acts`) may be remembered per pair of
+/// positions (its own and one other mover's): the other's field and
+/// domain size, or `None` where its conditions read more, or the table
+/// would be too large.
+fn memo_key(
+    task: &Task,
+    layout: &Layout,
+    m: &crate::task::Mover,
+    acts: &[crate::task::ActionId],
+) -> Option<(Field, usize)> {
+    let mut read = Vec::new();
+    for &a in acts {
+        if !task.action(a).guard().positions_read(&mut read) {
+            return None;
+        }
+    }
+    read.retain(|&o| task.mover(o).pos() != m.pos());
+    read.sort_unstable();
+    read.dedup();
+    let (field, n) = match read.as_slice() {
+        [] => (
+            Field {
+                offset: 0,
+                bits: 0,
+                lo: 0,
+                size: 1,
+            },
+            1,
+        ),
+        [o] => (
+            layout.field(task.mover(*o).pos()),
+            task.mover(*o).domain().len(),
+        ),
+        _ => return None,
+    };
+    let fits = m.domain().len() < usize::from(u16::MAX);
+    (fits && m.domain().len().checked_mul(n)? <= MEMO_MAX).then_some((field, n))
+}
+
 /// The script kernel's buffers, one per thread.
 pub struct Scripts<'k, W> {
     m: &'k ScriptModel<'k, W>,
     /// Positions of alike movers, being put in order.
     scratch: Vec<u64>,
+    /// Per mover by itself with a [`Mover::memo`] key, per pair of
+    /// positions (its own times the other's domain size, plus the
+    /// other's): 1 + the position it goes to, 0 where not yet worked out.
+    memo: Vec<Vec<u16>>,
 }
 
 impl<'k, W: Word> Scripts<'k, W> {
@@ -162,6 +221,14 @@ impl<'k, W: Word> Scripts<'k, W> {
         Scripts {
             m,
             scratch: Vec::new(),
+            // Zeroed pages from the system: only those a search reaches
+            // are touched.
+            memo: (m.movers.iter())
+                .map(|mv| {
+                    mv.memo
+                        .map_or(Vec::new(), |(_, n)| vec![0; mv.domain.len() * n])
+                })
+                .collect(),
         }
     }
 
@@ -190,7 +257,8 @@ impl<'k, W: Word> Scripts<'k, W> {
                     continue;
                 }
                 let t = (s & !mv.field.mask::<W>()) | mv.field.place::<W>(u64::from(q));
-                let t = self.canonical(self.by_themselves(t));
+                let t = self.by_themselves(t);
+                let t = self.canonical(t);
                 if m.cx.holds(m.forbid, t) {
                     continue;
                 }
@@ -206,40 +274,63 @@ impl<'k, W: Word> Scripts<'k, W> {
     /// then and that it can make (a move that goes no way always can);
     /// with none, it stays.
     #[inline(always)]
-    fn by_themselves(&self, mut t: W) -> W {
+    fn by_themselves(&mut self, mut t: W) -> W {
         let m = self.m;
         for (i, mv) in m.movers.iter().enumerate() {
             let Some(times) = mv.script else { continue };
             for _ in 0..times {
                 let p = mv.field.raw(t) as u32;
-                let row = &mv.to[p as usize * mv.moves..][..mv.moves];
-                // The moves whose conditions hold: from the table where
-                // there is one (each shared test worked out once), else
-                // each condition asked in turn.
-                let mut holding = match &mv.choice {
-                    Some((tests, holds)) => {
-                        let bits = (tests.iter().enumerate())
-                            .fold(0, |b, (j, &c)| b | usize::from(m.cx.holds(c, t)) << j);
-                        holds[bits]
+                let q = match mv.memo {
+                    Some((other, n)) => {
+                        let key = p as usize * n + other.raw(t) as usize;
+                        match self.memo[i][key] {
+                            0 => {
+                                let q = self.goes(i, p, t);
+                                self.memo[i][key] = q as u16 + 1;
+                                q
+                            }
+                            q => u32::from(q) - 1,
+                        }
                     }
-                    None => u64::MAX,
+                    None => self.goes(i, p, t),
                 };
-                while holding != 0 {
-                    let k = holding.trailing_zeros() as usize;
-                    holding &= holding - 1;
-                    let Some(&q) = row.get(k) else { break };
-                    if q == NONE || (mv.choice.is_none() && !m.cx.holds(mv.guards[k], t)) {
-                        continue;
-                    }
-                    if q != p && m.forbid_same_cell && self.taken(i, q, t) {
-                        continue;
-                    }
-                    t = (t & !mv.field.mask::<W>()) | mv.field.place::<W>(u64::from(q));
-                    break;
-                }
+                t = (t & !mv.field.mask::<W>()) | mv.field.place::<W>(u64::from(q));
             }
         }
         t
+    }
+
+    /// Where mover `i`, by itself at position `p`, goes in `t`: by the
+    /// first of its moves whose condition holds and that it can make; with
+    /// none, nowhere (`p`).
+    #[inline(always)]
+    fn goes(&self, i: usize, p: u32, t: W) -> u32 {
+        let (m, mv) = (self.m, &self.m.movers[i]);
+        let row = &mv.to[p as usize * mv.moves..][..mv.moves];
+        // The moves whose conditions hold: from the table where there is
+        // one (each shared test worked out once), else each condition
+        // asked in turn.
+        let mut holding = match &mv.choice {
+            Some((tests, holds)) => {
+                let bits = (tests.iter().enumerate())
+                    .fold(0, |b, (j, &c)| b | usize::from(m.cx.holds(c, t)) << j);
+                holds[bits]
+            }
+            None => u64::MAX,
+        };
+        while holding != 0 {
+            let k = holding.trailing_zeros() as usize;
+            holding &= holding - 1;
+            let Some(&q) = row.get(k) else { break };
+            if q == NONE || (mv.choice.is_none() && !m.cx.holds(mv.guards[k], t)) {
+                continue;
+            }
+            if q != p && m.forbid_same_cell && self.taken(i, q, t) {
+                continue;
+            }
+            return q;
+        }
+        p
     }
 
     /// `t` with each run of alike movers' positions in increasing order.

@@ -883,14 +883,23 @@ fn leave_out(
 ) {
     let at = |q: usize| (forbid[q / 64] >> (q % 64) & 1) as u16;
     if grid {
-        // A position is its padded cell: per move, one pass without a
-        // branch over the cells whose move stays in the array.
+        // A position is its padded cell: per position where `forbid`
+        // holds (a few, often), the cells its moves come from.
         let n = exits.len().min(forbid.len() * 64);
-        for (j, &d) in deltas.iter().enumerate() {
-            let lo = d.min(0).unsigned_abs();
-            let hi = n.saturating_sub(d.max(0) as usize);
-            for (pc, e) in exits.iter_mut().enumerate().take(hi).skip(lo) {
-                *e &= !(at(pc.wrapping_add_signed(d)) << j);
+        for (w, &word) in forbid.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let q = w * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                if q >= n {
+                    break;
+                }
+                for (j, &d) in deltas.iter().enumerate() {
+                    let pc = q.wrapping_add_signed(-d);
+                    if pc < n {
+                        exits[pc] &= !(1 << j);
+                    }
+                }
             }
         }
         return;

@@ -350,20 +350,27 @@ impl Grounder<'_> {
 }
 
 impl Grounder<'_> {
-    /// The cells (of the board) beam `b` lights after `turns` quarter turns
-    /// clockwise: from each cell of its tile, the cells along its way up
-    /// to the first solid or opaque one, or the board's edge.
-    fn lit(&self, b: &crate::resolve::Beam, turns: u32) -> Vec<bool> {
+    /// The cells of beam `b`'s tile, in order: one pass over the board
+    /// for all of the beam's turns.
+    fn beam_sources(&self, b: &crate::resolve::Beam) -> Vec<u32> {
         let board = &self.board;
-        let mut lit = vec![false; board.class.len()];
         let source: Vec<bool> = (board.classes.iter())
             .map(|k| self.class_matches(k, b.tile, b.value))
             .collect();
-        for cell in 0..board.class.len() as u32 {
+        (board.class.iter().enumerate())
+            .filter(|&(_, &k)| source[k as usize])
+            .map(|(cell, _)| cell as u32)
+            .collect()
+    }
+
+    /// The cells (of the board) beam `b` lights after `turns` quarter turns
+    /// clockwise: from each cell of its tile (`sources`), the cells along
+    /// its way up to the first solid or opaque one, or the board's edge.
+    fn lit(&self, b: &crate::resolve::Beam, sources: &[u32], turns: u32) -> Vec<bool> {
+        let board = &self.board;
+        let mut lit = vec![false; board.class.len()];
+        for &cell in sources {
             let k = &board.classes[board.class(cell) as usize];
-            if !source[board.class(cell) as usize] {
-                continue;
-            }
             let Some(mut d) = self.way_of(b.way, k) else {
                 continue;
             };
@@ -395,13 +402,14 @@ impl Grounder<'_> {
         };
         let b = &self.rules.beams[beam];
         let (Some(c), true) = (self.clock_var, b.turning) else {
-            let lit = self.lit(b, 0);
+            let lit = self.lit(b, &self.beam_sources(b), 0);
             return self.at_cells(i, |cell| lit[cell as usize]);
         };
         let size = self.vars[c.ix()].size();
+        let sources = self.beam_sources(b);
         let parts = (0..4u32.min(size as u32))
             .map(|r| {
-                let lit = self.lit(b, r);
+                let lit = self.lit(b, &sources, r);
                 let mut set = vec![0u64; size.div_ceil(64) as usize];
                 for v in (r as u64..size).step_by(4) {
                     set[v as usize / 64] |= 1 << (v % 64);
