@@ -177,6 +177,28 @@ fn a_field_by_eight_directions_with_else_matches_a_hand_written_search() {
     against(&rules, 0xf128, 300, &EIGHT);
 }
 
+/// Two fields read in one comparison: Joe's cells grouped by pairs of
+/// numbers. The second field, times 0, changes no answer; grouping pairs
+/// wrongly (two pairs taken for one) would.
+#[test]
+fn two_fields_in_one_comparison_match_a_hand_written_search() {
+    let text = common::read(&common::root().join("puzzles/fire.puz"))
+        .replace(
+            "field burnt = distance from fire through open",
+            "field burnt = distance from fire through open\n\
+             field near = distance from wall through open",
+        )
+        .replace(
+            "forbid burnt(joe) <= steps and",
+            "forbid burnt(joe) + 0 * near(joe) <= steps and",
+        );
+    assert!(text.contains("field near") && text.contains("0 * near(joe) <= steps"));
+    let rules = puzzle::load("fire2.puz", &text)
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .rules;
+    against(&rules, 0xf122, 300, &FOUR);
+}
+
 #[test]
 fn the_fire_sample_is_worked_out_by_the_hand_written_search() {
     let maps = common::sample_maps("fire", true, None, 0);

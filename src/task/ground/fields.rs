@@ -103,25 +103,7 @@ impl Grounder<'_> {
         reads.dedup();
         // The agent's positions, grouped by the numbers read there.
         let d = &self.movers[inst].domain;
-        // A map's tens of thousands of cells share a few hundred keys: each
-        // position's key is built in one buffer and hashed, a group made
-        // (and its key allocated) once per key; then the groups in the
-        // keys' order, as the rest expects them.
-        let mut by_key: hashbrown::HashMap<Vec<i64>, Vec<u64>> = hashbrown::HashMap::new();
-        let words = d.len().div_ceil(64);
-        let mut len = 0;
-        let mut key: Vec<i64> = Vec::with_capacity(reads.len());
-        d.for_each(|p, c, _| {
-            len += 1;
-            key.clear();
-            key.extend(reads.iter().map(|&f| self.field_values[f][c as usize]));
-            let w = match by_key.get_mut(key.as_slice()) {
-                Some(w) => w,
-                None => by_key.entry(key.clone()).or_insert_with(|| vec![0; words]),
-            };
-            w[p as usize / 64] |= 1 << (p % 64);
-        });
-        let mut groups: Vec<(Vec<i64>, Vec<u64>)> = by_key.into_iter().collect();
+        let (mut groups, len) = self.group_by_numbers(inst, &reads);
         groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let size = self.clock_var.map_or(1, |c| self.vars[c.ix()].size());
         let mut parts = Vec::new();
@@ -173,6 +155,62 @@ impl Grounder<'_> {
         }
     }
 }
+
+impl Grounder<'_> {
+    /// Mover `inst`'s positions grouped by the numbers fields `reads` have
+    /// on their cells: per key, the positions (bit `p % 64` of word `p /
+    /// 64`), in no order; and how many positions are on a cell (a
+    /// grid's padding is not).
+    fn group_by_numbers(&self, inst: usize, reads: &[usize]) -> Groups {
+        let d = &self.movers[inst].domain;
+        let words = d.len().div_ceil(64);
+        let mut groups: Vec<(Vec<i64>, Vec<u64>)> = Vec::new();
+        let mut key: Vec<i64> = Vec::with_capacity(reads.len());
+        let mut len = 0;
+        // Where the keys are few (fields of small ranges: distances on a
+        // map), a key's place in a table of every key, no hashing.
+        let ranges: Vec<(i64, i64)> = reads.iter().map(|&f| self.field_range(f)).collect();
+        let keys = (ranges.iter()).try_fold(1u64, |n, &(lo, hi)| {
+            n.checked_mul(u64::try_from(hi.checked_sub(lo)?).ok()? + 1)
+        });
+        if let Some(n) = keys.filter(|&n| n <= 1 << 16) {
+            let mut slot = vec![u32::MAX; n as usize];
+            d.for_each(|p, c, _| {
+                len += 1;
+                let at = (reads.iter().zip(&ranges)).fold(0u64, |at, (&f, &(lo, hi))| {
+                    at * (hi - lo + 1) as u64 + (self.field_values[f][c as usize] - lo) as u64
+                });
+                let g = &mut slot[at as usize];
+                if *g == u32::MAX {
+                    *g = groups.len() as u32;
+                    key.clear();
+                    key.extend(reads.iter().map(|&f| self.field_values[f][c as usize]));
+                    groups.push((key.clone(), vec![0; words]));
+                }
+                groups[*g as usize].1[p as usize / 64] |= 1 << (p % 64);
+            });
+            return (groups, len);
+        }
+        // Else each position's key built in one buffer and hashed, a group
+        // made (and its key allocated) once per key.
+        let mut by_key: hashbrown::HashMap<Vec<i64>, Vec<u64>> = hashbrown::HashMap::new();
+        d.for_each(|p, c, _| {
+            len += 1;
+            key.clear();
+            key.extend(reads.iter().map(|&f| self.field_values[f][c as usize]));
+            let w = match by_key.get_mut(key.as_slice()) {
+                Some(w) => w,
+                None => by_key.entry(key.clone()).or_insert_with(|| vec![0; words]),
+            };
+            w[p as usize / 64] |= 1 << (p % 64);
+        });
+        groups.extend(by_key);
+        (groups, len)
+    }
+}
+
+/// Positions grouped by a key of numbers, and how many there are.
+type Groups = (Vec<(Vec<i64>, Vec<u64>)>, usize);
 
 /// Sets in `table` the bits of `set` from bit `at` on, a word at a time.
 fn or_at(table: &mut [u64], at: usize, set: &[u64]) {
