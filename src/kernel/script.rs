@@ -160,6 +160,50 @@ impl<'t, W: Word> ScriptModel<'t, W> {
     }
 }
 
+impl<W: Word> ScriptModel<'_, W> {
+    /// Where mover `i`, by itself at position `p`, goes in `t`: by the
+    /// first of its moves whose condition holds and that it can make;
+    /// `None` where it can make none (it stays).
+    #[inline(always)]
+    fn goes(&self, i: usize, p: u32, t: W) -> Option<u32> {
+        let (m, mv) = (self, &self.movers[i]);
+        let row = &mv.to[p as usize * mv.moves..][..mv.moves];
+        // The moves whose conditions hold: from the table where there is
+        // one (each shared test worked out once), else each condition
+        // asked in turn.
+        let mut holding = match &mv.choice {
+            Some((tests, holds)) => {
+                let bits = (tests.iter().enumerate())
+                    .fold(0, |b, (j, &c)| b | usize::from(m.cx.holds(c, t)) << j);
+                holds[bits]
+            }
+            None => u64::MAX,
+        };
+        while holding != 0 {
+            let k = holding.trailing_zeros() as usize;
+            holding &= holding - 1;
+            let Some(&q) = row.get(k) else { break };
+            if q == NONE || (mv.choice.is_none() && !m.cx.holds(mv.guards[k], t)) {
+                continue;
+            }
+            if q != p && m.forbid_same_cell && self.taken(i, q, t) {
+                continue;
+            }
+            return Some(q);
+        }
+        None
+    }
+
+    /// Whether a mover other than `i` stands on the cell of mover `i`'s
+    /// position `q` in `s`.
+    #[inline(always)]
+    fn taken(&self, i: usize, q: u32, s: W) -> bool {
+        let cell = self.movers[i].domain.cell(q);
+        (self.movers.iter().enumerate())
+            .any(|(j, o)| j != i && o.domain.cell(o.field.raw(s) as u32) == cell)
+    }
+}
+
 /// The largest table of where a mover by itself goes, per pair of
 /// positions: 1 MiB a thread, so that it stays in a core's cache (a
 /// larger one, 6.4 MiB for a Minotaur on a 48 x 48 maze, made the search
@@ -232,15 +276,6 @@ impl<'k, W: Word> Scripts<'k, W> {
         }
     }
 
-    /// Whether a mover other than `i` stands on the cell of mover `i`'s
-    /// position `q` in `s`.
-    #[inline(always)]
-    fn taken(&self, i: usize, q: u32, s: W) -> bool {
-        let cell = self.m.movers[i].domain.cell(q);
-        (self.m.movers.iter().enumerate())
-            .any(|(j, o)| j != i && o.domain.cell(o.field.raw(s) as u32) == cell)
-    }
-
     /// Calls `f` on every successor of `s`; stops early when `f` returns
     /// false.
     #[inline(always)]
@@ -253,7 +288,7 @@ impl<'k, W: Word> Scripts<'k, W> {
             let p = mv.field.raw(s) as u32;
             let row = &mv.to[p as usize * mv.moves..][..mv.moves];
             for &q in row {
-                if q == NONE || (m.forbid_same_cell && q != p && self.taken(i, q, s)) {
+                if q == NONE || (m.forbid_same_cell && q != p && m.taken(i, q, s)) {
                     continue;
                 }
                 let t = (s & !mv.field.mask::<W>()) | mv.field.place::<W>(u64::from(q));
@@ -281,56 +316,22 @@ impl<'k, W: Word> Scripts<'k, W> {
             for _ in 0..times {
                 let p = mv.field.raw(t) as u32;
                 let q = match mv.memo {
+                    None => match m.goes(i, p, t) {
+                        Some(q) => q,
+                        None => continue,
+                    },
                     Some((other, n)) => {
-                        let key = p as usize * n + other.raw(t) as usize;
-                        match self.memo[i][key] {
-                            0 => {
-                                let q = self.goes(i, p, t);
-                                self.memo[i][key] = q as u16 + 1;
-                                q
-                            }
-                            q => u32::from(q) - 1,
+                        let slot = &mut self.memo[i][p as usize * n + other.raw(t) as usize];
+                        if *slot == 0 {
+                            *slot = m.goes(i, p, t).unwrap_or(p) as u16 + 1;
                         }
+                        u32::from(*slot) - 1
                     }
-                    None => self.goes(i, p, t),
                 };
                 t = (t & !mv.field.mask::<W>()) | mv.field.place::<W>(u64::from(q));
             }
         }
         t
-    }
-
-    /// Where mover `i`, by itself at position `p`, goes in `t`: by the
-    /// first of its moves whose condition holds and that it can make; with
-    /// none, nowhere (`p`).
-    #[inline(always)]
-    fn goes(&self, i: usize, p: u32, t: W) -> u32 {
-        let (m, mv) = (self.m, &self.m.movers[i]);
-        let row = &mv.to[p as usize * mv.moves..][..mv.moves];
-        // The moves whose conditions hold: from the table where there is
-        // one (each shared test worked out once), else each condition
-        // asked in turn.
-        let mut holding = match &mv.choice {
-            Some((tests, holds)) => {
-                let bits = (tests.iter().enumerate())
-                    .fold(0, |b, (j, &c)| b | usize::from(m.cx.holds(c, t)) << j);
-                holds[bits]
-            }
-            None => u64::MAX,
-        };
-        while holding != 0 {
-            let k = holding.trailing_zeros() as usize;
-            holding &= holding - 1;
-            let Some(&q) = row.get(k) else { break };
-            if q == NONE || (mv.choice.is_none() && !m.cx.holds(mv.guards[k], t)) {
-                continue;
-            }
-            if q != p && m.forbid_same_cell && self.taken(i, q, t) {
-                continue;
-            }
-            return q;
-        }
-        p
     }
 
     /// `t` with each run of alike movers' positions in increasing order.
