@@ -178,8 +178,8 @@ fn a_field_by_eight_directions_with_else_matches_a_hand_written_search() {
 }
 
 /// Two fields read in one comparison: Joe's cells grouped by pairs of
-/// numbers. The second field, times 0, changes no answer; grouping pairs
-/// wrongly (two pairs taken for one) would.
+/// numbers, few of them or many. The second field, times 0, changes no
+/// answer; grouping pairs wrongly (two pairs taken for one) would.
 #[test]
 fn two_fields_in_one_comparison_match_a_hand_written_search() {
     let text = common::read(&common::root().join("puzzles/fire.puz"))
@@ -193,10 +193,19 @@ fn two_fields_in_one_comparison_match_a_hand_written_search() {
             "forbid burnt(joe) + 0 * near(joe) <= steps and",
         );
     assert!(text.contains("field near") && text.contains("0 * near(joe) <= steps"));
-    let rules = puzzle::load("fire2.puz", &text)
-        .unwrap_or_else(|e| panic!("{e:?}"))
-        .rules;
-    against(&rules, 0xf122, 300, &FOUR);
+    // Pairs of small numbers, found in a table of every pair; with `near`
+    // 100,000 where it never comes, too many pairs for one: hashed.
+    let far = text.replace(
+        "field near = distance from wall through open",
+        "field near = distance from wall through open else 100000",
+    );
+    assert!(far.contains("else 100000"));
+    for (seed, text) in [(0xf122, &text), (0xf123, &far)] {
+        let rules = puzzle::load("fire2.puz", text)
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .rules;
+        against(&rules, seed, 300, &FOUR);
+    }
 }
 
 #[test]

@@ -220,25 +220,31 @@ fn memo_key(
     m: &crate::task::Mover,
     acts: &[crate::task::ActionId],
 ) -> Option<(Field, usize)> {
-    let mut read = Vec::new();
-    for &a in acts {
-        if !task.action(a).guard().positions_read(&mut read) {
-            return None;
+    // The movers whose positions its conditions read; none where they
+    // read anything else (a variable, the time).
+    let read = std::cell::RefCell::new(Vec::new());
+    let leaf = |e: &Expr| {
+        let mut read = read.borrow_mut();
+        match e {
+            Expr::At(o, _) => read.push(*o),
+            Expr::Near { a, b, .. } => read.extend([*a, *b]),
+            Expr::Pos { terms, .. } => read.extend(terms.iter().map(|t| t.2)),
+            _ => return false,
         }
+        true
+    };
+    if !acts
+        .iter()
+        .all(|&a| task.action(a).guard().reads_only(&leaf))
+    {
+        return None;
     }
+    let mut read = read.into_inner();
     read.retain(|&o| task.mover(o).pos() != m.pos());
     read.sort_unstable();
     read.dedup();
     let (field, n) = match read.as_slice() {
-        [] => (
-            Field {
-                offset: 0,
-                bits: 0,
-                lo: 0,
-                size: 1,
-            },
-            1,
-        ),
+        [] => (Field::NONE, 1),
         [o] => (
             layout.field(task.mover(*o).pos()),
             task.mover(*o).domain().len(),

@@ -25,6 +25,15 @@ pub struct Field {
 }
 
 impl Field {
+    /// A field of no bits: a variable of one value, which every state
+    /// holds as 0.
+    pub const NONE: Field = Field {
+        offset: 0,
+        bits: 0,
+        lo: 0,
+        size: 1,
+    };
+
     /// `bits` ones at `offset`.
     #[inline(always)]
     pub fn mask<W: Word>(&self) -> W {
@@ -76,15 +85,7 @@ impl Layout {
                 order.push(VarId(i as u32));
             }
         }
-        let mut fields = vec![
-            Field {
-                offset: 0,
-                bits: 0,
-                lo: 0,
-                size: 1
-            };
-            task.vars().len()
-        ];
+        let mut fields = vec![Field::NONE; task.vars().len()];
         let mut off = 0u32;
         for &v in &order {
             let var = task.var(v);

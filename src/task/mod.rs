@@ -281,29 +281,6 @@ pub enum Expr {
 }
 
 impl Expr {
-    /// Adds to `out` the movers whose positions this reads; false where it
-    /// reads anything else too (a variable, the time).
-    pub fn positions_read(&self, out: &mut Vec<MoverId>) -> bool {
-        match self {
-            Expr::Const(_) => true,
-            Expr::Cmp(..) | Expr::In(..) | Expr::AtTime { .. } => false,
-            Expr::At(m, _) => {
-                out.push(*m);
-                true
-            }
-            Expr::Near { a, b, .. } => {
-                out.extend([*a, *b]);
-                true
-            }
-            Expr::Pos { terms, .. } => {
-                out.extend(terms.iter().map(|t| t.2));
-                true
-            }
-            Expr::And(es) | Expr::Or(es) => es.iter().all(|e| e.positions_read(out)),
-            Expr::Not(e) => e.positions_read(out),
-        }
-    }
-
     /// A conjunction, folded.
     pub fn and(parts: Vec<Expr>) -> Expr {
         let mut out = Vec::new();

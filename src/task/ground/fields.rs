@@ -168,43 +168,39 @@ impl Grounder<'_> {
         let mut key: Vec<i64> = Vec::with_capacity(reads.len());
         let mut len = 0;
         // Where the keys are few (fields of small ranges: distances on a
-        // map), a key's place in a table of every key, no hashing.
+        // map), a key's group found at its place in a table of every key,
+        // no hashing; else by the key hashed.
         let ranges: Vec<(i64, i64)> = reads.iter().map(|&f| self.field_range(f)).collect();
         let keys = (ranges.iter()).try_fold(1u64, |n, &(lo, hi)| {
             n.checked_mul(u64::try_from(hi.checked_sub(lo)?).ok()? + 1)
         });
-        if let Some(n) = keys.filter(|&n| n <= 1 << 16) {
-            let mut slot = vec![u32::MAX; n as usize];
-            d.for_each(|p, c, _| {
-                len += 1;
-                let at = (reads.iter().zip(&ranges)).fold(0u64, |at, (&f, &(lo, hi))| {
-                    at * (hi - lo + 1) as u64 + (self.field_values[f][c as usize] - lo) as u64
-                });
-                let g = &mut slot[at as usize];
-                if *g == u32::MAX {
-                    *g = groups.len() as u32;
-                    key.clear();
-                    key.extend(reads.iter().map(|&f| self.field_values[f][c as usize]));
-                    groups.push((key.clone(), vec![0; words]));
-                }
-                groups[*g as usize].1[p as usize / 64] |= 1 << (p % 64);
-            });
-            return (groups, len);
-        }
-        // Else each position's key built in one buffer and hashed, a group
-        // made (and its key allocated) once per key.
-        let mut by_key: hashbrown::HashMap<Vec<i64>, Vec<u64>> = hashbrown::HashMap::new();
+        let mut dense = (keys.filter(|&n| n <= 1 << 16)).map(|n| vec![u32::MAX; n as usize]);
+        let mut hashed: hashbrown::HashMap<Vec<i64>, u32> = hashbrown::HashMap::new();
         d.for_each(|p, c, _| {
             len += 1;
             key.clear();
             key.extend(reads.iter().map(|&f| self.field_values[f][c as usize]));
-            let w = match by_key.get_mut(key.as_slice()) {
-                Some(w) => w,
-                None => by_key.entry(key.clone()).or_insert_with(|| vec![0; words]),
+            let fresh = groups.len() as u32;
+            let g = match &mut dense {
+                Some(slot) => {
+                    let at = (key.iter().zip(&ranges))
+                        .fold(0, |at, (&v, &(lo, hi))| at * (hi - lo + 1) + v - lo);
+                    let g = &mut slot[at as usize];
+                    if *g == u32::MAX {
+                        *g = fresh;
+                    }
+                    *g
+                }
+                None => match hashed.get(key.as_slice()) {
+                    Some(&g) => g,
+                    None => *hashed.entry(key.clone()).or_insert(fresh),
+                },
             };
-            w[p as usize / 64] |= 1 << (p % 64);
+            if g == fresh {
+                groups.push((key.clone(), vec![0; words]));
+            }
+            groups[g as usize].1[p as usize / 64] |= 1 << (p % 64);
         });
-        groups.extend(by_key);
         (groups, len)
     }
 }
