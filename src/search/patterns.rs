@@ -962,8 +962,9 @@ fn cached(group: &Group, budget: &Budget) -> Option<Arc<[u8]>> {
         return Some(table);
     }
     // The search's placements, a byte each, and its queue, four bytes a
-    // placement, at most.
-    let bytes = group.searched() as u64 * 5;
+    // placement, at most; by regions, the placements reached too, in at
+    // most a byte each (`Group::regions_fit`).
+    let bytes = group.searched() as u64 * 6;
     if !budget.fits(bytes) {
         return None;
     }
