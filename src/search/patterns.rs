@@ -567,7 +567,7 @@ impl Group {
         // Member `i`'s digit weighs `u^(i + 1)`; the free cell's, 1.
         let digit: Vec<usize> = (1..=k as u32).map(|i| u.pow(i)).collect();
         let mut dist = vec![NONE; ranking.len()];
-        let mut seen = vec![0u64; (u * digit[k - 1]).div_ceil(64)];
+        let mut seen = vec![0u64; u.pow(k as u32 + 1).div_ceil(64)];
         let mut queue: Vec<u32> = Vec::new();
         // Members on `cells` (a bit each in `used`, their digits `base`)
         // and the free cell's region at distance `d`, where its cell
@@ -597,11 +597,12 @@ impl Group {
         let mut cells = vec![0u32; k];
         self.seed(&weights, &mut |g| {
             self.decode(g, &mut pos);
+            let (mut used, mut base) = (0u64, 0);
             for i in 0..k {
                 cells[i] = self.unit[i][pos[i] as usize];
+                used |= 1 << cells[i];
+                base += cells[i] as usize * digit[i];
             }
-            let used = ranking.members(&cells).1;
-            let base = (0..k).map(|i| cells[i] as usize * digit[i]).sum();
             let mut off = all & !used;
             while off != 0 {
                 let free = off.trailing_zeros();
@@ -756,12 +757,8 @@ struct Ranking {
 impl Ranking {
     /// The indices the plan chose ([`crate::plan::pattern_dense`]).
     fn new(u: usize, k: usize, f: usize) -> Ranking {
-        Self::with(u, k, f, crate::plan::pattern_dense(u, k, f))
-    }
-
-    /// Ranks (`dense`) or digits.
-    fn with(u: usize, k: usize, f: usize, dense: bool) -> Ranking {
         assert!(u <= 64 && k + f <= u, "{k} + {f} cells of {u}");
+        let dense = crate::plan::pattern_dense(u, k, f);
         let frees = if dense {
             crate::plan::binomial(u - k, f) as usize
         } else {
