@@ -1006,6 +1006,103 @@ fn kernels_per_value_of_the_clock_give_the_interpreters_successors() {
     }
 }
 
+/// Where only `forbid` reads the time, and the clock keeps more values
+/// than a kernel per value would be made for (a hazard that spreads, a
+/// pad that closes for good), the kernel of the task without the time,
+/// each successor given the clock's next value and left out where
+/// `forbid` then holds, gives the interpreter's successors. Steps and
+/// slides, one agent (a field read with the time) or several (in turn and
+/// at once), with parts of `forbid` that do not read the time, and goals
+/// that do.
+#[test]
+fn kernels_where_only_forbid_reads_the_time_give_the_interpreters_successors() {
+    let mut rng = SmallRng::seed_from_u64(0xf17e);
+    let mut compared = HashSet::new();
+    let mut untimed = 0;
+    for round in 0..200 {
+        let lone = round % 3 == 0;
+        let at_once = round % 3 == 1;
+        let slides = round % 4 == 3 && !at_once;
+        let n = if lone { 1 } else { rng.gen_range(1..=2) };
+        let (who, any) = if lone {
+            ("joe", "joe")
+        } else {
+            ("all", "any bot")
+        };
+        let mut moves = if slides {
+            "slide north, slide east, south, west".to_string()
+        } else {
+            dirs(&mut rng, at_once)
+        };
+        if !slides && !at_once && !moves.contains("stay") && rng.gen_bool(0.5) {
+            moves.push_str(", stay");
+        }
+        let mut rules = format!(
+            "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  wall '#' solid  lava 'L'  pad 'P'  {} }}\n\
+             {}\n\
+             move {who}{}: {moves}\n\
+             field heat = distance from lava through floor, pad\n",
+            if slides { "ice 'i' slippery" } else { "" },
+            if lone {
+                "agent joe '1' on floor"
+            } else {
+                "agent bot[n] '1'.. on floor"
+            },
+            match (lone, at_once) {
+                (true, _) => "",
+                (false, true) => " at once",
+                (false, false) => " in turn",
+            },
+        );
+        let k = rng.gen_range(14..=22);
+        if lone {
+            rules.push_str(&format!(
+                "forbid heat(joe) + {k} <= steps and heat(joe) >= 0\n"
+            ));
+        }
+        if !lone || rng.gen_bool(0.5) {
+            rules.push_str(&format!("forbid {any} on pad and steps >= {}\n", k + 3));
+        }
+        // A part that does not read the time (the slide kernel takes none).
+        if !slides && rng.gen_bool(0.4) {
+            rules.push_str(&format!("forbid {any} on lava\n"));
+        }
+        if !lone && rng.gen_bool(0.5) {
+            rules.push_str("forbid same cell\n");
+        }
+        rules.push_str(&format!(
+            "goal {any} on pad{}\n",
+            if rng.gen_bool(0.5) {
+                " and steps % 2 == 0"
+            } else {
+                ""
+            }
+        ));
+        let size = (rng.gen_range(2..=5), rng.gen_range(2..=6));
+        let tiles: &[u8] = if slides { b"..#LPii" } else { b"....#LP" };
+        let Some((input, task)) = random_map(&mut rng, &rules, n, size, tiles) else {
+            continue;
+        };
+        let Some(c) = task.clock() else { continue };
+        if task.var(c).size() <= puzzle::task::MAX_PHASES {
+            continue;
+        }
+        assert!(task.untimed().is_some(), "{rules}");
+        untimed += 1;
+        for kind in compare(&task, 3000, &format!("{rules}\n{input}")) {
+            compared.insert(format!("{kind:?}"));
+        }
+    }
+    assert!(untimed >= 100, "only {untimed} maps kept the time whole");
+    for kind in ["Lone", "InTurn", "AtOnce", "Slides"] {
+        assert!(
+            compared.contains(kind),
+            "{kind} was never compared: {compared:?}"
+        );
+    }
+}
+
 /// A random connected shape of one to three cells, `(0, 0)` among them.
 fn random_pose(rng: &mut SmallRng) -> Vec<(i32, i32)> {
     let mut cells = vec![(0, 0)];

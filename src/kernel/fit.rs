@@ -152,10 +152,32 @@ fn phased(task: &Task) -> Result<Vec<Fit>, String> {
     };
     let n = task.var(c).size();
     if phases.is_empty() {
-        return Err(format!(
+        let many = format!(
             "conditions read the time, kept in {n} values (a task for each, more than {})",
             crate::task::MAX_PHASES
-        ));
+        );
+        let Some(untimed) = task.untimed() else {
+            return Err(many);
+        };
+        let mut fits: Vec<Fit> = (special(untimed))
+            .map_err(|why| format!("{many}, and without the time {why}"))?
+            .into_iter()
+            .filter(|f| f.suits(false))
+            .collect();
+        for f in &mut fits {
+            f.reason = format!(
+                "the time read by `forbid` only, kept in {n} values: one kernel of the task \
+                 without it, each successor given the clock's next value and left out where \
+                 `forbid` holds then: {}",
+                f.reason
+            );
+        }
+        if fits.is_empty() {
+            return Err(format!(
+                "{many}, and without the time only a kernel of rows fits"
+            ));
+        }
+        return Ok(fits);
     }
     let mut common: Vec<Fit> = Vec::new();
     for (v, p) in phases.iter().enumerate() {

@@ -88,11 +88,14 @@ enum Compiled<'t, W> {
 }
 
 /// Per value of a clock, a compiled kernel, and the clock's field with its
-/// next value in place, per value.
+/// next value in place, per value. Or, where only `forbid` reads the time
+/// ([`Task::untimed`]), one kernel of the task without it, and `forbid`
+/// tested on each successor.
 struct Phases<'t, W> {
     field: Field,
     parts: Vec<Compiled<'t, W>>,
     next: Vec<W>,
+    forbid: Option<(Conds<W>, Cond<W>)>,
 }
 
 impl<'t, W: Word> Kernel<'t, W> {
@@ -123,13 +126,31 @@ impl<'t, W: Word> Kernel<'t, W> {
         let compiled = match task.clock() {
             Some(c) if kind != KernelKind::Generic => {
                 let (var, field) = (task.var(c), layout.field(c));
-                let parts = (task.phases().iter())
-                    .map(|p| Self::compile(p, layout, kind, stop))
-                    .collect::<Option<Vec<_>>>()?;
+                let (parts, forbid) = match task.untimed() {
+                    Some(untimed) if task.phases().is_empty() => {
+                        let mut cx = Conds::new();
+                        let forbid = cx.compile(task.forbid(), task, layout);
+                        (
+                            vec![Self::compile(untimed, layout, kind, stop)?],
+                            Some((cx, forbid)),
+                        )
+                    }
+                    _ => {
+                        let parts = (task.phases().iter())
+                            .map(|p| Self::compile(p, layout, kind, stop))
+                            .collect::<Option<Vec<_>>>()?;
+                        (parts, None)
+                    }
+                };
                 let next = (0..var.size() as i64)
                     .map(|v| field.place((var.tick(v) - var.lo()) as u64))
                     .collect();
-                Compiled::Phased(Box::new(Phases { field, parts, next }))
+                Compiled::Phased(Box::new(Phases {
+                    field,
+                    parts,
+                    next,
+                    forbid,
+                }))
             }
             _ => Self::compile(task, layout, kind, stop)?,
         };
@@ -223,6 +244,7 @@ impl<'t, W: Word> Kernel<'t, W> {
                 field: p.field,
                 mask: p.field.mask(),
                 next: &p.next,
+                forbid: p.forbid.as_ref().map(|(cx, c)| (cx, *c)),
                 parts: (p.parts.iter())
                     .map(|c| match c {
                         Compiled::Tables(m) => Part::Tables(Box::new(Tables::new(m))),
@@ -256,6 +278,8 @@ pub struct Phased<'k, 't, W> {
     mask: W,
     next: &'k [W],
     parts: Vec<Part<'k, 't, W>>,
+    /// With one part for every time: `forbid`, tested on its successors.
+    forbid: Option<(&'k Conds<W>, Cond<W>)>,
 }
 
 impl<W: Word> Phased<'_, '_, W> {
@@ -263,8 +287,16 @@ impl<W: Word> Phased<'_, '_, W> {
     fn each_cost(&mut self, s: W, mut f: impl FnMut(W, u32) -> bool) {
         let v = self.field.raw(s) as usize;
         let (keep, next) = (!self.mask, self.next[v]);
-        let mut g = |t: W| f(t & keep | next, 1);
-        match &mut self.parts[v] {
+        let forbid = self.forbid;
+        let mut g = |t: W| {
+            let t = t & keep | next;
+            match forbid {
+                Some((cx, c)) if cx.holds(c, t) => true,
+                _ => f(t, 1),
+            }
+        };
+        let part = if forbid.is_some() { 0 } else { v };
+        match &mut self.parts[part] {
             Part::Tables(t) => t.each(s, g),
             Part::Slides(t) => t.each(s, g),
             Part::Bodies(t) => t.each(s, &mut g),

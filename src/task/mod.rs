@@ -1171,6 +1171,8 @@ pub struct Task {
     fields: Vec<FieldSummary>,
     /// [`Task::phases`], made when first asked for.
     phases: std::sync::OnceLock<Vec<Task>>,
+    /// [`Task::untimed`], made when first asked for.
+    untimed: std::sync::OnceLock<Option<Box<Task>>>,
     /// Where costs have parts (`minimise A then B`): what each cost code
     /// stands for.
     parts: Option<Parts>,

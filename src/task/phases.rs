@@ -81,6 +81,7 @@ impl Task {
         let mut t = self.clone();
         t.clock = None;
         t.phases = Default::default();
+        t.untimed = Default::default();
         // The rules fired after the tick: the derived facts.
         let mut after = vec![false; t.rules.len()];
         for m in &t.movers {
@@ -112,6 +113,46 @@ impl Task {
         t.forbid = t.forbid.at_time(c, then);
         t.goal = t.goal.at_time(c, then);
         t
+    }
+}
+
+impl Task {
+    /// Where the time is read by `forbid` and the goal only (a hazard that
+    /// spreads with the time), however many values the clock keeps: the
+    /// task without the clock and without `forbid`'s parts that read it.
+    /// Its successors are the task's, the clock set to its next value,
+    /// less those where the whole `forbid` holds at that time: a step's
+    /// moves and rules do not depend on the time, and `forbid` is a test
+    /// of the state a step ends in. Made once, when first asked for.
+    pub fn untimed(&self) -> Option<&Task> {
+        self.untimed
+            .get_or_init(|| {
+                let c = self.clock?;
+                let entries =
+                    (self.entry.iter()).chain(self.entry_moving.iter().flat_map(|(_, es)| es));
+                let steps = (self.actions.iter().map(|a| &a.guard))
+                    .chain(entries)
+                    .chain(self.rules.iter().map(|r| &r.cond));
+                if steps.into_iter().any(|e| e.reads_var(c)) {
+                    return None;
+                }
+                let mut t = self.clone();
+                t.clock = None;
+                t.phases = Default::default();
+                t.untimed = Default::default();
+                // The parts that read the time are tested on each successor.
+                t.forbid = match &self.forbid {
+                    Expr::Or(es) => {
+                        Expr::or(es.iter().filter(|e| !e.reads_var(c)).cloned().collect())
+                    }
+                    e if e.reads_var(c) => Expr::Const(false),
+                    e => e.clone(),
+                };
+                // (The goal is tested on whole states, by the task's own.)
+                t.goal = Expr::Const(false);
+                Some(Box::new(t))
+            })
+            .as_deref()
     }
 }
 

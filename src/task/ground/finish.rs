@@ -107,6 +107,7 @@ impl Grounder<'_> {
             clock: self.clock_var,
             fields: std::mem::take(&mut self.field_summaries),
             phases: Default::default(),
+            untimed: Default::default(),
         }
         .with_coords();
         (task, self.errors)
