@@ -1103,6 +1103,74 @@ fn kernels_where_only_forbid_reads_the_time_give_the_interpreters_successors() {
     }
 }
 
+/// One agent pushing one to three alike boxes: the push kernel gives the
+/// interpreter's successors and costs. Steps by random sets of the eight
+/// directions, with costs of their own, a tile that costs more to enter,
+/// a one-way tile, pushes weighed apart or not, and goals that make
+/// positions dead (no push brings a box from there) or not.
+#[test]
+fn the_push_kernel_gives_the_interpreters_successors() {
+    let mut rng = SmallRng::seed_from_u64(0x9054);
+    let mut compared = 0;
+    for round in 0..300 {
+        let boxes = rng.gen_range(1..=3);
+        let mut moves: Vec<String> = Vec::new();
+        for d in &DIRS[..8] {
+            if d == &"north" || rng.gen_bool(0.6) {
+                moves.push(match rng.gen_range(0..4) {
+                    0 => format!("{d} costs {}", rng.gen_range(1..=3)),
+                    _ => d.to_string(),
+                });
+            }
+        }
+        let mut rules = format!(
+            "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
+             tiles {{ floor '.'  wall '#' solid  spot 'T'  mud 'm'  oneway 'o' }}\n\
+             agent keeper '1' on floor\n\
+             object box 'B' on floor\n\
+             move keeper: {}\n\
+             enter oneway only if moving east or moving south\n",
+            moves.join(", ")
+        );
+        if rng.gen_bool(0.5) {
+            rules.push_str(&format!("enter mud costs {}\n", rng.gen_range(2..=4)));
+        }
+        if round % 3 == 0 {
+            rules.push_str(&format!("push box costs {}\n", rng.gen_range(1..=5)));
+        }
+        rules.push_str(match round % 4 {
+            0 | 1 => "goal every spot has box\n",
+            2 => "goal any box on spot\n",
+            _ => "goal keeper on spot\n",
+        });
+        let (h, w) = (rng.gen_range(2..=6), rng.gen_range(2..=6));
+        let mut g = common::random_grid(&mut rng, h, w, |r| b"....#Tmo"[r.gen_range(0..8)]);
+        let cells = common::all_cells(&g);
+        if cells.len() < boxes + 1 {
+            continue;
+        }
+        let marks: Vec<u8> = std::iter::once(b'1')
+            .chain(std::iter::repeat_n(b'B', boxes))
+            .collect();
+        common::place(&mut rng, &mut g, cells, &marks);
+        let input = common::case_text(&format!("1 {h} {w}"), &g);
+        let loaded =
+            puzzle::load("kernels.puz", &rules).unwrap_or_else(|e| panic!("{e:?}\n{rules}"));
+        let case = puzzle::input::Reader::new(loaded.rules.io(), &input, false, None)
+            .next_case()
+            .expect("a case")
+            .expect("the case reads");
+        // (A map with no spot, or too few, is reported: not a case here.)
+        let Ok(task) = puzzle::task::ground(&loaded.rules, &case) else {
+            continue;
+        };
+        let kinds = compare(&task, 4000, &format!("{rules}\n{input}"));
+        assert_eq!(kinds, [KernelKind::Pushes], "{rules}\n{input}");
+        compared += 1;
+    }
+    assert!(compared >= 200, "only {compared} maps compared");
+}
+
 /// A random connected shape of one to three cells, `(0, 0)` among them.
 fn random_pose(rng: &mut SmallRng) -> Vec<(i32, i32)> {
     let mut cells = vec![(0, 0)];

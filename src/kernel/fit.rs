@@ -5,7 +5,7 @@
 //! interpreter. A pattern is read on the lowered task (its motions, rules
 //! and conditions), never on the rule file's words.
 
-use super::{KernelKind, bodies, poses, script, slides, tables};
+use super::{KernelKind, bodies, poses, pushes, script, slides, tables};
 use crate::pack::bits_for;
 use crate::task::{Mode, Task};
 
@@ -60,6 +60,14 @@ fn special(task: &Task) -> Result<Vec<Fit>, String> {
     }
     if task.mode() == Mode::Together {
         return together(task);
+    }
+    if task.has_objects() && pushes::fits(task) {
+        return Ok(vec![Fit::new(
+            KernelKind::Pushes,
+            "one agent pushing objects of one cell, in turn: per move, where the agent's step \
+             takes it, at what cost, and where a push takes an object; a push made when the \
+             object's next cell is free of the others",
+        )]);
     }
     none_if(task)?;
     // Before pieces: the bodies kernel knows nothing of carrying.

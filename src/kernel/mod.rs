@@ -13,6 +13,7 @@ mod cond;
 mod fit;
 pub mod generic;
 pub mod poses;
+pub mod pushes;
 pub mod script;
 pub mod slides;
 pub(crate) mod tables;
@@ -24,6 +25,7 @@ pub use cond::{Cond, Conds};
 pub use fit::{Fit, fits};
 pub use generic::Generic;
 pub use poses::{PoseModel, Poses};
+pub use pushes::{PushModel, Pushes};
 pub use script::{ScriptModel, Scripts};
 pub use slides::{SlideModel, Slides};
 use tables::Model;
@@ -59,6 +61,9 @@ pub enum KernelKind {
     /// Agents in turn and movers by themselves, of one cell, with no
     /// rules: tables of moves per position, conditions over packed states.
     Script,
+    /// One agent pushing objects of one cell, with no rules: per move,
+    /// where the agent's step takes it and where a push takes an object.
+    Pushes,
 }
 
 /// A task made ready for search with the plan's kernel: its compiled goal,
@@ -81,6 +86,7 @@ enum Compiled<'t, W> {
     Bodies(BodyModel),
     Poses(PoseModel<'t, W>),
     Script(ScriptModel<'t, W>),
+    Pushes(PushModel),
     Generic,
     /// A task that reads the time: per value of its clock, what the kernel
     /// compiled of the task at that time.
@@ -194,6 +200,7 @@ impl<'t, W: Word> Kernel<'t, W> {
             KernelKind::Bodies => Compiled::Bodies(BodyModel::new(task, layout)),
             KernelKind::Poses => Compiled::Poses(PoseModel::new(task, layout)),
             KernelKind::Script => Compiled::Script(ScriptModel::new(task, layout)),
+            KernelKind::Pushes => Compiled::Pushes(PushModel::new(task, layout)),
             KernelKind::Lone
             | KernelKind::InTurn
             | KernelKind::AtOnce
@@ -239,6 +246,7 @@ impl<'t, W: Word> Kernel<'t, W> {
             Compiled::Bodies(m) => Imp::Bodies(Bodies::new(m)),
             Compiled::Poses(m) => Imp::Poses(Poses::new(m)),
             Compiled::Script(m) => Imp::Script(Scripts::new(m)),
+            Compiled::Pushes(m) => Imp::Pushes(Pushes::new(m)),
             Compiled::Generic => Imp::Generic(Generic::new(task, self.layout)),
             Compiled::Phased(p) => Imp::Phased(Phased {
                 field: p.field,
@@ -252,6 +260,7 @@ impl<'t, W: Word> Kernel<'t, W> {
                         Compiled::Bodies(m) => Part::Bodies(Bodies::new(m)),
                         Compiled::Poses(m) => Part::Poses(Poses::new(m)),
                         Compiled::Script(m) => Part::Script(Scripts::new(m)),
+                        Compiled::Pushes(m) => Part::Pushes(Pushes::new(m)),
                         Compiled::Generic | Compiled::Phased(_) => {
                             unreachable!("a phase has a specialised kernel")
                         }
@@ -269,6 +278,7 @@ enum Part<'k, 't, W> {
     Bodies(Bodies<'k, W>),
     Poses(Poses<'k, W>),
     Script(Scripts<'k, W>),
+    Pushes(Pushes<'k, W>),
 }
 
 /// The successors of a task that reads the time: those of the kernel of
@@ -288,20 +298,21 @@ impl<W: Word> Phased<'_, '_, W> {
         let v = self.field.raw(s) as usize;
         let (keep, next) = (!self.mask, self.next[v]);
         let forbid = self.forbid;
-        let mut g = |t: W| {
+        let mut g = |t: W, c: u32| {
             let t = t & keep | next;
             match forbid {
                 Some((cx, c)) if cx.holds(c, t) => true,
-                _ => f(t, 1),
+                _ => f(t, c),
             }
         };
         let part = if forbid.is_some() { 0 } else { v };
         match &mut self.parts[part] {
-            Part::Tables(t) => t.each(s, g),
-            Part::Slides(t) => t.each(s, g),
-            Part::Bodies(t) => t.each(s, &mut g),
-            Part::Poses(t) => t.each(s, g),
-            Part::Script(t) => t.each(s, g),
+            Part::Tables(t) => t.each(s, |t| g(t, 1)),
+            Part::Slides(t) => t.each(s, |t| g(t, 1)),
+            Part::Bodies(t) => t.each(s, |t| g(t, 1)),
+            Part::Poses(t) => t.each(s, |t| g(t, 1)),
+            Part::Script(t) => t.each(s, |t| g(t, 1)),
+            Part::Pushes(t) => t.each_cost(s, g),
         }
     }
 }
@@ -356,6 +367,13 @@ impl<W: Word> Gen<W> for Scripts<'_, W> {
     }
 }
 
+impl<W: Word> Gen<W> for Pushes<'_, W> {
+    #[inline(always)]
+    fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
+        Pushes::each_cost(self, s, |t, _| f(t))
+    }
+}
+
 impl<W: Word> Gen<W> for Generic<'_, W> {
     #[inline(always)]
     fn each(&mut self, s: W, mut f: impl FnMut(W) -> bool) {
@@ -370,6 +388,7 @@ pub enum Split<'a, 'k, 't, W> {
     Bodies(&'a mut Bodies<'k, W>),
     Poses(&'a mut Poses<'k, W>),
     Script(&'a mut Scripts<'k, W>),
+    Pushes(&'a mut Pushes<'k, W>),
     Generic(&'a mut Generic<'k, W>),
     Phased(&'a mut Phased<'k, 't, W>),
 }
@@ -408,6 +427,7 @@ enum Imp<'k, 't, W> {
     Bodies(Bodies<'k, W>),
     Poses(Poses<'k, W>),
     Script(Scripts<'k, W>),
+    Pushes(Pushes<'k, W>),
     Generic(Generic<'k, W>),
     Phased(Phased<'k, 't, W>),
 }
@@ -422,6 +442,7 @@ impl<W: Word> Imp<'_, '_, W> {
             Imp::Bodies(t) => t.each(s, |t| f(t, 1)),
             Imp::Poses(t) => t.each(s, |t| f(t, 1)),
             Imp::Script(t) => t.each(s, |t| f(t, 1)),
+            Imp::Pushes(t) => t.each_cost(s, f),
             Imp::Generic(g) => g.each(s, f),
             Imp::Phased(p) => p.each_cost(s, f),
         }
@@ -439,6 +460,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
             Imp::Bodies(t) => t.each(s, f),
             Imp::Poses(t) => t.each(s, f),
             Imp::Script(t) => t.each(s, f),
+            Imp::Pushes(t) => t.each_cost(s, |t, _| f(t)),
             Imp::Generic(g) => g.each(s, |t, _| f(t)),
             Imp::Phased(p) => p.each(s, f),
         }
@@ -458,6 +480,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
             Imp::Bodies(t) => Split::Bodies(t),
             Imp::Poses(t) => Split::Poses(t),
             Imp::Script(t) => Split::Script(t),
+            Imp::Pushes(t) => Split::Pushes(t),
             Imp::Generic(g) => Split::Generic(g),
             Imp::Phased(p) => Split::Phased(p),
         }
@@ -472,6 +495,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
             | Imp::Bodies(_)
             | Imp::Poses(_)
             | Imp::Script(_)
+            | Imp::Pushes(_)
             | Imp::Generic(_)
             | Imp::Phased(_) => 0,
         }
@@ -493,6 +517,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
             | Imp::Bodies(_)
             | Imp::Poses(_)
             | Imp::Script(_)
+            | Imp::Pushes(_)
             | Imp::Generic(_)
             | Imp::Phased(_) => false,
         }
@@ -516,6 +541,7 @@ impl<'k, 't, W: Word> Successors<'k, 't, W> {
             | Imp::Bodies(_)
             | Imp::Poses(_)
             | Imp::Script(_)
+            | Imp::Pushes(_)
             | Imp::Generic(_)
             | Imp::Phased(_) => None,
         }

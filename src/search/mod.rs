@@ -558,6 +558,7 @@ fn run_any<W: Word, M: Mark<W>>(
             Split::Bodies(t) => expand_chunk::<W, M, _, true>(t, chunk, meter, next, test, store),
             Split::Poses(t) => expand_chunk::<W, M, _, true>(t, chunk, meter, next, test, store),
             Split::Script(t) => expand_chunk::<W, M, _, true>(t, chunk, meter, next, test, store),
+            Split::Pushes(t) => expand_chunk::<W, M, _, true>(t, chunk, meter, next, test, store),
             Split::Generic(g) => expand_chunk::<W, M, _, true>(g, chunk, meter, next, test, store),
             Split::Phased(p) => expand_chunk::<W, M, _, true>(p, chunk, meter, next, test, store),
         };
@@ -573,6 +574,7 @@ fn run_any<W: Word, M: Mark<W>>(
         Split::Bodies(t) => expand_chunk::<W, M, _, false>(t, chunk, meter, next, test, store),
         Split::Poses(t) => expand_chunk::<W, M, _, false>(t, chunk, meter, next, test, store),
         Split::Script(t) => expand_chunk::<W, M, _, false>(t, chunk, meter, next, test, store),
+        Split::Pushes(t) => expand_chunk::<W, M, _, false>(t, chunk, meter, next, test, store),
         Split::Generic(g) => expand_chunk::<W, M, _, false>(g, chunk, meter, next, test, store),
         Split::Phased(p) => expand_chunk::<W, M, _, false>(p, chunk, meter, next, test, store),
     }
