@@ -144,6 +144,16 @@ fn compare(task: &Task, limit: usize, what: &str) -> Vec<KernelKind> {
     kinds
 }
 
+/// Every kernel of `kinds` was compared on some map.
+fn all_compared(compared: &HashSet<String>, kinds: &[&str]) {
+    for kind in kinds {
+        assert!(
+            compared.contains(*kind),
+            "{kind} was never compared: {compared:?}"
+        );
+    }
+}
+
 fn ground(rules: &str, input: &str) -> Task {
     let loaded = puzzle::load("kernels.puz", rules).unwrap_or_else(|e| panic!("{e:?}\n{rules}"));
     let rules = loaded.rules;
@@ -288,12 +298,7 @@ fn table_kernels_give_the_interpreters_successors() {
             );
         }
     }
-    for kind in ["Lone", "InTurn", "AtOnce", "Nested", "Rows"] {
-        assert!(
-            compared.contains(kind),
-            "{kind} was never compared: {compared:?}"
-        );
-    }
+    all_compared(&compared, &["Lone", "InTurn", "AtOnce", "Nested", "Rows"]);
 }
 
 /// Moves that slide or teleport: on random maps of ice, stopping tiles,
@@ -818,12 +823,7 @@ fn kernels_agree_on_the_padded_grid_of_a_large_map() {
             }
         }
     }
-    for kind in ["Lone", "InTurn", "Slides", "Lone with beams"] {
-        assert!(
-            compared.contains(kind),
-            "{kind} was never compared: {compared:?}"
-        );
-    }
+    all_compared(&compared, &["Lone", "InTurn", "Slides", "Lone with beams"]);
 }
 
 /// A kernel's tables are built in passes over the map, with a limit asked
@@ -998,12 +998,7 @@ fn kernels_per_value_of_the_clock_give_the_interpreters_successors() {
             compared.insert(format!("{kind:?}"));
         }
     }
-    for kind in ["Lone", "InTurn", "AtOnce", "Slides"] {
-        assert!(
-            compared.contains(kind),
-            "{kind} was never compared: {compared:?}"
-        );
-    }
+    all_compared(&compared, &["Lone", "InTurn", "AtOnce", "Slides"]);
 }
 
 /// Where only `forbid` reads the time, and the clock keeps more values
@@ -1095,19 +1090,15 @@ fn kernels_where_only_forbid_reads_the_time_give_the_interpreters_successors() {
         }
     }
     assert!(untimed >= 100, "only {untimed} maps kept the time whole");
-    for kind in ["Lone", "InTurn", "AtOnce", "Slides"] {
-        assert!(
-            compared.contains(kind),
-            "{kind} was never compared: {compared:?}"
-        );
-    }
+    all_compared(&compared, &["Lone", "InTurn", "AtOnce", "Slides"]);
 }
 
 /// One agent pushing one to three alike boxes: the push kernel gives the
 /// interpreter's successors and costs. Steps by random sets of the eight
 /// directions, with costs of their own, a tile that costs more to enter,
 /// a one-way tile, pushes weighed apart or not, and goals that make
-/// positions dead (no push brings a box from there) or not.
+/// positions dead (no push brings a box from there) or not, or read the
+/// time.
 #[test]
 fn the_push_kernel_gives_the_interpreters_successors() {
     let mut rng = SmallRng::seed_from_u64(0x9054);
@@ -1139,9 +1130,16 @@ fn the_push_kernel_gives_the_interpreters_successors() {
             rules.push_str(&format!("push box costs {}\n", rng.gen_range(1..=5)));
         }
         rules.push_str(match round % 4 {
-            0 | 1 => "goal every spot has box\n",
-            2 => "goal any box on spot\n",
-            _ => "goal keeper on spot\n",
+            0 | 1 => "goal every spot has box",
+            2 => "goal any box on spot",
+            _ => "goal keeper on spot",
+        });
+        // A goal that reads the time: the push kernel per value of the
+        // clock, each successor given the clock's next value.
+        rules.push_str(if round % 5 == 4 {
+            " and steps % 2 == 0\n"
+        } else {
+            "\n"
         });
         let (h, w) = (rng.gen_range(2..=6), rng.gen_range(2..=6));
         let mut g = common::random_grid(&mut rng, h, w, |r| b"....#Tmo"[r.gen_range(0..8)]);

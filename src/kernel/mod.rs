@@ -301,7 +301,7 @@ impl<W: Word> Phased<'_, '_, W> {
         let mut g = |t: W, c: u32| {
             let t = t & keep | next;
             match forbid {
-                Some((cx, c)) if cx.holds(c, t) => true,
+                Some((cx, cond)) if cx.holds(cond, t) => true,
                 _ => f(t, c),
             }
         };
