@@ -297,23 +297,28 @@ impl<W: Word> Phased<'_, '_, W> {
     fn each_cost(&mut self, s: W, mut f: impl FnMut(W, u32) -> bool) {
         let v = self.field.raw(s) as usize;
         let (keep, next) = (!self.mask, self.next[v]);
-        let forbid = self.forbid;
-        let mut g = |t: W, c: u32| {
-            let t = t & keep | next;
-            match forbid {
-                Some((cx, cond)) if cx.holds(cond, t) => true,
-                _ => f(t, c),
-            }
-        };
-        let part = if forbid.is_some() { 0 } else { v };
-        match &mut self.parts[part] {
-            Part::Tables(t) => t.each(s, |t| g(t, 1)),
-            Part::Slides(t) => t.each(s, |t| g(t, 1)),
-            Part::Bodies(t) => t.each(s, |t| g(t, 1)),
-            Part::Poses(t) => t.each(s, |t| g(t, 1)),
-            Part::Script(t) => t.each(s, |t| g(t, 1)),
-            Part::Pushes(t) => t.each_cost(s, g),
+        // Two loops, so that a kernel per value of the clock tests nothing
+        // more per successor than the clock's next value.
+        match self.forbid {
+            None => run(&mut self.parts[v], s, |t, c| f(t & keep | next, c)),
+            Some((cx, cond)) => run(&mut self.parts[0], s, |t, c| {
+                let t = t & keep | next;
+                cx.holds(cond, t) || f(t, c)
+            }),
         }
+    }
+}
+
+/// Calls `g` on every successor of `s` by the part's kernel, with its cost.
+#[inline(always)]
+fn run<W: Word>(part: &mut Part<'_, '_, W>, s: W, mut g: impl FnMut(W, u32) -> bool) {
+    match part {
+        Part::Tables(t) => t.each(s, |t| g(t, 1)),
+        Part::Slides(t) => t.each(s, |t| g(t, 1)),
+        Part::Bodies(t) => t.each(s, |t| g(t, 1)),
+        Part::Poses(t) => t.each(s, |t| g(t, 1)),
+        Part::Script(t) => t.each(s, |t| g(t, 1)),
+        Part::Pushes(t) => t.each_cost(s, g),
     }
 }
 
