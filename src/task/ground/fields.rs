@@ -114,6 +114,16 @@ impl Grounder<'_> {
         let mut table = (self.clock_var.is_some() && (positions as u64) * size <= MAX_TABLE_BITS)
             .then(|| vec![0u64; (positions * times).div_ceil(64)]);
         let (mut falls, mut rises) = (true, true);
+        let words = positions.div_ceil(64);
+        let bitset = |cells: &[u32]| {
+            let mut w = vec![0u64; words];
+            for &p in cells {
+                w[p as usize / 64] |= 1 << (p % 64);
+            }
+            w
+        };
+        // The positions where it holds whatever the time, as one set.
+        let mut always = vec![0u64; words];
         for (key, cells) in groups {
             let value = |f: usize| reads.iter().position(|&r| r == f).map(|k| key[k]);
             let Ok(set) = self.times_where(t, size, &value) else {
@@ -122,25 +132,24 @@ impl Grounder<'_> {
             if let Some(table) = &mut table {
                 let (f, r) = crate::task::set_trend(&set, times);
                 (falls, rises) = (falls && f, rises && r);
-                for (w, &word) in cells.iter().enumerate() {
-                    let mut word = word;
-                    while word != 0 {
-                        let p = w * 64 + word.trailing_zeros() as usize;
-                        word &= word - 1;
-                        or_at(table, p * times, &set);
-                    }
+                for &p in &cells {
+                    or_at(table, p as usize * times, &set);
                 }
                 continue;
             }
             let ones: u64 = set.iter().map(|w| u64::from(w.count_ones())).sum();
-            let at = Expr::at_words(MoverId(inst as u32), cells, len);
-            match (self.clock_var, ones) {
-                (_, 0) => {}
-                (None, _) => parts.push(at),
-                (Some(_), n) if n == size => parts.push(at),
-                (Some(c), _) => parts.push(Expr::and(vec![at, Expr::In(c, set)])),
+            match self.clock_var {
+                _ if ones == 0 => {}
+                Some(c) if ones < size => parts.push(Expr::and(vec![
+                    Expr::at_words(MoverId(inst as u32), bitset(&cells), len),
+                    Expr::In(c, set),
+                ])),
+                _ => cells
+                    .iter()
+                    .for_each(|&p| always[p as usize / 64] |= 1 << (p % 64)),
             }
         }
+        parts.push(Expr::at_words(MoverId(inst as u32), always, len));
         match (table, self.clock_var) {
             (Some(bits), Some(_)) if bits.iter().all(|&w| w == 0) => Expr::Const(false),
             (Some(bits), Some(clock)) => Expr::AtTime {
@@ -158,13 +167,13 @@ impl Grounder<'_> {
 
 impl Grounder<'_> {
     /// Mover `inst`'s positions grouped by the numbers fields `reads` have
-    /// on their cells: per key, the positions (bit `p % 64` of word `p /
-    /// 64`), in no order; and how many positions are on a cell (a
-    /// grid's padding is not).
+    /// on their cells: per key, the positions, increasing (a list, not a
+    /// bitset of every position: a distance on a large map has hundreds of
+    /// numbers); and how many positions are on a cell (a grid's padding
+    /// is not).
     fn group_by_numbers(&self, inst: usize, reads: &[usize]) -> Groups {
         let d = &self.movers[inst].domain;
-        let words = d.len().div_ceil(64);
-        let mut groups: Vec<(Vec<i64>, Vec<u64>)> = Vec::new();
+        let mut groups: Vec<(Vec<i64>, Vec<u32>)> = Vec::new();
         let mut key: Vec<i64> = Vec::with_capacity(reads.len());
         let mut len = 0;
         // Where the keys are few (fields of small ranges: distances on a
@@ -197,16 +206,16 @@ impl Grounder<'_> {
                 },
             };
             if g == fresh {
-                groups.push((key.clone(), vec![0; words]));
+                groups.push((key.clone(), Vec::new()));
             }
-            groups[g as usize].1[p as usize / 64] |= 1 << (p % 64);
+            groups[g as usize].1.push(p);
         });
         (groups, len)
     }
 }
 
 /// Positions grouped by a key of numbers, and how many there are.
-type Groups = (Vec<(Vec<i64>, Vec<u64>)>, usize);
+type Groups = (Vec<(Vec<i64>, Vec<u32>)>, usize);
 
 /// Sets in `table` the bits of `set` from bit `at` on, a word at a time.
 fn or_at(table: &mut [u64], at: usize, set: &[u64]) {
