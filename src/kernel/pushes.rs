@@ -21,9 +21,9 @@ const NONE: u32 = u32::MAX;
 
 /// Whether the kernel applies: one agent and objects that are all alike
 /// (or one), every mover on one cell with no heading, the agent's moves
-/// shifts by offsets (once), no rules, no guards, no `forbid`, no
-/// teleports, slippery or carrying tiles, no clock, and every entry
-/// condition a constant.
+/// shifts by offsets (once), no rules, no guards, no `forbid`, no bodies
+/// that follow, no teleports, slippery or carrying tiles, no clock, and
+/// every entry condition a constant.
 pub fn fits(task: &Task) -> bool {
     let movers = task.movers();
     let agents: Vec<_> = movers.iter().filter(|m| m.object().is_none()).collect();
@@ -50,6 +50,7 @@ pub fn fits(task: &Task) -> bool {
         && task.clock().is_none()
         && !task.carries()
         && !task.scripted()
+        && !task.has_bodies()
         && !b.has_teleports()
         && !(0..classes).any(|k| b.present(k as ClassId) && b.classes()[k].slippery)
         && movers.iter().all(|m| simple(m) && m.when().is_empty())
