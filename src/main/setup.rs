@@ -46,9 +46,10 @@ pub fn on_lost_peer() {
 /// Starts the one thread pool of the run and says how many threads it has.
 /// More threads than the machine has cores only take turns on them (a
 /// thousand took seconds to start and to pass work between): they are cut
-/// to the cores, with a note. Where the system cannot give the threads
-/// asked (an address-space limit, `ulimit -v`, leaves no room for their
-/// stacks), fewer are started, down to one, with a note: the run goes on.
+/// to the cores, with a note. Under an address-space limit (`ulimit -v`)
+/// they are cut to one per 64 MiB of it, with a note; and where the system
+/// still cannot give them (no room for their stacks), fewer are started,
+/// down to one, with a note: the run goes on.
 /// One thread never uses the pool: it is not started (a thread spun up for
 /// nothing costs a short run a millisecond).
 pub fn start_threads(asked: Option<u16>) -> usize {
@@ -61,6 +62,26 @@ pub fn start_threads(asked: Option<u16>) -> usize {
             &format!("--threads {threads}: this machine has {cores} cores; using {cores}"),
         );
         threads = cores;
+    }
+    // Under an address-space limit (`ulimit -v`), a thread's stack (8 MiB)
+    // and the allocator's segments for its heap need room beside what the
+    // search's budget (half the limit) and the allocator's arena (a
+    // quarter) take: one thread per 64 MiB of the limit. Two threads under
+    // a 100 MB limit aborted in an allocation, one run in three, where
+    // their pool had started.
+    if let Some(limit) = puzzle::budget::address_space() {
+        let room = usize::try_from(limit >> 26).unwrap_or(usize::MAX).max(1);
+        if threads > room {
+            notice(
+                Notice::Note,
+                "puzzle::run::threads",
+                &format!(
+                    "--threads {threads}: the address-space limit (ulimit -v) leaves room for \
+                     {room}; using {room}"
+                ),
+            );
+            threads = room;
+        }
     }
     let pool = |n: usize| {
         rayon::ThreadPoolBuilder::new()
