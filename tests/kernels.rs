@@ -155,13 +155,19 @@ fn all_compared(compared: &HashSet<String>, kinds: &[&str]) {
 }
 
 fn ground(rules: &str, input: &str) -> Task {
+    try_ground(rules, input).expect("the case grounds")
+}
+
+/// The task of the first case of `input` under `rules`, or `None` where
+/// the map is reported (the rule file and the case must read).
+fn try_ground(rules: &str, input: &str) -> Option<Task> {
     let loaded = puzzle::load("kernels.puz", rules).unwrap_or_else(|e| panic!("{e:?}\n{rules}"));
     let rules = loaded.rules;
     let case = puzzle::input::Reader::new(rules.io(), input, false, None)
         .next_case()
         .expect("a case")
         .expect("the case reads");
-    puzzle::task::ground(&rules, &case).expect("the case grounds")
+    puzzle::task::ground(&rules, &case).ok()
 }
 
 /// A random `h x w` map of `tiles` with bots `1`.. to `n` on it, and its
@@ -1152,14 +1158,8 @@ fn the_push_kernel_gives_the_interpreters_successors() {
             .collect();
         common::place(&mut rng, &mut g, cells, &marks);
         let input = common::case_text(&format!("1 {h} {w}"), &g);
-        let loaded =
-            puzzle::load("kernels.puz", &rules).unwrap_or_else(|e| panic!("{e:?}\n{rules}"));
-        let case = puzzle::input::Reader::new(loaded.rules.io(), &input, false, None)
-            .next_case()
-            .expect("a case")
-            .expect("the case reads");
         // (A map with no spot, or too few, is reported: not a case here.)
-        let Ok(task) = puzzle::task::ground(&loaded.rules, &case) else {
+        let Some(task) = try_ground(&rules, &input) else {
             continue;
         };
         let kinds = compare(&task, 4000, &format!("{rules}\n{input}"));

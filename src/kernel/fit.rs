@@ -61,7 +61,7 @@ fn special(task: &Task) -> Result<Vec<Fit>, String> {
     if task.mode() == Mode::Together {
         return together(task);
     }
-    if task.has_objects() && pushes::fits(task) {
+    if pushes::fits(task) {
         return Ok(vec![Fit::new(
             KernelKind::Pushes,
             "one agent pushing objects of one cell, in turn: per move, where the agent's step \

@@ -133,7 +133,7 @@ impl<'t, W: Word> Kernel<'t, W> {
             Some(c) if kind != KernelKind::Generic => {
                 let (var, field) = (task.var(c), layout.field(c));
                 let (parts, forbid) = match task.untimed() {
-                    Some(untimed) if task.phases().is_empty() => {
+                    Some(untimed) => {
                         let mut cx = Conds::new();
                         let forbid = cx.compile(task.forbid(), task, layout);
                         (
@@ -141,7 +141,7 @@ impl<'t, W: Word> Kernel<'t, W> {
                             Some((cx, forbid)),
                         )
                     }
-                    _ => {
+                    None => {
                         let parts = (task.phases().iter())
                             .map(|p| Self::compile(p, layout, kind, stop))
                             .collect::<Option<Vec<_>>>()?;

@@ -117,9 +117,17 @@ impl Task {
 }
 
 impl Task {
+    /// The conditions a step is taken on: moves' conditions (`if`), and
+    /// the `enter` conditions, for every way a cell is entered.
+    fn step_conds(&self) -> impl Iterator<Item = &Expr> {
+        let entries = (self.entry.iter()).chain(self.entry_moving.iter().flat_map(|(_, es)| es));
+        (self.actions.iter().map(|a| &a.guard)).chain(entries)
+    }
+
     /// Where the time is read by `forbid` and the goal only (a hazard that
-    /// spreads with the time), however many values the clock keeps: the
-    /// task without the clock and without `forbid`'s parts that read it.
+    /// spreads with the time), and the clock keeps too many values for a
+    /// task per value ([`Task::phases`] is empty): the task without the
+    /// clock and without `forbid`'s parts that read it.
     /// Its successors are the task's, the clock set to its next value,
     /// less those where the whole `forbid` holds at that time: a step's
     /// moves and rules do not depend on the time, and `forbid` is a test
@@ -128,12 +136,10 @@ impl Task {
         self.untimed
             .get_or_init(|| {
                 let c = self.clock?;
-                let entries =
-                    (self.entry.iter()).chain(self.entry_moving.iter().flat_map(|(_, es)| es));
-                let steps = (self.actions.iter().map(|a| &a.guard))
-                    .chain(entries)
-                    .chain(self.rules.iter().map(|r| &r.cond));
-                if steps.into_iter().any(|e| e.reads_var(c)) {
+                let rules = self.rules.iter().map(|r| &r.cond);
+                if !self.phases().is_empty()
+                    || self.step_conds().chain(rules).any(|e| e.reads_var(c))
+                {
                     return None;
                 }
                 let mut t = self.clone();
@@ -243,10 +249,7 @@ impl Task {
         {
             return None;
         }
-        let entries = (self.entry.iter()).chain(self.entry_moving.iter().flat_map(|(_, es)| es));
-        let allows = (self.actions.iter().map(|a| &a.guard))
-            .chain(entries)
-            .chain(std::iter::once(&self.goal));
+        let allows = self.step_conds().chain(std::iter::once(&self.goal));
         let n = self.var(c).size() as usize;
         for e in allows {
             if !e.trend(c, n).falls {

@@ -115,13 +115,6 @@ impl Grounder<'_> {
             .then(|| vec![0u64; (positions * times).div_ceil(64)]);
         let (mut falls, mut rises) = (true, true);
         let words = positions.div_ceil(64);
-        let bitset = |cells: &[u32]| {
-            let mut w = vec![0u64; words];
-            for &p in cells {
-                w[p as usize / 64] |= 1 << (p % 64);
-            }
-            w
-        };
         // The positions where it holds whatever the time, as one set.
         let mut always = vec![0u64; words];
         for (key, cells) in groups {
@@ -141,12 +134,10 @@ impl Grounder<'_> {
             match self.clock_var {
                 _ if ones == 0 => {}
                 Some(c) if ones < size => parts.push(Expr::and(vec![
-                    Expr::at_words(MoverId(inst as u32), bitset(&cells), len),
+                    Expr::at_words(MoverId(inst as u32), set_bits(vec![0; words], &cells), len),
                     Expr::In(c, set),
                 ])),
-                _ => cells
-                    .iter()
-                    .for_each(|&p| always[p as usize / 64] |= 1 << (p % 64)),
+                _ => always = set_bits(always, &cells),
             }
         }
         parts.push(Expr::at_words(MoverId(inst as u32), always, len));
@@ -216,6 +207,14 @@ impl Grounder<'_> {
 
 /// Positions grouped by a key of numbers, and how many there are.
 type Groups = (Vec<(Vec<i64>, Vec<u32>)>, usize);
+
+/// `words` with the bit of each position of `cells` set.
+fn set_bits(mut words: Vec<u64>, cells: &[u32]) -> Vec<u64> {
+    for &p in cells {
+        words[p as usize / 64] |= 1 << (p % 64);
+    }
+    words
+}
 
 /// Sets in `table` the bits of `set` from bit `at` on, a word at a time.
 fn or_at(table: &mut [u64], at: usize, set: &[u64]) {
