@@ -188,25 +188,7 @@ impl<'k, W: Word> Bodies<'k, W> {
     #[inline(always)]
     fn placed(&self, s: W, i: usize, q: u32) -> W {
         let m = self.m;
-        let mv = &m.movers[i];
-        let set = |t: W, j: usize, v: u32| {
-            let f = m.movers[j].field;
-            (t & !f.mask::<W>()) | f.place::<W>(v as u64)
-        };
-        let mut t = set(s, i, q);
-        if mv.twins.len() < 2 {
-            return t;
-        }
-        // Only mover `i` changed: move its value to its place in order.
-        let mut j = i;
-        while j > mv.twins.start && self.at[j - 1] > q {
-            t = set(t, j, self.at[j - 1]);
-            j -= 1;
-        }
-        while j + 1 < mv.twins.end && self.at[j + 1] < q {
-            t = set(t, j, self.at[j + 1]);
-            j += 1;
-        }
-        set(t, j, q)
+        let twins = m.movers[i].twins.clone();
+        super::in_order(s, twins, &self.at, |j| m.movers[j].field, i, q)
     }
 }

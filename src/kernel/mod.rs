@@ -329,6 +329,36 @@ impl<W: Word> Gen<W> for Phased<'_, '_, W> {
     }
 }
 
+/// `s` with mover `i` of the alike movers `run` (their positions `at`,
+/// increasing, indexed as the movers are, their fields `field`) at
+/// position `q`, and their positions back in increasing order: only `i`
+/// changed, so its value moves to its place, the others shifting by one.
+#[inline(always)]
+fn in_order<W: Word>(
+    s: W,
+    run: std::ops::Range<usize>,
+    at: &[u32],
+    field: impl Fn(usize) -> Field,
+    i: usize,
+    q: u32,
+) -> W {
+    let set = |t: W, j: usize, v: u32| {
+        let f = field(j);
+        (t & !f.mask::<W>()) | f.place::<W>(u64::from(v))
+    };
+    let mut j = i;
+    let mut t = s;
+    while j > run.start && at[j - 1] > q {
+        t = set(t, j, at[j - 1]);
+        j -= 1;
+    }
+    while j + 1 < run.end && at[j + 1] < q {
+        t = set(t, j, at[j + 1]);
+        j += 1;
+    }
+    set(t, j, q)
+}
+
 /// A successor loop of one kind: what a search's inner loop is generic
 /// over, so that the kind is chosen once per batch of states.
 pub trait Gen<W> {

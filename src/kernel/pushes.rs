@@ -191,20 +191,6 @@ impl<'k, W: Word> Pushes<'k, W> {
     #[inline(always)]
     fn placed(&self, s: W, j: usize, o: u32) -> W {
         let fields = &self.m.objects;
-        let set = |t: W, i: usize, v: u32| {
-            let f = fields[i];
-            (t & !f.mask::<W>()) | f.place::<W>(u64::from(v))
-        };
-        let mut t = s;
-        let mut i = j;
-        while i > 0 && self.at[i - 1] > o {
-            t = set(t, i, self.at[i - 1]);
-            i -= 1;
-        }
-        while i + 1 < self.at.len() && self.at[i + 1] < o {
-            t = set(t, i, self.at[i + 1]);
-            i += 1;
-        }
-        set(t, i, o)
+        super::in_order(s, 0..fields.len(), &self.at, |i| fields[i], j, o)
     }
 }
