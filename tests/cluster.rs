@@ -1,11 +1,16 @@
 //! The distributed breadth-first search (`--workers`, `--hostfile`: timely
-//! dataflow): the answers of the local search, on random maps of three
-//! shipped families (a maze, robots in turn, sliding blocks) with 2 and 3
-//! workers in this process, and with 2 and 3
-//! processes on 127.0.0.1 (the binary, a generated hostfile).
+//! dataflow): the answers of the local search, on random maps of four
+//! shipped families (a maze, robots in turn, sliding blocks, the
+//! 8-puzzle) with 2 and 3 workers in this process, and with 2 and 3
+//! processes on 127.0.0.1 (the binary, a generated hostfile); the counts
+//! of the workers' layers against the local layers'.
 
 use crate::common;
-use puzzle::plan::{Cluster, Config, Engine, Store};
+use puzzle::budget::Budget;
+use puzzle::kernel::Kernel;
+use puzzle::plan::{Cluster, Config, Engine, Store, Strategy};
+use puzzle::search::{How, Sparse, bfs_layered, cluster};
+use puzzle::solution::Solution;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::process::{Child, Command, Stdio};
@@ -28,7 +33,7 @@ fn workers(n: usize) -> Config {
 fn workers_answer_as_the_local_search() {
     // Each family's input of one random case.
     type Gen = fn(&mut SmallRng) -> String;
-    let families: [(&str, Gen); 3] = [
+    let families: [(&str, Gen); 4] = [
         ("keytask", |r| {
             common::until("0 0")(&[crate::keytask::random_case(r).0])
         }),
@@ -38,11 +43,16 @@ fn workers_answer_as_the_local_search() {
         ("klotski", |r| {
             common::counted(&[crate::pieces::random_klotski(r, false).0])
         }),
+        ("eight", |r| {
+            let board = crate::eight::random_board(r);
+            format!("1\n{}", crate::eight::board_text(r, &board))
+        }),
     ];
     let mut rng = SmallRng::seed_from_u64(0x0c10_57e2);
     // Maps whose workers kept hash sets (states wider than 32 bits: the
-    // larger sliding-block maps), and bitsets: both are run.
-    let mut stores = [0usize; 2];
+    // larger sliding-block maps), bitsets of packed states, and bitset
+    // layers of ranked states (robots): each is run.
+    let mut stores = [0usize; 3];
     for (name, random) in families {
         let rules = common::puzzle(name).rules;
         let mut spread = 0;
@@ -57,15 +67,82 @@ fn workers_answer_as_the_local_search() {
             let plan = puzzle::plan::plan(&task, workers(2)).expect("a plan");
             if plan.engine() == Engine::Cluster {
                 spread += 1;
-                stores[usize::from(plan.store() == Store::Bitset)] += 1;
+                let kind = match (plan.layers(), plan.store()) {
+                    (Some(_), _) => 2,
+                    (None, Store::Bitset) => 1,
+                    (None, _) => 0,
+                };
+                stores[kind] += 1;
             }
         }
         assert!(spread >= 10, "{name}: {spread} of 20 maps on the workers");
     }
-    let [sets, bits] = stores;
+    let [sets, bits, layers] = stores;
     assert!(
-        sets >= 3 && bits >= 20,
-        "{sets} maps with hash sets, {bits} with bitsets"
+        sets >= 3 && bits >= 10 && layers >= 10,
+        "{sets} maps with hash sets, {bits} with bitsets, {layers} with layers"
+    );
+}
+
+/// The workers' bitset layers (where the plan ranks the states into rows)
+/// count as the local search does with layers from its first level: the
+/// same cost, depth, states expanded, generated, seen and largest level,
+/// with 2 and 3 workers, on random robots in turn and at once, some
+/// within a step limit.
+#[test]
+fn layered_workers_count_as_the_local_layers() {
+    let mut rng = SmallRng::seed_from_u64(0x1a7e_5c10);
+    let (mut solved, mut unsolved, mut cut) = (0, 0, 0);
+    for round in 0..60 {
+        let mode = if round % 2 == 0 { "in turn" } else { "at once" };
+        let mut text = crate::stores::rules(mode);
+        if round % 3 == 0 {
+            text.push_str("limit steps <= 4\n");
+        }
+        let loaded = puzzle::load("layers.puz", &text).unwrap();
+        let input = crate::stores::random_case(&mut rng);
+        let task = common::task_of(&loaded.rules, &input);
+        let local = {
+            let config = Config {
+                strategy: Strategy::Bfs,
+                threads: 1,
+                ..Config::default()
+            };
+            let plan = puzzle::plan::plan(&task, config).expect("a plan");
+            if plan.engine() == Engine::Nothing {
+                continue;
+            }
+            let layers = plan.layers().expect("layers").clone().turning_at(1);
+            let k = Kernel::<u64>::new(&task, plan.layout(), plan.kernel());
+            let how = How {
+                limit: task.limit().map(|l| l.max),
+                threads: 1,
+                checks: plan.checks(),
+                earliest: None,
+                way: false,
+            };
+            bfs_layered::<u64, Sparse<u64>>(&k, how, &Budget::unlimited(), Some(&layers))
+        };
+        let counts = |s: &Solution| {
+            let c = (s.expanded(), s.generated(), s.visited(), s.frontier());
+            (s.cost(), s.depth(), c)
+        };
+        for n in [2, 3] {
+            let plan = puzzle::plan::plan(&task, workers(n)).expect("a plan");
+            assert!(plan.layers().is_some(), "{}", plan.describe(&task));
+            let cluster = plan.cluster().expect("the workers' plan");
+            let got = cluster::bfs::<u64>(&task, &plan, &Budget::unlimited(), cluster);
+            assert_eq!(counts(&got), counts(&local), "{mode}, {n} workers\n{input}");
+        }
+        match local.cost() {
+            Some(_) => solved += 1,
+            None if round % 3 == 0 => cut += 1,
+            None => unsolved += 1,
+        }
+    }
+    assert!(
+        solved > 20 && unsolved > 5 && cut > 5,
+        "solved {solved}, unsolved {unsolved}, cut by the limit {cut}"
     );
 }
 

@@ -17,7 +17,7 @@ use puzzle::task::Task;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-fn rules(mode: &str) -> String {
+pub(crate) fn rules(mode: &str) -> String {
     format!(
         "input {{ cases until eof  header n rows cols  grid rows x cols }}\n\
          tiles {{ floor '.'  wall '#' solid }}\n\
@@ -28,7 +28,7 @@ fn rules(mode: &str) -> String {
     )
 }
 
-fn random_case(rng: &mut SmallRng) -> String {
+pub(crate) fn random_case(rng: &mut SmallRng) -> String {
     let (h, w) = (rng.gen_range(3..=6), rng.gen_range(3..=7));
     let n = rng.gen_range(2..=3usize);
     let mut g = common::random_grid(rng, h, w, |r| if r.gen_bool(0.2) { b'#' } else { b'.' });

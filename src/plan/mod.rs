@@ -705,7 +705,12 @@ impl Plan {
             let _ = writeln!(s, "  A*'s bound: {}", b.describe(task));
         }
         let _ = writeln!(s, "  visited store: {}", self.store_why);
-        if let Some(l) = &self.layers {
+        // The workers' layers are their store, said there.
+        if let Some(l) = self
+            .layers
+            .as_ref()
+            .filter(|_| self.engine != Engine::Cluster)
+        {
             let _ = writeln!(s, "  layers: {}", l.describe(&self.layout));
         }
         if self.turns_to_ida.is_some() {
@@ -993,9 +998,15 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     } else {
         chosen(Strategy::Auto).0 == Engine::Astar
     };
-    let (kernel, kernel_why) = kernel(task, engine);
-    let ranker = ranker(task, engine, &layout);
     let earliest = earliest.filter(|_| engine == Engine::Bfs);
+    // Where the workers search, they search breadth first, whatever the
+    // local engine would have been: the kernel is chosen for that.
+    let spread = config
+        .cluster
+        .map(|c| (c, distributed(task, engine, &layout, earliest.is_some())));
+    let spreads = matches!(spread, Some((_, Ok(()))));
+    let (kernel, kernel_why) = kernel(task, if spreads { Engine::Bfs } else { engine });
+    let ranker = ranker(task, engine, &layout);
     let key = key_bits(&layout, earliest);
     let (store, mut store_why, labels) = store(task, engine, (&layout, key), ranker.as_ref());
     if earliest.is_some() {
@@ -1013,34 +1024,40 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
     let (checks, checks_why) = checks(task, config.count);
     let layers = match kernel {
         KernelKind::Rows { words }
-            if engine == Engine::Bfs
-                && matches!(store, Store::Bitset | Store::Growing | Store::HashSet)
-                && earliest.is_none() =>
+            if spreads
+                || (engine == Engine::Bfs
+                    && matches!(store, Store::Bitset | Store::Growing | Store::HashSet)
+                    && earliest.is_none()) =>
         {
             Ranker::new(&layout).and_then(|r| Layers::new(r, words))
         }
         _ => None,
     };
-    let (engine, engine_why, (store, store_why)) = match config.cluster {
-        Some(c) => match distributed(task, engine, &layout, earliest.is_some()) {
-            Ok(()) => (
-                Engine::Cluster,
-                format!(
-                    "breadth-first search on timely dataflow, {}: each state owned by one of \
-                     the {} workers (a hash of its bits), which keeps it and expands it; \
-                     successors sent to their owners, level by level (the local plan: \
-                     {engine_why})",
-                    c.shape(),
-                    c.processes() * c.workers,
-                ),
-                cluster_store(&layout, c),
+    // A worker's layers are three bitsets of every rank, their pages
+    // touched where its states lie: as large as the packed bitset below.
+    let layers = layers.filter(|l| !spreads || l.words as u64 * 64 <= 1u64 << CLUSTER_BITSET_BITS);
+    let (engine, engine_why, (store, store_why)) = match spread {
+        Some((c, Ok(()))) => (
+            Engine::Cluster,
+            format!(
+                "breadth-first search on timely dataflow, {}: each state owned by one of the {} \
+                 workers ({}), which keeps it and expands it; successors sent to their owners, \
+                 level by level (the local plan: {engine_why})",
+                c.shape(),
+                c.processes() * c.workers,
+                if layers.is_some() {
+                    "by its rank: the ranked bitsets in pieces of at most 2^18 bits, dealt out in turn"
+                } else {
+                    "a hash of its bits"
+                },
             ),
-            Err(why) => (
-                engine,
-                format!("{engine_why} (here, not on the workers: {why})"),
-                (store, store_why),
-            ),
-        },
+            cluster_store(&layout, c, layers.as_ref()),
+        ),
+        Some((_, Err(why))) => (
+            engine,
+            format!("{engine_why} (here, not on the workers: {why})"),
+            (store, store_why),
+        ),
         None => (engine, engine_why, (store, store_why)),
     };
     Ok(Plan {
@@ -1243,8 +1260,24 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
 /// MiB a worker), else hash sets.
 const CLUSTER_BITSET_BITS: u32 = 32;
 
-fn cluster_store(layout: &Layout, c: &Cluster) -> (Store, String) {
+fn cluster_store(layout: &Layout, c: &Cluster, layers: Option<&Layers>) -> (Store, String) {
     let bits = layout.bits();
+    if let Some(l) = layers {
+        let bytes = 8 * l.words as u64;
+        return (
+            Store::Bitset,
+            format!(
+                "each worker three bitsets over the states ranked ({} each, {} in each process: \
+                 the states seen, the level, the next level), its own ranks' rows expanded at \
+                 once, as the local layers do; the words of the next level that other workers \
+                 own sent to them, less the bits sent before (a bit set in the states seen for \
+                 a rank it owns and has seen, or owns not and has sent: so each worker sends a \
+                 state once at most)",
+                crate::budget::size(bytes),
+                crate::budget::size(3 * bytes * c.workers as u64)
+            ),
+        );
+    }
     if bits <= CLUSTER_BITSET_BITS {
         let bytes = (1u64 << bits).div_ceil(8);
         (

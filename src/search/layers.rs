@@ -42,7 +42,9 @@ struct Bits {
 }
 
 impl Bits {
-    fn new(words: usize) -> Option<Bits> {
+    /// A bitset in anonymous memory; `touch`: each page written now (else
+    /// only the pages a search writes are ever faulted in).
+    fn made(words: usize, touch: bool) -> Option<Bits> {
         let map = memmap2::MmapMut::map_anon(words.max(1) * 8).ok()?;
         #[cfg(target_os = "linux")]
         {
@@ -60,8 +62,10 @@ impl Bits {
         // own and flushes the old mapping from every thread's TLB (an
         // interrupt to each core; with two threads, a tenth of a level's
         // time went to that).
-        for w in bits.words().iter().step_by(4096 / 8) {
-            w.store(0, Relaxed);
+        if touch {
+            for w in bits.words().iter().step_by(4096 / 8) {
+                w.store(0, Relaxed);
+            }
         }
         Some(bits)
     }
@@ -114,7 +118,7 @@ impl Bits {
 }
 
 /// The bitsets, and where each row lies in them.
-struct Sets<'l> {
+pub(super) struct Sets<'l> {
     l: &'l Layers,
     visited: Bits,
     frontier: Bits,
@@ -125,7 +129,55 @@ struct Sets<'l> {
     next: Vec<Bits>,
 }
 
-impl Sets<'_> {
+impl<'l> Sets<'l> {
+    /// The bitsets of `l`, with `jobs` next levels, the frontier in a file
+    /// of `disk` where one is given; `None` where the memory cannot be had.
+    fn new(l: &'l Layers, jobs: usize, disk: Option<&std::path::Path>) -> Option<Self> {
+        Sets::made(l, jobs, disk, true)
+    }
+
+    /// The bitsets of one worker of the distributed search, in memory:
+    /// their pages faulted in as the search writes them (no other thread
+    /// of the process shares them, and a small search in a large space
+    /// touches few of them).
+    pub(super) fn of_worker(l: &'l Layers) -> Option<Self> {
+        Sets::made(l, 1, None, false)
+    }
+
+    fn made(
+        l: &'l Layers,
+        jobs: usize,
+        disk: Option<&std::path::Path>,
+        touch: bool,
+    ) -> Option<Self> {
+        let frontier = match disk {
+            Some(dir) => Bits::on_disk(l.words, dir),
+            None => Bits::made(l.words, touch),
+        };
+        let next: Option<Vec<Bits>> = (0..jobs).map(|_| Bits::made(l.words, touch)).collect();
+        Some(Sets {
+            l,
+            visited: Bits::made(l.words, touch)?,
+            frontier: frontier?,
+            next: next?,
+        })
+    }
+
+    /// The words of the states seen.
+    pub(super) fn visited(&self) -> &[AtomicU64] {
+        self.visited.words()
+    }
+
+    /// The words of the frontier.
+    pub(super) fn frontier(&self) -> &[AtomicU64] {
+        self.frontier.words()
+    }
+
+    /// The words of the first job's next level.
+    pub(super) fn next(&self) -> &[AtomicU64] {
+        self.next[0].words()
+    }
+
     /// Whether each job has a next level of its own.
     fn own(&self) -> bool {
         self.next.len() > 1
@@ -146,7 +198,7 @@ impl Sets<'_> {
     }
 
     /// The bit of a packed state.
-    fn bit<W: Word>(&self, s: W) -> (usize, u64) {
+    pub(super) fn bit<W: Word>(&self, s: W) -> (usize, u64) {
         let low = s.low() & ((1u64 << self.l.ranker.low_bits()) - 1);
         let i = (self.l.ranker.rank(s) << self.l.ranker.low_bits()) + low;
         ((i >> 6) as usize, 1 << (i & 63))
@@ -185,20 +237,9 @@ pub(super) fn finish<W: Word, S: Store<W>>(
         budget.out_of_memory();
         return true;
     };
-    let f = match &dir {
-        Some(dir) => Bits::on_disk(l.words, dir.path()),
-        None => Bits::new(l.words),
-    };
-    let next: Option<Vec<Bits>> = (0..jobs).map(|_| Bits::new(l.words)).collect();
-    let (Some(visited), Some(f), Some(next)) = (Bits::new(l.words), f, next) else {
+    let Some(sets) = Sets::new(l, jobs, dir.as_ref().map(|d| d.path())) else {
         budget.out_of_memory();
         return true;
-    };
-    let sets = Sets {
-        l,
-        visited,
-        frontier: f,
-        next,
     };
     let v = sets.visited.words();
     store.states(&mut |s| {
@@ -335,16 +376,16 @@ fn pieces<const R: usize>(lo: usize, hi: usize, threads: usize) -> Vec<(usize, u
 }
 
 /// What expanding a piece of the frontier did.
-struct Expanded {
-    expanded: u64,
-    generated: u64,
+pub(super) struct Expanded {
+    pub(super) expanded: u64,
+    pub(super) generated: u64,
     /// The words of the next level it wrote, `[lo, hi)`.
-    lo: usize,
-    hi: usize,
+    pub(super) lo: usize,
+    pub(super) hi: usize,
 }
 
 impl Expanded {
-    fn none() -> Self {
+    pub(super) fn none() -> Self {
         Expanded {
             expanded: 0,
             generated: 0,
@@ -353,7 +394,7 @@ impl Expanded {
         }
     }
 
-    fn add(&mut self, e: &Expanded) {
+    pub(super) fn add(&mut self, e: &Expanded) {
         self.expanded += e.expanded;
         self.generated += e.generated;
         self.lo = self.lo.min(e.lo);
@@ -426,6 +467,16 @@ fn expand<W: Word, const R: usize, const SHARED: bool>(
     e
 }
 
+/// [`expand`] into the first next level, which no other thread writes
+/// (a worker of the distributed search).
+pub(super) fn expand_alone<W: Word, const R: usize>(
+    k: &Kernel<'_, W>,
+    sets: &Sets<'_>,
+    piece: (usize, usize),
+) -> Expanded {
+    expand::<W, R, false>(k, sets, &sets.next[0], piece)
+}
+
 /// Where a row's successor rows go: ORed into the next level.
 struct Put<'s, 'l, W, const SHARED: bool> {
     sets: &'s Sets<'l>,
@@ -477,18 +528,18 @@ impl<W: Word, const R: usize, const SHARED: bool> RowSink<W, R> for Put<'_, '_, 
 }
 
 /// What keeping the new states of a piece of the next level found.
-struct Kept {
-    new: u64,
-    goal: bool,
+pub(super) struct Kept {
+    pub(super) new: u64,
+    pub(super) goal: bool,
     /// The words of the frontier it wrote, `[lo, hi)`.
-    lo: usize,
-    hi: usize,
+    pub(super) lo: usize,
+    pub(super) hi: usize,
 }
 
 /// Keeps the new states of words `[a, b)` of the next level (those not
 /// visited): marks them visited, makes them the frontier, clears the next
 /// level; with `test`, tests each for the goal.
-fn keep<W: Word, const R: usize>(
+pub(super) fn keep<W: Word, const R: usize>(
     k: &Kernel<'_, W>,
     sets: &Sets<'_>,
     (a, b): (usize, usize),

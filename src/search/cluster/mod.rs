@@ -42,6 +42,8 @@ use timely::container::CapacityContainerBuilder;
 use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 
+mod layered;
+
 /// A packed state of at most 128 bits as it travels between workers.
 pub trait Travels: Word + timely::ExchangeData {
     fn out(self) -> u128;
@@ -58,8 +60,9 @@ macro_rules! travels {
 }
 travels!(u32, u64, u128);
 
-/// The input of states, sent to their owners.
-type States<W> = InputHandle<u64, CapacityContainerBuilder<Vec<W>>>;
+/// The input of records (states, or words of a bitset), each sent to its
+/// owner.
+type States<D> = InputHandle<u64, CapacityContainerBuilder<Vec<D>>>;
 /// The input of reports, each sent to the worker it names.
 type Reports = InputHandle<u64, CapacityContainerBuilder<Vec<(u64, Report)>>>;
 
@@ -250,20 +253,24 @@ fn connect(cluster: &Cluster, budget: &Budget) -> Result<Vec<Option<TcpStream>>,
 /// on, what it was sent (by the round it was sent in: a worker waiting for
 /// a round to end may already be sent the next one's), and the probes
 /// that say when a round is over.
-struct Wires<W: Travels> {
-    states: States<W>,
+struct Wires<D: timely::ExchangeData + Copy> {
+    states: States<D>,
     reports: Reports,
     probe: ProbeHandle<u64>,
     heard: ProbeHandle<u64>,
-    inbox: Rc<RefCell<BTreeMap<u64, Vec<W>>>>,
+    inbox: Inbox<D>,
     said: Rc<RefCell<BTreeMap<u64, Vec<Report>>>>,
     round: u64,
 }
 
-impl<W: Travels> Wires<W> {
-    /// The dataflow: states exchanged to their owners, reports to the
-    /// workers they name, each kept by the round.
-    fn new(worker: &mut timely::worker::Worker) -> Wires<W> {
+impl<D: timely::ExchangeData + Copy> Wires<D> {
+    /// The dataflow: records exchanged to their owners (`owner`, taken
+    /// modulo the workers), reports to the workers they name, each kept by
+    /// the round.
+    fn new(
+        worker: &mut timely::worker::Worker,
+        owner: impl FnMut(&D) -> u64 + 'static,
+    ) -> Wires<D> {
         let mut w = Wires {
             states: InputHandle::new(),
             reports: InputHandle::new(),
@@ -278,7 +285,7 @@ impl<W: Travels> Wires<W> {
             scope
                 .input_from(&mut w.states)
                 .container::<Vec<_>>()
-                .exchange(|x: &W| route(x.out()))
+                .exchange(owner)
                 .inspect_core(move |event| {
                     if let Ok((stamp, data)) = event {
                         let at = stamp.least().copied().unwrap_or_default();
@@ -306,15 +313,57 @@ impl<W: Travels> Wires<W> {
     }
 
     /// Ends the round (what was sent in it goes), waits for every
-    /// worker's; the time its data was sent at.
-    fn next_round(&mut self, worker: &mut timely::worker::Worker) -> u64 {
+    /// worker's; the time its data was sent at. `take` is given the inbox
+    /// and that time as data comes in, and once more at the end.
+    fn next_round(&mut self, worker: &mut timely::worker::Worker, mut take: impl Take<D>) -> u64 {
         self.round += 1;
         self.states.advance_to(self.round);
         self.reports.advance_to(self.round);
         let (probe, heard, round) = (&self.probe, &self.heard, self.round);
-        worker.step_while(|| probe.less_than(&round) || heard.less_than(&round));
+        let inbox = &self.inbox;
+        worker.step_while(|| {
+            take(inbox, round - 1);
+            probe.less_than(&round) || heard.less_than(&round)
+        });
+        take(inbox, round - 1);
         round - 1
     }
+}
+
+/// What takes a round's data from the inbox as it comes (or leaves it
+/// there): the inbox and the round's time.
+trait Take<D>: FnMut(&Inbox<D>, u64) {}
+impl<D, F: FnMut(&Inbox<D>, u64)> Take<D> for F {}
+
+/// What a worker was sent, by the round it was sent in.
+type Inbox<D> = Rc<RefCell<BTreeMap<u64, Vec<D>>>>;
+
+/// Leaves a round's data in the inbox.
+fn keep_all<D>(_: &Inbox<D>, _: u64) {}
+
+/// Sends `report` to every worker and ends the round (`take` as for
+/// [`Wires::next_round`]): the round's time (what was sent in it and not
+/// taken is in the inbox under it) and every worker's report of it;
+/// `None`, the case stopped, if one is missing.
+fn tell<D: timely::ExchangeData + Copy>(
+    wires: &mut Wires<D>,
+    worker: &mut timely::worker::Worker,
+    report: Report,
+    (budget, take): (&Budget, impl Take<D>),
+) -> Option<(u64, Vec<Report>)> {
+    let peers = worker.peers();
+    for to in 0..peers as u64 {
+        wires.reports.send((to, report));
+    }
+    let at = wires.next_round(worker, take);
+    let all = wires.said.borrow_mut().remove(&at).unwrap_or_default();
+    if all.len() != peers {
+        // Never expected: timely delivers every report of a round before
+        // its end. Stopped, not answered wrongly.
+        budget.stop_as(Limit::Peers);
+        return None;
+    }
+    Some((at, all))
 }
 
 /// What a worker remembers of states: those it owns and has seen, and
@@ -413,6 +462,9 @@ fn worker_bfs<W: Travels>(
     plan: &Plan,
     budget: &Budget,
 ) -> Solution {
+    if let Some(l) = plan.layers() {
+        return layered::worker::<W>(worker, (task, plan, budget), l);
+    }
     match plan.store() {
         Store::Bitset => {
             let bits = Bits::new(plan.layout().bits());
@@ -435,7 +487,7 @@ fn worker_with<W: Travels, M: Memory<W>>(
     budget: &Budget,
     mut memory: M,
 ) -> Solution {
-    let mut wires = Wires::<W>::new(worker);
+    let mut wires = Wires::<W>::new(worker, |x| route(x.out()));
     let (index, peers) = (worker.index(), worker.peers());
     // Every worker makes the kernel (the same everywhere), and goes
     // through the rounds even where it cannot (it reports a stop).
@@ -452,7 +504,7 @@ fn worker_with<W: Travels, M: Memory<W>>(
             wires.states.send(s);
         }
     }
-    let mut at = wires.next_round(worker);
+    let mut at = wires.next_round(worker, keep_all);
     let mut depth = 0u64;
     loop {
         // The level: the new states this worker made and owns, and those
@@ -488,17 +540,10 @@ fn worker_with<W: Travels, M: Memory<W>>(
                 report.stopped = budget.stop_code().max(1);
             }
         }
-        for to in 0..peers as u64 {
-            wires.reports.send((to, report));
-        }
-        at = wires.next_round(worker);
-        let all = wires.said.borrow_mut().remove(&at).unwrap_or_default();
-        if all.len() != peers {
-            // Never expected: timely delivers every report of a round
-            // before its end. Stopped, not answered wrongly.
-            budget.stop_as(Limit::Peers);
+        let Some((round, all)) = tell(&mut wires, worker, report, (budget, keep_all)) else {
             return Solution::stopped(budget);
-        }
+        };
+        at = round;
         let sum = |f: fn(&Report) -> u64| all.iter().map(f).sum::<u64>();
         out.expanded += sum(|r| r.expanded);
         out.generated += sum(|r| r.generated);
