@@ -136,12 +136,15 @@ impl<'l> Sets<'l> {
         Sets::made(l, jobs, disk, true)
     }
 
-    /// The bitsets of one worker of the distributed search, in memory:
-    /// their pages faulted in as the search writes them (no other thread
-    /// of the process shares them, and a small search in a large space
-    /// touches few of them).
-    pub(super) fn of_worker(l: &'l Layers) -> Option<Self> {
-        Sets::made(l, 1, None, false)
+    /// The bitsets of one worker of the distributed search, in memory.
+    /// Alone in its process, their pages are faulted in as the search
+    /// writes them (a small search in a large space touches few of them);
+    /// beside other workers' threads, each page is written now, as for
+    /// the local search's threads (a page faulted in later flushes the
+    /// mapping from every thread's TLB: `--workers 2` took 6.7 s on the
+    /// scale bench so, where 2 processes of one worker took 5.0 s).
+    pub(super) fn of_worker(l: &'l Layers, threads: usize) -> Option<Self> {
+        Sets::made(l, 1, None, threads > 1)
     }
 
     fn made(

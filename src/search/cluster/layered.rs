@@ -87,7 +87,7 @@ fn levels<W: Travels, const R: usize>(
     let deal = Deal::new(l.words, peers);
     let mut wires = Wires::<Word>::new(worker, move |&(w, _)| (w as usize / deal.piece) as u64);
     let kernel = Kernel::<W>::within(task, plan.layout(), plan.kernel(), &|| budget.poll());
-    let sets = Sets::of_worker(l);
+    let sets = Sets::of_worker(l, plan.cluster().map_or(1, |c| c.workers));
     if sets.is_none() {
         budget.out_of_memory();
     }
