@@ -87,10 +87,18 @@ fn levels<W: Travels, const R: usize>(
     let deal = Deal::new(l.words, peers);
     let mut wires = Wires::<Word>::new(worker, move |&(w, _)| (w as usize / deal.piece) as u64);
     let kernel = Kernel::<W>::within(task, plan.layout(), plan.kernel(), &|| budget.poll());
-    let sets = Sets::of_worker(l, plan.cluster().map_or(1, |c| c.workers));
-    if sets.is_none() {
-        budget.out_of_memory();
-    }
+    // Every worker of the process makes its bitsets at once: the memory
+    // limit is weighed against all of them before any is made.
+    let threads = plan.cluster().map_or(1, |c| c.workers);
+    let sets = if budget.reserve(l.bytes() * threads as u64) {
+        let sets = Sets::of_worker(l, threads);
+        if sets.is_none() {
+            budget.out_of_memory();
+        }
+        sets
+    } else {
+        None
+    };
     let limit = task.limit().map(|l| l.max);
     let mut out = Solution::default();
     // The level's report: its states this worker owns, whether one is a
