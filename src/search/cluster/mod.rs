@@ -1,7 +1,7 @@
 //! Breadth-first search spread over workers, in threads and processes, on
 //! timely dataflow: each state has an owner (a hash of the packed state,
 //! the same in every process; or, where the plan ranks the states into
-//! rows, the piece of the ranks it lies in: [`layered`]), which alone
+//! rows, the piece of the ranks it lies in: `layered`), which alone
 //! keeps it in its share of the states seen. Level by level, every worker expands the new states it
 //! owns with the plan's kernel and sends each successor to its owner
 //! (timely's exchange); timely's progress tracking says when every worker
