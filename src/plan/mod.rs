@@ -1029,13 +1029,14 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
                     && matches!(store, Store::Bitset | Store::Growing | Store::HashSet)
                     && earliest.is_none()) =>
         {
-            Ranker::new(&layout).and_then(|r| Layers::new(r, words))
+            // A worker's layers are three bitsets of every rank: at most
+            // as large as the packed bitset below.
+            Ranker::new(&layout)
+                .and_then(|r| Layers::new(r, words))
+                .filter(|l| !spreads || l.words as u64 * 64 <= 1u64 << CLUSTER_BITSET_BITS)
         }
         _ => None,
     };
-    // A worker's layers are three bitsets of every rank, their pages
-    // touched where its states lie: as large as the packed bitset below.
-    let layers = layers.filter(|l| !spreads || l.words as u64 * 64 <= 1u64 << CLUSTER_BITSET_BITS);
     let (engine, engine_why, (store, store_why)) = match spread {
         Some((c, Ok(()))) => (
             Engine::Cluster,
@@ -1274,7 +1275,7 @@ fn cluster_store(layout: &Layout, c: &Cluster, layers: Option<&Layers>) -> (Stor
                  a rank it owns and has seen, or owns not and has sent: so each worker sends a \
                  state once at most)",
                 crate::budget::size(bytes),
-                crate::budget::size(3 * bytes * c.workers as u64)
+                crate::budget::size(l.bytes() * c.workers as u64)
             ),
         );
     }

@@ -200,6 +200,13 @@ impl Sets<'_> {
         }
     }
 
+    /// The bit of the goal, where the goal is one state: it is tested
+    /// alone, not each new state.
+    pub(super) fn goal_bit<W: Word>(&self, k: &Kernel<'_, W>) -> Option<(usize, u64)> {
+        let g = k.task().goal_state()?;
+        Some(self.bit(k.layout().encode::<W>(&g)))
+    }
+
     /// The bit of a packed state.
     pub(super) fn bit<W: Word>(&self, s: W) -> (usize, u64) {
         let low = s.low() & ((1u64 << self.l.ranker.low_bits()) - 1);
@@ -286,10 +293,7 @@ fn levels<W: Word, const R: usize>(
     (mut depth, mut found): (u64, u64),
     out: &mut Solution,
 ) -> bool {
-    let goal = k.task().goal_state().map(|g| {
-        let s: W = k.layout().encode(&g);
-        sets.bit(s)
-    });
+    let goal = sets.goal_bit(k);
     let within = |depth| how.limit.is_none_or(|l| depth < l);
     while lo < hi && within(depth) {
         let work = pieces::<R>(lo, hi, how.threads);

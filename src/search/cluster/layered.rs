@@ -17,7 +17,7 @@
 //! up to the level that holds a goal), so `--stats` says what a local
 //! search that turns to layers from its first level says.
 
-use super::{Inbox, Report, Travels, Wires, keep_all, tell};
+use super::{Inbox, Report, Travels, Wires, count_sent, keep_all, stopped, sum_of, tell};
 use crate::budget::Budget;
 use crate::kernel::Kernel;
 use crate::plan::{Layers, Plan};
@@ -114,10 +114,7 @@ fn levels<W: Travels, const R: usize>(
             None
         }
     };
-    let goal = ready.as_ref().and_then(|(k, sets)| {
-        let g = k.task().goal_state()?;
-        Some(sets.bit(k.layout().encode::<W>(&g)))
-    });
+    let goal = ready.as_ref().and_then(|(k, sets)| sets.goal_bit(*k));
     let mut found = 0;
     let mut depth = 0;
     loop {
@@ -133,9 +130,7 @@ fn levels<W: Travels, const R: usize>(
             out.cost = Some(depth);
             return out;
         }
-        if let Some(r) = all.iter().find(|r| r.stopped > 0) {
-            // The same limit everywhere, so that every process says it.
-            budget.stop_code_as(r.stopped);
+        if stopped(&all, budget) {
             return Solution::stopped(budget);
         }
         let Some((k, sets)) = &ready else {
@@ -176,22 +171,14 @@ fn levels<W: Travels, const R: usize>(
         };
         out.expanded += sum_of(&all, |r| r.expanded);
         out.generated += sum_of(&all, |r| r.generated);
-        let sent = sum_of(&all, |r| r.sent) * std::mem::size_of::<Word>() as u64;
-        let exchanged = out.exchanged.get_or_insert_default();
-        exchanged.bytes += sent;
-        exchanged.most = exchanged.most.max(sent);
-        if let Some(r) = all.iter().find(|r| r.stopped > 0) {
-            budget.stop_code_as(r.stopped);
+        count_sent::<Word>(&mut out, &all);
+        if stopped(&all, budget) {
             return Solution::stopped(budget);
         }
         let got = (e.lo.min(got.0), e.hi.max(got.1));
         (report, span) = kept::<W, R>(k, sets, (deal, me), got, goal);
         depth += 1;
     }
-}
-
-fn sum_of(all: &[Report], f: fn(&Report) -> u64) -> u64 {
-    all.iter().map(f).sum()
 }
 
 /// The starts this worker owns, made the first level: its report, and

@@ -2,9 +2,9 @@
 //! timely dataflow: each state has an owner (a hash of the packed state,
 //! the same in every process; or, where the plan ranks the states into
 //! rows, the piece of the ranks it lies in: `layered`), which alone
-//! keeps it in its share of the states seen. Level by level, every worker expands the new states it
-//! owns with the plan's kernel and sends each successor to its owner
-//! (timely's exchange); timely's progress tracking says when every worker
+//! keeps it in its share of the states seen. Level by level, every worker
+//! expands the new states it owns with the plan's kernel and sends each
+//! successor to its owner (timely's exchange); timely's progress tracking says when every worker
 //! has sent all of a level, and the owners keep the successors they had
 //! not seen as the next level.
 //!
@@ -331,6 +331,30 @@ impl<D: timely::ExchangeData + Copy> Wires<D> {
     }
 }
 
+/// A count summed over every worker's report.
+fn sum_of(all: &[Report], f: fn(&Report) -> u64) -> u64 {
+    all.iter().map(f).sum()
+}
+
+/// Adds the bytes the workers sent in a round, records of `D` (in all,
+/// and the most in a level), to `out`.
+fn count_sent<D>(out: &mut Solution, all: &[Report]) {
+    let sent = sum_of(all, |r| r.sent) * std::mem::size_of::<D>() as u64;
+    let exchanged = out.exchanged.get_or_insert_default();
+    exchanged.bytes += sent;
+    exchanged.most = exchanged.most.max(sent);
+}
+
+/// Whether a worker's report says a limit stopped it: then noted on
+/// `budget`, the same limit everywhere, so that every process says it.
+fn stopped(all: &[Report], budget: &Budget) -> bool {
+    let Some(r) = all.iter().find(|r| r.stopped > 0) else {
+        return false;
+    };
+    budget.stop_code_as(r.stopped);
+    true
+}
+
 /// What takes a round's data from the inbox as it comes (or leaves it
 /// there): the inbox and the round's time.
 trait Take<D>: FnMut(&Inbox<D>, u64) {}
@@ -545,16 +569,12 @@ fn worker_with<W: Travels, M: Memory<W>>(
             return Solution::stopped(budget);
         };
         at = round;
-        let sum = |f: fn(&Report) -> u64| all.iter().map(f).sum::<u64>();
-        out.expanded += sum(|r| r.expanded);
-        out.generated += sum(|r| r.generated);
-        out.visited = sum(|r| r.seen);
-        out.frontier = out.frontier.max(sum(|r| r.level));
+        out.expanded += sum_of(&all, |r| r.expanded);
+        out.generated += sum_of(&all, |r| r.generated);
+        out.visited = sum_of(&all, |r| r.seen);
+        out.frontier = out.frontier.max(sum_of(&all, |r| r.level));
         out.depth = depth;
-        let sent = sum(|r| r.sent) * std::mem::size_of::<W>() as u64;
-        let exchanged = out.exchanged.get_or_insert_default();
-        exchanged.bytes += sent;
-        exchanged.most = exchanged.most.max(sent);
+        count_sent::<W>(&mut out, &all);
         if all.iter().any(|r| r.goal) {
             out.cost = Some(depth);
             return out;
@@ -564,12 +584,10 @@ fn worker_with<W: Travels, M: Memory<W>>(
             out.depth = depth + 1;
             return out;
         }
-        if let Some(r) = all.iter().find(|r| r.stopped > 0) {
-            // The same limit everywhere, so that every process says it.
-            budget.stop_code_as(r.stopped);
+        if stopped(&all, budget) {
             return Solution::stopped(budget);
         }
-        if sum(|r| r.level) == 0 {
+        if sum_of(&all, |r| r.level) == 0 {
             return out;
         }
         budget.note_frontier(level.len());
