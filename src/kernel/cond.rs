@@ -32,15 +32,14 @@ pub enum Node<W> {
     At {
         offset: u32,
         bits: u32,
-        set: Vec<u64>,
+        set: std::sync::Arc<[u64]>,
     },
-    /// Bit `p * times + v` of `set`, `p` the raw field `pos` and `v` the
-    /// raw field `clock` ([`Expr::AtTime`]).
+    /// Whether `table` holds at position `p` and time `v`, `p` the raw
+    /// field `pos` and `v` the raw field `clock` ([`Expr::AtTime`]).
     AtTime {
         pos: (u32, u32),
         clock: (u32, u32),
-        times: usize,
-        set: Vec<u64>,
+        table: crate::task::TimeTable,
     },
     /// The raw field at `offset`, compared with `value`.
     Cmp {
@@ -134,15 +133,10 @@ impl<W: Word> Conds<W> {
                 let p = field(s, *offset, *bits) as usize;
                 set[p / 64] >> (p % 64) & 1 == 1
             }
-            Node::AtTime {
-                pos,
-                clock,
-                times,
-                set,
-            } => {
-                let p = field(s, pos.0, pos.1) as usize;
-                crate::task::table_bit(set, p * times + field(s, clock.0, clock.1) as usize)
-            }
+            Node::AtTime { pos, clock, table } => table.holds(
+                field(s, pos.0, pos.1) as usize,
+                field(s, clock.0, clock.1) as usize,
+            ),
             Node::Cmp {
                 offset,
                 bits,
@@ -292,22 +286,20 @@ impl<W: Word> Conds<W> {
                 self.push(Node::At {
                     offset: f.offset,
                     bits: f.bits,
-                    set: set.clone(),
+                    set: set.as_slice().into(),
                 })
             }
             Expr::AtTime {
                 mover,
                 clock,
-                times,
-                bits,
+                table,
                 ..
             } => {
                 let (p, c) = (layout.field(task.mover(*mover).pos()), layout.field(*clock));
                 self.push(Node::AtTime {
                     pos: (p.offset, p.bits),
                     clock: (c.offset, c.bits),
-                    times: *times,
-                    set: bits.clone(),
+                    table: table.clone(),
                 })
             }
             Expr::Near { a, b, off } => self.near(task, layout, (*a, *b), *off),

@@ -857,6 +857,11 @@ fn lone_exits(
                 // A word of positions none of which makes the move: on
                 // the padded grid, 64 cells in a row.
                 0 if grid => e[ps].iter_mut().for_each(|x| *x &= !bit),
+                // On the padded grid, the word's 64 cells in a row: each
+                // cleared where its bit is not set, with no branch (a
+                // guard that holds here and there, as a tile ahead).
+                _ if grid => (e[ps].iter_mut().enumerate())
+                    .for_each(|(k, x)| *x &= !(bit * (!(word >> k) & 1) as u16)),
                 _ => {
                     let mut not = !word & u64::MAX.checked_shr(64 - ps.len() as u32).unwrap_or(0);
                     while not != 0 {

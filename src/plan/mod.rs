@@ -1495,13 +1495,12 @@ fn ranker(task: &Task, engine: Engine, layout: &Layout) -> Option<crate::pack::S
 /// is kept at its earliest (`earliest`, the clock) and the clock is the
 /// layout's last field, those below it: the key leaves the clock out
 /// ([`crate::search`]'s `Mask`), so a bitset needs a bit per value of the
-/// rest only. (Only where the layout fits a bitset itself: the search
-/// keeps bitsets for the word of such layouts only.)
+/// rest only. (Only where the layout lives in a `u32`, the word the search
+/// keeps bitsets for: a clock of 11 bits over a position of 20, a fire
+/// maze of a million cells, keeps a bitset of 2^20 bits, not a hash set.)
 pub fn key_bits(layout: &Layout, earliest: Option<VarId>) -> u32 {
     match earliest.map(|c| layout.field(c)) {
-        Some(f) if f.offset + f.bits == layout.bits() && layout.bits() <= DENSE_MAX_BITS => {
-            f.offset
-        }
+        Some(f) if f.offset + f.bits == layout.bits() && layout.bits() <= 32 => f.offset,
         _ => layout.bits(),
     }
 }

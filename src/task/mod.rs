@@ -239,20 +239,19 @@ pub enum Expr {
     /// The variable compared with a constant.
     Cmp(VarId, Cmp, i64),
     /// The mover stands at one of these positions (bit `p % 64` of word
-    /// `p / 64`).
-    At(MoverId, Vec<u64>),
+    /// `p / 64`); shared, not copied, where a grounded test is used again
+    /// (a large map's set is hundreds of KiB).
+    At(MoverId, std::sync::Arc<[u64]>),
     /// The variable's value (less its smallest) is one of these (bit
     /// `v % 64` of word `v / 64`): the time read in a condition.
     In(VarId, Vec<u64>),
-    /// A table of the mover's position and the clock's value (less its
-    /// smallest): bit `p * times + v` (of words of 64) where the
-    /// condition holds at position `p` and time `v`: a field compared with
-    /// the time (`burnt(joe) <= steps`), one look-up.
+    /// Whether it holds at the mover's position and the clock's value
+    /// (less its smallest), by a [`TimeTable`]: a field compared with the
+    /// time (`burnt(joe) <= steps`), two look-ups.
     AtTime {
         mover: MoverId,
         clock: VarId,
-        times: usize,
-        bits: Vec<u64>,
+        table: TimeTable,
         /// Every position's row only ever turns false as the time passes
         /// (`falls`), or only ever true (`rises`): worked out where it is
         /// made, from the few distinct rows.
@@ -346,15 +345,63 @@ impl Expr {
         match n {
             0 => Expr::Const(false),
             _ if n == len => Expr::Const(true),
-            _ => Expr::At(mover, words),
+            _ => Expr::At(mover, words.into()),
         }
     }
 }
 
-/// Bit `i` of a table of words of 64 bits ([`Expr::AtTime`]'s).
+/// Bit `i` of a table of words of 64 bits ([`TimeTable`]'s rows).
 #[inline(always)]
 pub fn table_bit(bits: &[u64], i: usize) -> bool {
     bits[i / 64] >> (i % 64) & 1 == 1
+}
+
+/// A condition by a mover's position and the clock's value: position `p`
+/// reads row `key[p]`, a row of `times` bits (bit `v` set where it holds
+/// at time `v`). Positions that read the same numbers share a row, so its
+/// size is linear in the positions (a key each) plus the distinct rows'
+/// bits, not positions x times (a distance on a million-cell maze has
+/// a thousand numbers and as many times). Row 0 never holds: the
+/// positions on no cell (a grid's padding) read it.
+///
+/// Shared, not copied, where a grounded condition is used again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimeTable {
+    key: std::sync::Arc<[u32]>,
+    rows: std::sync::Arc<[u64]>,
+    times: usize,
+}
+
+impl TimeTable {
+    /// The table of `key` (a row per position) and `rows` (`times` bits
+    /// each, row `k` from bit `k * times`).
+    pub fn new(key: Vec<u32>, rows: Vec<u64>, times: usize) -> TimeTable {
+        debug_assert!(
+            key.iter()
+                .all(|&k| (k as usize + 1) * times <= rows.len() * 64)
+        );
+        TimeTable {
+            key: key.into(),
+            rows: rows.into(),
+            times,
+        }
+    }
+
+    /// Whether it holds at position `p` at time `v`.
+    #[inline(always)]
+    pub fn holds(&self, p: usize, v: usize) -> bool {
+        table_bit(&self.rows, self.key[p] as usize * self.times + v)
+    }
+
+    /// How many positions it has a row for.
+    pub fn positions(&self) -> usize {
+        self.key.len()
+    }
+
+    /// Its bytes: the keys and the rows.
+    pub fn bytes(&self) -> usize {
+        self.key.len() * 4 + self.rows.len() * 8
+    }
 }
 
 /// What an effect does to its variable.
@@ -1525,14 +1572,13 @@ impl Task {
             Expr::AtTime {
                 mover,
                 clock,
-                times,
-                bits,
+                table,
                 ..
             } => {
                 let m = &self.movers[mover.ix()];
                 let p = (vals[m.pos.ix()] - self.vars[m.pos.ix()].lo()) as usize;
                 let v = (vals[clock.ix()] - self.vars[clock.ix()].lo()) as usize;
-                table_bit(bits, p * times + v)
+                table.holds(p, v)
             }
             Expr::Near { a, b, off } => self.near(*a, *b, *off, vals),
             Expr::Pos { terms, op, k } => {
@@ -1752,7 +1798,7 @@ impl Task {
             Some(match e {
                 Expr::Const(b) => vec![if *b { u64::MAX } else { 0 }; n],
                 Expr::At(_, set) => {
-                    let mut w = set.clone();
+                    let mut w = set.to_vec();
                     w.resize(n, 0);
                     w
                 }

@@ -20,17 +20,16 @@ impl Expr {
             Expr::AtTime {
                 mover,
                 clock: c,
-                times,
-                bits,
+                table,
                 ..
             } if *c == clock => {
                 // The positions where it holds at time `v`.
-                let n = bits.len() * 64 / times;
+                let n = table.positions();
                 let mut set = vec![0u64; n.div_ceil(64)];
                 for p in 0..n {
-                    set[p / 64] |= u64::from(table_bit(bits, p * times + v)) << (p % 64);
+                    set[p / 64] |= u64::from(table.holds(p, v)) << (p % 64);
                 }
-                Expr::At(*mover, set)
+                Expr::At(*mover, set.into())
             }
             Expr::And(es) => Expr::and(es.iter().map(|e| e.at_time(clock, v)).collect()),
             Expr::Or(es) => Expr::or(es.iter().map(|e| e.at_time(clock, v)).collect()),

@@ -419,42 +419,118 @@ impl Grounder<'_> {
 
     /// Mover `i` stands where the cell `off` from it has `tile` (of the
     /// values `sel`).
-    pub(super) fn tile_test(&self, i: usize, off: (i32, i32), tile: TileId, sel: ValueSel) -> Expr {
-        {
-            {
-                let b = &self.board;
-                let want: Vec<bool> = (b.classes.iter())
-                    .map(|k| self.class_matches(k, tile, sel))
-                    .collect();
-                let (rows, cols) = (b.rows as i64, b.cols as i64);
-                let hit = |r: i64, c: i64| {
-                    let (r, c) = (r + i64::from(off.0), c + i64::from(off.1));
-                    (0..rows).contains(&r)
-                        && (0..cols).contains(&c)
-                        && want[b.class[(r * cols + c) as usize] as usize]
-                };
-                let d = &self.movers[i].domain;
-                if !d.is_grid() {
-                    return self.at_cells(i, |x| hit(x as i64 / cols, x as i64 % cols));
-                }
-                // A grid's positions are the padded grid's indexes: row by
-                // row, no division a cell (a large map has millions).
-                let mut words = vec![0u64; d.len().div_ceil(64)];
-                let (dr, dc) = (i64::from(off.0), i64::from(off.1));
-                // The columns whose cell `off` away is on the board.
-                let (lo, hi) = ((-dc).clamp(0, cols), (cols - dc).clamp(0, cols));
-                for r in (-dr).clamp(0, rows)..(rows - dr).clamp(0, rows) {
-                    let row = (r as usize + b.pad) * b.width + b.pad;
-                    // The cell `off` from column `c` is `from + c`.
-                    let from = (r + dr) * cols + dc;
-                    for c in lo..hi {
-                        let (p, k) = (row + c as usize, b.class[(from + c) as usize]);
-                        words[p / 64] |= u64::from(want[k as usize]) << (p % 64);
-                    }
-                }
-                Expr::at_words(MoverId(i as u32), words, (rows * cols) as usize)
+    pub(super) fn tile_test(
+        &mut self,
+        i: usize,
+        off: (i32, i32),
+        tile: TileId,
+        sel: ValueSel,
+    ) -> Expr {
+        let b = &self.board;
+        let (rows, cols) = (b.rows as i64, b.cols as i64);
+        let d = &self.movers[i].domain;
+        // A grid's positions are the padded grid's indexes: the tile's
+        // cells as bits, shifted by the offset a word at a time, and kept
+        // where a cell of the map is. A column offset of at most twice the
+        // padding crosses no row's end into the next row's cells (its bits
+        // land on padding, which has no tile).
+        if d.is_grid() && off.1.unsigned_abs() as usize <= 2 * b.pad {
+            let len = d.len();
+            let map = self.tile_map(tile, sel);
+            let b = &self.board;
+            let shift = off.0 as isize * b.width as isize + off.1 as isize;
+            let mut words = shifted(&map, shift, len.div_ceil(64));
+            let mut on_map = vec![0u64; words.len()];
+            for r in 0..b.rows {
+                let row = (r + b.pad) * b.width + b.pad;
+                set_range(&mut on_map, row, row + b.cols);
+            }
+            words.iter_mut().zip(&on_map).for_each(|(w, m)| *w &= m);
+            return Expr::at_words(MoverId(i as u32), words, (rows * cols) as usize);
+        }
+        let want: Vec<bool> = (b.classes.iter())
+            .map(|k| self.class_matches(k, tile, sel))
+            .collect();
+        let hit = |r: i64, c: i64| {
+            let (r, c) = (r + i64::from(off.0), c + i64::from(off.1));
+            (0..rows).contains(&r)
+                && (0..cols).contains(&c)
+                && want[b.class[(r * cols + c) as usize] as usize]
+        };
+        if !d.is_grid() {
+            return self.at_cells(i, |x| hit(x as i64 / cols, x as i64 % cols));
+        }
+        let mut words = vec![0u64; d.len().div_ceil(64)];
+        let (dr, dc) = (i64::from(off.0), i64::from(off.1));
+        // The columns whose cell `off` away is on the board.
+        let (lo, hi) = ((-dc).clamp(0, cols), (cols - dc).clamp(0, cols));
+        for r in (-dr).clamp(0, rows)..(rows - dr).clamp(0, rows) {
+            let row = (r as usize + b.pad) * b.width + b.pad;
+            // The cell `off` from column `c` is `from + c`.
+            let from = (r + dr) * cols + dc;
+            for c in lo..hi {
+                let (p, k) = (row + c as usize, b.class[(from + c) as usize]);
+                words[p / 64] |= u64::from(want[k as usize]) << (p % 64);
             }
         }
+        Expr::at_words(MoverId(i as u32), words, (rows * cols) as usize)
+    }
+
+    /// The padded grid's cells that have `tile` (of the values `sel`), a
+    /// bit each; made once per map.
+    fn tile_map(&mut self, tile: TileId, sel: ValueSel) -> std::rc::Rc<[u64]> {
+        if let Some(m) = self.tile_maps.get(&(tile, sel)) {
+            return m.clone();
+        }
+        let b = &self.board;
+        let want: Vec<bool> = (b.classes.iter())
+            .map(|k| self.class_matches(k, tile, sel))
+            .collect();
+        let mut words = vec![0u64; ((b.rows + 2 * b.pad) * b.width).div_ceil(64)];
+        for (r, classes) in b.class.chunks(b.cols.max(1)).enumerate() {
+            let row = (r + b.pad) * b.width + b.pad;
+            for (c, &k) in classes.iter().enumerate() {
+                let p = row + c;
+                words[p / 64] |= u64::from(want[k as usize]) << (p % 64);
+            }
+        }
+        let m: std::rc::Rc<[u64]> = words.into();
+        self.tile_maps.insert((tile, sel), m.clone());
+        m
+    }
+}
+
+/// `len` words whose bit `p` is bit `p + shift` of `src` (0 off its ends).
+fn shifted(src: &[u64], shift: isize, len: usize) -> Vec<u64> {
+    let (ws, bs) = (shift.div_euclid(64), shift.rem_euclid(64) as u32);
+    let get = |i: isize| {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| src.get(i))
+            .copied()
+            .unwrap_or(0)
+    };
+    (0..len as isize)
+        .map(|w| {
+            let lo = get(w + ws) >> bs;
+            let hi = if bs == 0 {
+                0
+            } else {
+                get(w + ws + 1) << (64 - bs)
+            };
+            lo | hi
+        })
+        .collect()
+}
+
+/// Sets bits `lo..hi` of `words`.
+fn set_range(words: &mut [u64], lo: usize, hi: usize) {
+    let mut p = lo;
+    while p < hi {
+        let (w, k) = (p / 64, p % 64);
+        let n = (64 - k).min(hi - p);
+        words[w] |= (u64::MAX >> (64 - n)) << k;
+        p += n;
     }
 }
 
@@ -477,4 +553,47 @@ pub(super) fn of_present(parts: Vec<Expr>) -> Expr {
         return Expr::Const(false);
     }
     Expr::and(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{set_range, shifted};
+    use rand::{Rng, SeedableRng, rngs::SmallRng};
+
+    fn bit(w: &[u64], p: usize) -> bool {
+        w.get(p / 64).is_some_and(|x| x >> (p % 64) & 1 == 1)
+    }
+
+    /// A word-at-a-time shift of a tile's cells reads, for every bit, the
+    /// bit `shift` away, and nothing off the ends.
+    #[test]
+    fn shifted_reads_each_bit_shift_away() {
+        let mut rng = SmallRng::seed_from_u64(7);
+        for _ in 0..500 {
+            let src: Vec<u64> = (0..rng.gen_range(0..6)).map(|_| rng.r#gen()).collect();
+            let len = rng.gen_range(0..8);
+            let shift = rng.gen_range(-400isize..400);
+            let out = shifted(&src, shift, len);
+            assert_eq!(out.len(), len);
+            for p in 0..len * 64 {
+                let q = p as isize + shift;
+                let want = q >= 0 && bit(&src, q as usize);
+                assert_eq!(bit(&out, p), want, "bit {p} of a shift by {shift}");
+            }
+        }
+    }
+
+    #[test]
+    fn set_range_sets_exactly_its_bits() {
+        let mut rng = SmallRng::seed_from_u64(8);
+        for _ in 0..500 {
+            let mut w = vec![0u64; 5];
+            let lo = rng.gen_range(0..320);
+            let hi = rng.gen_range(lo..=320);
+            set_range(&mut w, lo, hi);
+            for p in 0..320 {
+                assert_eq!(bit(&w, p), (lo..hi).contains(&p), "bit {p} of {lo}..{hi}");
+            }
+        }
+    }
 }

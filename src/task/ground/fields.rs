@@ -103,84 +103,98 @@ impl Grounder<'_> {
         reads.dedup();
         // The agent's positions, grouped by the numbers read there.
         let d = &self.movers[inst].domain;
-        let (mut groups, len) = self.group_by_numbers(inst, &reads);
-        groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let Groups { keys, of, len } = self.group_by_numbers(inst, &reads);
         let size = self.clock_var.map_or(1, |c| self.vars[c.ix()].size());
         let mut parts = Vec::new();
-        // Where it reads the clock too, and the table of positions and
-        // times is not too large: one look-up, position by time.
+        // Where it reads the clock too, and the distinct rows of times are
+        // not too many: a row of times per group, a group per position,
+        // two look-ups.
         let times = size as usize;
         let positions = d.len();
-        let mut table = (self.clock_var.is_some() && (positions as u64) * size <= MAX_TABLE_BITS)
-            .then(|| vec![0u64; (positions * times).div_ceil(64)]);
-        let (mut falls, mut rises) = (true, true);
+        let keyed = self.clock_var.is_some() && (keys.len() as u64 + 1) * size <= MAX_TABLE_BITS;
         let words = positions.div_ceil(64);
+        if keyed {
+            let mut rows = vec![0u64; ((keys.len() + 1) * times).div_ceil(64)];
+            let (mut falls, mut rises) = (true, true);
+            for (g, numbers) in keys.iter().enumerate() {
+                let value = |f: usize| reads.iter().position(|&r| r == f).map(|k| numbers[k]);
+                let Ok(set) = self.times_where(t, size, &value) else {
+                    return Expr::Const(false);
+                };
+                let (f, r) = crate::task::set_trend(&set, times);
+                (falls, rises) = (falls && f, rises && r);
+                // Row 0 never holds; the groups' rows follow.
+                or_at(&mut rows, (g + 1) * times, &set);
+            }
+            if rows.iter().all(|&w| w == 0) {
+                return Expr::Const(false);
+            }
+            // A position on no cell has group `u32::MAX`: row 0.
+            let key = of.iter().map(|&g| g.wrapping_add(1)).collect();
+            return Expr::AtTime {
+                mover: MoverId(inst as u32),
+                clock: self.clock_var.expect("a clock where keyed"),
+                table: crate::task::TimeTable::new(key, rows, times),
+                falls,
+                rises,
+            };
+        }
+        // Else a disjunction over the groups, in the order of their numbers.
+        let mut cells = vec![Vec::new(); keys.len()];
+        for (p, &g) in of.iter().enumerate().filter(|(_, g)| **g != u32::MAX) {
+            cells[g as usize].push(p as u32);
+        }
+        let mut order: Vec<usize> = (0..keys.len()).collect();
+        order.sort_unstable_by(|&a, &b| keys[a].cmp(&keys[b]));
         // The positions where it holds whatever the time, as one set.
         let mut always = vec![0u64; words];
-        for (key, cells) in groups {
-            let value = |f: usize| reads.iter().position(|&r| r == f).map(|k| key[k]);
+        for g in order {
+            let (numbers, cells) = (&keys[g], &cells[g]);
+            let value = |f: usize| reads.iter().position(|&r| r == f).map(|k| numbers[k]);
             let Ok(set) = self.times_where(t, size, &value) else {
                 return Expr::Const(false);
             };
-            if let Some(table) = &mut table {
-                let (f, r) = crate::task::set_trend(&set, times);
-                (falls, rises) = (falls && f, rises && r);
-                for &p in &cells {
-                    or_at(table, p as usize * times, &set);
-                }
-                continue;
-            }
             let ones: u64 = set.iter().map(|w| u64::from(w.count_ones())).sum();
             match self.clock_var {
                 _ if ones == 0 => {}
                 Some(c) if ones < size => parts.push(Expr::and(vec![
-                    Expr::at_words(MoverId(inst as u32), set_bits(vec![0; words], &cells), len),
+                    Expr::at_words(MoverId(inst as u32), set_bits(vec![0; words], cells), len),
                     Expr::In(c, set),
                 ])),
-                _ => always = set_bits(always, &cells),
+                _ => always = set_bits(always, cells),
             }
         }
         parts.push(Expr::at_words(MoverId(inst as u32), always, len));
-        match (table, self.clock_var) {
-            (Some(bits), Some(_)) if bits.iter().all(|&w| w == 0) => Expr::Const(false),
-            (Some(bits), Some(clock)) => Expr::AtTime {
-                mover: MoverId(inst as u32),
-                clock,
-                times,
-                bits,
-                falls,
-                rises,
-            },
-            _ => Expr::or(parts),
-        }
+        Expr::or(parts)
     }
 }
 
 impl Grounder<'_> {
     /// Mover `inst`'s positions grouped by the numbers fields `reads` have
-    /// on their cells: per key, the positions, increasing (a list, not a
-    /// bitset of every position: a distance on a large map has hundreds of
-    /// numbers); and how many positions are on a cell (a grid's padding
-    /// is not).
+    /// on their cells: the distinct keys, each position's group (a table,
+    /// not a list per group: a distance on a large map has hundreds of
+    /// numbers, a million-cell map as many positions), and how many
+    /// positions are on a cell (a grid's padding is not).
     fn group_by_numbers(&self, inst: usize, reads: &[usize]) -> Groups {
         let d = &self.movers[inst].domain;
-        let mut groups: Vec<(Vec<i64>, Vec<u32>)> = Vec::new();
+        let mut keys: Vec<Vec<i64>> = Vec::new();
+        let mut of = vec![u32::MAX; d.len()];
         let mut key: Vec<i64> = Vec::with_capacity(reads.len());
         let mut len = 0;
         // Where the keys are few (fields of small ranges: distances on a
         // map), a key's group found at its place in a table of every key,
         // no hashing; else by the key hashed.
         let ranges: Vec<(i64, i64)> = reads.iter().map(|&f| self.field_range(f)).collect();
-        let keys = (ranges.iter()).try_fold(1u64, |n, &(lo, hi)| {
+        let count = (ranges.iter()).try_fold(1u64, |n, &(lo, hi)| {
             n.checked_mul(u64::try_from(hi.checked_sub(lo)?).ok()? + 1)
         });
-        let mut dense = (keys.filter(|&n| n <= 1 << 16)).map(|n| vec![u32::MAX; n as usize]);
+        let mut dense = (count.filter(|&n| n <= 1 << 16)).map(|n| vec![u32::MAX; n as usize]);
         let mut hashed: hashbrown::HashMap<Vec<i64>, u32> = hashbrown::HashMap::new();
         d.for_each(|p, c, _| {
             len += 1;
             key.clear();
             key.extend(reads.iter().map(|&f| self.field_values[f][c as usize]));
-            let fresh = groups.len() as u32;
+            let fresh = keys.len() as u32;
             let g = match &mut dense {
                 Some(slot) => {
                     let at = (key.iter().zip(&ranges))
@@ -197,16 +211,22 @@ impl Grounder<'_> {
                 },
             };
             if g == fresh {
-                groups.push((key.clone(), Vec::new()));
+                keys.push(key.clone());
             }
-            groups[g as usize].1.push(p);
+            of[p as usize] = g;
         });
-        (groups, len)
+        Groups { keys, of, len }
     }
 }
 
-/// Positions grouped by a key of numbers, and how many there are.
-type Groups = (Vec<(Vec<i64>, Vec<u32>)>, usize);
+/// Positions grouped by a key of numbers: the distinct keys, each
+/// position's group (`u32::MAX` for a position on no cell), and how many
+/// positions are on a cell.
+struct Groups {
+    keys: Vec<Vec<i64>>,
+    of: Vec<u32>,
+    len: usize,
+}
 
 /// `words` with the bit of each position of `cells` set.
 fn set_bits(mut words: Vec<u64>, cells: &[u32]) -> Vec<u64> {
@@ -227,6 +247,7 @@ fn or_at(table: &mut [u64], at: usize, set: &[u64]) {
     }
 }
 
-/// The largest table of positions by times a comparison is grounded to
-/// (16 MiB); a larger one is a disjunction over the fields' numbers.
+/// The most bits of a comparison's rows of times (16 MiB: groups of
+/// positions that read the same numbers, by times); more is a disjunction
+/// over the fields' numbers.
 const MAX_TABLE_BITS: u64 = 1 << 27;

@@ -134,6 +134,7 @@ pub fn ground(rules: &Rules, case: &RawCase) -> Result<Task, Vec<InputError>> {
         actor: None,
         way: None,
         cell_tests: hashbrown::HashMap::new(),
+        tile_maps: hashbrown::HashMap::new(),
         times: Vec::new(),
         clock_var: None,
         field_values: Vec::new(),
@@ -186,6 +187,9 @@ struct Grounder<'a> {
     way: Option<Dir>,
     /// Cell tests built, by mover, offset, tile and values.
     cell_tests: hashbrown::HashMap<(usize, (i32, i32), TileId, ValueSel), Expr>,
+    /// Per tile and values, the padded grid's cells that have it (a bit
+    /// each), made when a cell test on a grid first asks.
+    tile_maps: hashbrown::HashMap<(TileId, ValueSel), std::rc::Rc<[u64]>>,
     /// Per comparison of numbers of the rules ([`resolve::Expr::Time`]),
     /// its condition on this map (see [`clock`]).
     times: Vec<Expr>,
