@@ -203,7 +203,7 @@ FAM=target/bench-families
 mkdir -p "$FAM"
 printf '%-10s %9s %9s %7s %7s %10s %10s %12s\n' puzzle "puzzle s" "C++ s" ratio best "puzzle KB" "C++ KB" expanded
 # NAME or NAME:PUZZLE (an input of gen.py's NAME for puzzles/PUZZLE.puz).
-for spec in ice escape minotaur daleks bloxorz log snake knights horse walkways tilt robots robots4:robots portals sokoban klotski blocks stairs lasers pushing burrow fire fifteen; do
+for spec in ice escape minotaur daleks bloxorz log snake knights horse walkways tilt robots robots4:robots portals sokoban klotski blocks stairs lasers pushing burrow fire fire_large:fire fifteen; do
   n=${spec%%:*}
   p=${spec#*:}
   [ "$FAM/$p" -nt benches/families/$p.cpp ] || g++ -O2 -std=c++17 -o "$FAM/$p" benches/families/$p.cpp

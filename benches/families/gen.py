@@ -400,13 +400,13 @@ def korf(_rng):
     return f"{len(boards)}\n" + "\n".join(boards) + "\n"
 
 
-def fire(rng):
+def fire(rng, mazes=None, size=None):
     """Mazes of Fire! (UVa 11624): SIZE x SIZE, a quarter of the cells
     wall, Joe in the middle, a few fires; every other maze walled in but
     for one gap, so that the fire closes in before he is out."""
     cases = []
-    for k in range(FIRE_MAZES):
-        n = FIRE_SIZE
+    for k in range(mazes or FIRE_MAZES):
+        n = size or FIRE_SIZE
         g = grid(rng, n, n, lambda r: "#" if r.random() < 0.25 else ".")
         if k % 2:
             for i in range(n):
@@ -421,6 +421,11 @@ def fire(rng):
 
 
 FIRE_MAZES, FIRE_SIZE = 8, 200
+
+
+def fire_large(rng):
+    """Two mazes of Fire! at the problem's largest, 1000 x 1000."""
+    return fire(rng, 2, 1000)
 
 
 def live_cells(g, spots):
@@ -439,4 +444,4 @@ def live_cells(g, spots):
 
 if __name__ == "__main__":
     kind = sys.argv[1]
-    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "log": log, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "blocks": blocks, "stairs": stairs, "lasers": lasers, "pushing": pushing, "burrow": burrow, "fire": fire, "fifteen": fifteen, "korf": korf}[kind](random.Random(2026)))
+    sys.stdout.write({"ice": ice, "escape": escape, "minotaur": minotaur, "daleks": daleks, "bloxorz": bloxorz, "log": log, "snake": snake, "knights": knights, "horse": horse, "walkways": walkways, "tilt": tilt, "robots": robots, "robots4": robots4, "robots5": robots5, "portals": portals, "sokoban": sokoban, "klotski": klotski, "blocks": blocks, "stairs": stairs, "lasers": lasers, "pushing": pushing, "burrow": burrow, "fire": fire, "fire_large": fire_large, "fifteen": fifteen, "korf": korf}[kind](random.Random(2026)))
