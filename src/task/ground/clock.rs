@@ -278,6 +278,28 @@ impl Grounder<'_> {
         field: &dyn Fn(usize) -> Option<i64>,
     ) -> Result<Vec<u64>, ()> {
         let mut set = vec![0u64; size.div_ceil(64) as usize];
+        // Where the difference of the sides is `k * steps + m` with this
+        // map's numbers (a fire against the time: its form, `g` constant),
+        // it is worked out once, not each side at each time.
+        let exact = |f: usize| field(f).map_or((i64::MIN, i64::MAX), |v| (v, v));
+        let diff = self.with_fields(None, field, |env| {
+            form(&t.lhs, env, &exact)?.add(form(&t.rhs, env, &exact)?.neg()?)
+        });
+        if let Some(Form { a: k, p: 1, lo: m, hi }) = diff
+            && hi == m
+            // Monotone in the steps: within range at both ends, within
+            // range between them.
+            && [0, size.saturating_sub(1) as i64]
+                .iter()
+                .all(|&v| k.checked_mul(v).and_then(|x| x.checked_add(m)).is_some())
+        {
+            for v in 0..size {
+                if holds(t.op, k * v as i64 + m, 0) {
+                    set[v as usize / 64] |= 1 << (v % 64);
+                }
+            }
+            return Ok(set);
+        }
         for v in 0..size {
             let both = self.with_fields(Some(v as i64), field, |env| {
                 t.lhs.eval(env).zip(t.rhs.eval(env))
@@ -504,5 +526,55 @@ mod tests {
         let none = |_| (0, 0);
         assert!(form(&bin(steps(), BinOp::Mul, steps()), &env, &none).is_none());
         assert!(form(&bin(steps(), BinOp::Div, lit(2)), &env, &none).is_none());
+    }
+
+    /// Where a form has period 1 and `lo == hi` (no remainder of the time
+    /// in it), it is the value exactly: `a * t + lo` at every time, as
+    /// `times_where` reads it without evaluating each time.
+    #[test]
+    fn a_form_of_period_one_and_no_spread_is_the_value() {
+        use rand::{Rng, SeedableRng, rngs::SmallRng};
+        fn tree(rng: &mut SmallRng, depth: u32) -> Num {
+            match rng.gen_range(0..if depth == 0 { 2 } else { 9 }) {
+                0 => steps(),
+                1 => lit(rng.gen_range(-9..10)),
+                2 => Num::Neg(Box::new(tree(rng, depth - 1))),
+                3 => bin(tree(rng, depth - 1), BinOp::Add, tree(rng, depth - 1)),
+                4 => bin(tree(rng, depth - 1), BinOp::Sub, tree(rng, depth - 1)),
+                5 | 6 => bin(tree(rng, depth - 1), BinOp::Mul, tree(rng, depth - 1)),
+                7 => bin(tree(rng, depth - 1), BinOp::Div, lit(rng.gen_range(1..5))),
+                _ => bin(tree(rng, depth - 1), BinOp::Rem, lit(rng.gen_range(1..5))),
+            }
+        }
+        let env = NumEnv {
+            field: &|_| None,
+            parts: &[],
+            header: &[],
+            count: &|_| 0,
+            case: 1,
+            cost: None,
+            steps: None,
+        };
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut exact = 0;
+        for _ in 0..3000 {
+            let n = tree(&mut rng, 3);
+            let Some(Form { a, p: 1, lo, hi }) = form(&n, &env, &|_| (0, 0)) else {
+                continue;
+            };
+            if lo != hi {
+                continue;
+            }
+            exact += 1;
+            for t in 0..50i64 {
+                let e = NumEnv {
+                    field: &|_| None,
+                    steps: Some(t),
+                    ..env
+                };
+                assert_eq!(n.eval(&e), Some(a * t + lo), "{n:?} at {t}");
+            }
+        }
+        assert!(exact > 500, "too few exact forms: {exact}");
     }
 }
