@@ -352,7 +352,7 @@ impl Expr {
 
 /// Bit `i` of a table of words of 64 bits ([`TimeTable`]'s rows).
 #[inline(always)]
-pub fn table_bit(bits: &[u64], i: usize) -> bool {
+fn table_bit(bits: &[u64], i: usize) -> bool {
     bits[i / 64] >> (i % 64) & 1 == 1
 }
 
@@ -396,11 +396,6 @@ impl TimeTable {
     /// How many positions it has a row for.
     pub fn positions(&self) -> usize {
         self.key.len()
-    }
-
-    /// Its bytes: the keys and the rows.
-    pub fn bytes(&self) -> usize {
-        self.key.len() * 4 + self.rows.len() * 8
     }
 }
 

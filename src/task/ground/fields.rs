@@ -83,8 +83,9 @@ impl Grounder<'_> {
         e
     }
 
-    /// [`Grounder::field_read`], made: a table of positions by times where
-    /// it reads the clock and the table is small enough, else a
+    /// [`Grounder::field_read`], made: where it reads the clock and its
+    /// rows are not too many, a row of times per group of positions that
+    /// read the same numbers ([`crate::task::TimeTable`]), else a
     /// disjunction over the numbers its fields have; false where the agent
     /// is absent from the map (an optional one).
     fn ground_field_read(&mut self, i: usize) -> Expr {
@@ -130,7 +131,8 @@ impl Grounder<'_> {
                 return Expr::Const(false);
             }
             // A position on no cell has group `u32::MAX`: row 0.
-            let key = of.iter().map(|&g| g.wrapping_add(1)).collect();
+            let mut key = of;
+            key.iter_mut().for_each(|g| *g = g.wrapping_add(1));
             return Expr::AtTime {
                 mover: MoverId(inst as u32),
                 clock: self.clock_var.expect("a clock where keyed"),
