@@ -7,7 +7,6 @@
 
 use crate::common;
 use puzzle::budget::Budget;
-use puzzle::kernel::Kernel;
 use puzzle::plan::{Cluster, Config, Engine, Store, Strategy};
 use puzzle::search::{How, Sparse, bfs_layered, cluster};
 use puzzle::solution::Solution;
@@ -94,34 +93,30 @@ fn layered_workers_count_as_the_local_layers() {
     let mut rng = SmallRng::seed_from_u64(0x1a7e_5c10);
     let (mut solved, mut unsolved, mut cut) = (0, 0, 0);
     for round in 0..60 {
-        let mode = if round % 2 == 0 { "in turn" } else { "at once" };
-        let mut text = crate::stores::rules(mode);
-        if round % 3 == 0 {
-            text.push_str("limit steps <= 4\n");
-        }
-        let loaded = puzzle::load("layers.puz", &text).unwrap();
-        let input = crate::stores::random_case(&mut rng);
-        let task = common::task_of(&loaded.rules, &input);
-        let local = {
-            let config = Config {
-                strategy: Strategy::Bfs,
-                threads: 1,
-                ..Config::default()
-            };
-            let plan = puzzle::plan::plan(&task, config).expect("a plan");
+        let extra = if round % 3 == 0 {
+            "limit steps <= 4\n"
+        } else {
+            ""
+        };
+        let (mode, input, task) = crate::stores::random_task(&mut rng, round, extra);
+        let local = crate::stores::planned(&task, Strategy::Bfs, 1, |plan, k, how| {
             if plan.engine() == Engine::Nothing {
-                continue;
+                return None;
             }
             let layers = plan.layers().expect("layers").clone().turning_at(1);
-            let k = Kernel::<u64>::new(&task, plan.layout(), plan.kernel());
             let how = How {
                 limit: task.limit().map(|l| l.max),
-                threads: 1,
-                checks: plan.checks(),
-                earliest: None,
-                way: false,
+                ..how
             };
-            bfs_layered::<u64, Sparse<u64>>(&k, how, &Budget::unlimited(), Some(&layers))
+            Some(bfs_layered::<u64, Sparse<u64>>(
+                k,
+                how,
+                &Budget::unlimited(),
+                Some(&layers),
+            ))
+        });
+        let Some(local) = local else {
+            continue;
         };
         let counts = |s: &Solution| {
             let c = (s.expanded(), s.generated(), s.visited(), s.frontier());

@@ -28,6 +28,25 @@ pub(crate) fn rules(mode: &str) -> String {
     )
 }
 
+/// Round `round`'s robots (in turn on even rounds, at once on odd ones,
+/// with the rule lines `extra`) on a random map: the mode, the map and
+/// the task.
+pub(crate) fn random_task(
+    rng: &mut SmallRng,
+    round: usize,
+    extra: &str,
+) -> (&'static str, String, Task) {
+    let mode = if round.is_multiple_of(2) {
+        "in turn"
+    } else {
+        "at once"
+    };
+    let loaded = puzzle::load("stores.puz", &(rules(mode) + extra)).unwrap();
+    let input = random_case(rng);
+    let task = common::task_of(&loaded.rules, &input);
+    (mode, input, task)
+}
+
 pub(crate) fn random_case(rng: &mut SmallRng) -> String {
     let (h, w) = (rng.gen_range(3..=6), rng.gen_range(3..=7));
     let n = rng.gen_range(2..=3usize);
@@ -64,7 +83,7 @@ fn search<S: Store<u64>>(task: &Task, engine: Engine, threads: usize) -> Solutio
 
 /// Runs `f` with the plan for `strategy` on `threads` threads, its
 /// kernel, and the limits it gives.
-fn planned<R>(
+pub(crate) fn planned<R>(
     task: &Task,
     strategy: Strategy,
     threads: usize,
@@ -93,10 +112,7 @@ fn every_store_gives_the_same_answers() {
     let mut rng = SmallRng::seed_from_u64(0x5704e5);
     let (mut crossed, mut solved, mut unsolved) = (0, 0, 0);
     for round in 0..160 {
-        let mode = if round % 2 == 0 { "in turn" } else { "at once" };
-        let loaded = puzzle::load("stores.puz", &rules(mode)).unwrap();
-        let input = random_case(&mut rng);
-        let task = common::task_of(&loaded.rules, &input);
+        let (_, input, task) = random_task(&mut rng, round, "");
         let bits = puzzle::plan::plan(&task, Config::default())
             .expect("a plan")
             .layout()
@@ -158,10 +174,7 @@ fn layers_give_the_same_answers() {
     let mut rng = SmallRng::seed_from_u64(0x1a7e25);
     let (mut solved, mut unsolved) = (0, 0);
     for round in 0..200 {
-        let mode = if round % 2 == 0 { "in turn" } else { "at once" };
-        let loaded = puzzle::load("layers.puz", &rules(mode)).unwrap();
-        let input = random_case(&mut rng);
-        let task = common::task_of(&loaded.rules, &input);
+        let (mode, input, task) = random_task(&mut rng, round, "");
         let want = answer(&search::<Sparse<u64>>(&task, Engine::Bfs, 1));
         for threads in [1, 2] {
             planned(&task, Strategy::Bfs, threads, |plan, k, how| {

@@ -1047,9 +1047,13 @@ pub fn plan(task: &Task, config: Config) -> Result<Plan, TooWide> {
                 c.shape(),
                 c.processes() * c.workers,
                 if layers.is_some() {
-                    "by its rank: the ranked bitsets in pieces of at most 2^18 bits, dealt out in turn"
+                    format!(
+                        "by its rank: the ranked bitsets in pieces of at most 2^{} bits, dealt \
+                         out in turn",
+                        (MOST_PIECE_WORDS * 64).ilog2()
+                    )
                 } else {
-                    "a hash of its bits"
+                    "a hash of its bits".into()
                 },
             ),
             cluster_store(&layout, c, layers.as_ref()),
@@ -1260,6 +1264,10 @@ fn engine(task: &Task, asked: Strategy, bound: Option<&Bound>, bits: u32) -> (En
 /// seen and sent: a bit a packed value where those are at most 2^32 (512
 /// MiB a worker), else hash sets.
 const CLUSTER_BITSET_BITS: u32 = 32;
+
+/// The most words of a piece of the ranked bitsets that a worker owns
+/// (32 KiB): the workers' layers deal them out in pieces of at most this.
+pub const MOST_PIECE_WORDS: usize = 4096;
 
 fn cluster_store(layout: &Layout, c: &Cluster, layers: Option<&Layers>) -> (Store, String) {
     let bits = layout.bits();

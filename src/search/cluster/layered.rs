@@ -43,7 +43,7 @@ impl Deal {
         let piece = words
             .div_ceil(16 * peers)
             .next_multiple_of(4)
-            .clamp(4, 4096);
+            .clamp(4, crate::plan::MOST_PIECE_WORDS);
         Deal { piece, peers }
     }
 

@@ -429,51 +429,38 @@ impl Grounder<'_> {
         let b = &self.board;
         let (rows, cols) = (b.rows as i64, b.cols as i64);
         let d = &self.movers[i].domain;
-        // A grid's positions are the padded grid's indexes: the tile's
-        // cells as bits, shifted by the offset a word at a time, and kept
-        // where a cell of the map is. A column offset of at most twice the
-        // padding crosses no row's end into the next row's cells (its bits
-        // land on padding, which has no tile).
-        if d.is_grid() && off.1.unsigned_abs() as usize <= 2 * b.pad {
-            let len = d.len();
-            let map = self.tile_map(tile, sel);
-            let b = &self.board;
-            let shift = off.0 as isize * b.width as isize + off.1 as isize;
-            let mut words = shifted(&map, shift, len.div_ceil(64));
-            let mut on_map = vec![0u64; words.len()];
-            for r in 0..b.rows {
-                let row = (r + b.pad) * b.width + b.pad;
-                set_range(&mut on_map, row, row + b.cols);
-            }
-            words.iter_mut().zip(&on_map).for_each(|(w, m)| *w &= m);
-            return Expr::at_words(MoverId(i as u32), words, (rows * cols) as usize);
-        }
-        let want: Vec<bool> = (b.classes.iter())
-            .map(|k| self.class_matches(k, tile, sel))
-            .collect();
-        let hit = |r: i64, c: i64| {
-            let (r, c) = (r + i64::from(off.0), c + i64::from(off.1));
-            (0..rows).contains(&r)
-                && (0..cols).contains(&c)
-                && want[b.class[(r * cols + c) as usize] as usize]
-        };
         if !d.is_grid() {
+            let want: Vec<bool> = (b.classes.iter())
+                .map(|k| self.class_matches(k, tile, sel))
+                .collect();
+            let hit = |r: i64, c: i64| {
+                let (r, c) = (r + i64::from(off.0), c + i64::from(off.1));
+                (0..rows).contains(&r)
+                    && (0..cols).contains(&c)
+                    && want[b.class[(r * cols + c) as usize] as usize]
+            };
             return self.at_cells(i, |x| hit(x as i64 / cols, x as i64 % cols));
         }
-        let mut words = vec![0u64; d.len().div_ceil(64)];
+        // A grid's positions are the padded grid's indexes: the tile's
+        // cells as bits, shifted by the offset a word at a time, and kept
+        // at the cells whose cell `off` away is on the map (so no bit comes
+        // from past a row's end).
+        let words = d.len().div_ceil(64);
+        let map = self.tile_map(tile, sel);
+        let b = &self.board;
         let (dr, dc) = (i64::from(off.0), i64::from(off.1));
-        // The columns whose cell `off` away is on the board.
-        let (lo, hi) = ((-dc).clamp(0, cols), (cols - dc).clamp(0, cols));
+        let mut hits = shifted(&map, (dr * b.width as i64 + dc) as isize, words);
+        let mut on_map = vec![0u64; words];
+        let (lo, hi) = (
+            (-dc).clamp(0, cols) as usize,
+            (cols - dc).clamp(0, cols) as usize,
+        );
         for r in (-dr).clamp(0, rows)..(rows - dr).clamp(0, rows) {
             let row = (r as usize + b.pad) * b.width + b.pad;
-            // The cell `off` from column `c` is `from + c`.
-            let from = (r + dr) * cols + dc;
-            for c in lo..hi {
-                let (p, k) = (row + c as usize, b.class[(from + c) as usize]);
-                words[p / 64] |= u64::from(want[k as usize]) << (p % 64);
-            }
+            set_range(&mut on_map, row + lo, row + hi);
         }
-        Expr::at_words(MoverId(i as u32), words, (rows * cols) as usize)
+        hits.iter_mut().zip(&on_map).for_each(|(w, m)| *w &= m);
+        Expr::at_words(MoverId(i as u32), hits, (rows * cols) as usize)
     }
 
     /// The padded grid's cells that have `tile` (of the values `sel`), a
